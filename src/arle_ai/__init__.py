@@ -1,0 +1,42 @@
+"""arle-ai: a complete rules engine and AI for the board game *Fields of Arle*.
+
+The rules engine is compiled (``arle_ai._core``); this package re-exports its public API::
+
+    import arle_ai
+    s = arle_ai.new_game(seed=0)
+    a = s.legal_actions()[0]
+    s.apply(a)
+"""
+
+from __future__ import annotations
+
+from arle_ai import rules
+from arle_ai._core import (
+    ACTION_LAYOUT,
+    NUM_ACTIONS_PY as NUM_ACTIONS,
+    GameState,
+    new_game,
+    random_playout,
+)
+from arle_ai.errors import IllegalActionError, PositionError
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ACTION_LAYOUT",
+    "NUM_ACTIONS",
+    "GameState",
+    "IllegalActionError",
+    "PositionError",
+    "new_game",
+    "random_playout",
+    "rules",
+    "describe",
+]
+
+
+def describe(state: GameState) -> str:
+    """A readable multi-line text of a position (see :mod:`arle_ai.display`)."""
+    from arle_ai.display import describe as _describe
+
+    return _describe(state)

@@ -1,0 +1,804 @@
+# The 30 action spaces (actions.md §3, §4), the Laborer, and the shared sub-decisions
+# (building payment, cutting peat, flipping, Master steps) they and the buildings use.
+
+# sub-decision frames: K_ACTION with a >= 30
+cdef enum:
+    F_PAY_BUILDING = 30     # c = building, b = step (0 either, 1 picks), d = lowest kind allowed, m = picks left
+    F_CUT = 31              # c = cuts left (STOP allowed)
+    F_FLIP = 32             # one flip (Warden icon)
+    F_MASTER = 33           # c = moves left, d = lowest track allowed (tracks taken in increasing order)
+    F_FIELD = 34            # c = fields left, d = lowest field side allowed
+    F_FOREST = 35           # c = forests left (Lutetsburg Castle, as the Forester without cost)
+    F_ANIMALS = 36          # c = animals to take of any kind, d = lowest type allowed
+    F_DELIVER = 37          # c = destination, m = deliveries made
+    F_SMITHY = 38           # swap peat boats / handcarts / wagons for plows, STOP to end
+    F_FARMERS_INN = 39      # c = fields left to turn into forests
+    F_BAKEHOUSE = 40        # c = exchanges left
+    F_GIVE_ANIMALS = 41     # c = animals to hand over of any kind, d = lowest type allowed
+    F_GIVE_CLOTHING = 42    # hand over one clothing tile of your choice
+    F_JUNK = 43             # Junk Dealer's Inn: a peat boat or a handcart
+    F_LAST = 44
+
+# ---- supply of shared tiles ----
+
+cdef inline int fields_left(State* s) noexcept nogil:
+    return SUPPLY_FIELDS - (s.pl[0].grain_fields + s.pl[0].flax_fields + s.pl[1].grain_fields + s.pl[1].flax_fields)
+
+cdef inline int forests_left(State* s) noexcept nogil:
+    return SUPPLY_FOREST_PARK - (s.pl[0].forests + s.pl[0].parks + s.pl[1].forests + s.pl[1].parks)
+
+cdef inline int stalls_left(State* s) noexcept nogil:
+    return SUPPLY_STALL_DEPOT - (s.pl[0].stalls + s.pl[0].depots + s.pl[1].stalls + s.pl[1].depots)
+
+cdef inline int stables_left(State* s) noexcept nogil:
+    return SUPPLY_STABLE_DOUBLE - (s.pl[0].stables + s.pl[0].double_stalls + s.pl[1].stables + s.pl[1].double_stalls)
+
+cdef inline int count_vehicles(Player* p, int k1, int k2) noexcept nogil:
+    cdef int n = 0, i
+    for i in range(p.nveh):
+        if p.veh[i].kind == k1 or p.veh[i].kind == k2:
+            n += 1
+    return n
+
+cdef int pieces_left(State* s, int kind) noexcept nogil:
+    """Tiles left in the supply for the tile type of barn piece `kind`."""
+    cdef int front = VEH_FRONT[kind]
+    if front == V_PEAT_BOAT:
+        return SUPPLY_BOAT_PLOW - (s.pl[0].peat_boats + s.pl[0].plows + s.pl[1].peat_boats + s.pl[1].plows)
+    if front == V_HANDCART:
+        return SUPPLY_HANDCART_WAGON - count_vehicles(&s.pl[0], V_HANDCART, V_WAGON) - count_vehicles(&s.pl[1], V_HANDCART, V_WAGON)
+    if front == V_CART:
+        return SUPPLY_CART_PAIR - count_vehicles(&s.pl[0], V_CART, V_HORSE_CART) - count_vehicles(&s.pl[1], V_CART, V_HORSE_CART)
+    return SUPPLY_CARRIAGE_PAIR - count_vehicles(&s.pl[0], V_CARRIAGE, V_DROSHKY) - count_vehicles(&s.pl[1], V_CARRIAGE, V_DROSHKY)
+
+# ---- barn ----
+
+cdef inline int barn_small(Player* p) noexcept nogil:
+    return p.peat_boats + p.plows + count_vehicles(p, V_HANDCART, V_WAGON)
+
+cdef inline int barn_fits(Player* p, int kind) noexcept nogil:
+    """A free barn space for one more piece: 4 small + 2 large + 1 for either (core.md 5.2)."""
+    cdef int small = barn_small(p), large = large_vehicles(p)
+    if VEH_KIND[kind] == 2:
+        return large + 1 <= 3 and small + large + 1 <= 7
+    return small + 1 <= 5 and small + large + 1 <= 7
+
+cdef inline int vehicle_mirror_symmetric(int kind) noexcept nogil:
+    return kind != V_CARRIAGE
+
+cdef inline int mirror_mask(int kind, int mask) noexcept nogil:
+    cdef int n = VEH_NSPACES[kind], r = 0, i
+    for i in range(n):
+        if mask & (1 << i):
+            r |= 1 << (n - 1 - i)
+    return r
+
+cdef inline int canonical_mask(int kind, int mask) noexcept nogil:
+    cdef int m2
+    if vehicle_mirror_symmetric(kind):
+        m2 = mirror_mask(kind, mask)
+        if m2 < mask:
+            return m2
+    return mask
+
+cdef void sort_vehicles(Player* p) noexcept nogil:
+    cdef int i, j
+    cdef Vehicle t
+    for i in range(p.nveh):
+        p.veh[i].used = <int8_t>canonical_mask(p.veh[i].kind, p.veh[i].used)
+    for i in range(1, p.nveh):
+        t = p.veh[i]
+        j = i - 1
+        while j >= 0 and (p.veh[j].kind > t.kind or (p.veh[j].kind == t.kind and p.veh[j].used > t.used)):
+            p.veh[j + 1] = p.veh[j]
+            j -= 1
+        p.veh[j + 1] = t
+
+cdef void add_piece(Player* p, int kind) noexcept nogil:
+    if kind == V_PEAT_BOAT:
+        p.peat_boats += 1
+    elif kind == V_PLOW:
+        p.plows += 1
+    elif p.nveh < MAXVEH:
+        p.veh[p.nveh].kind = <int8_t>kind
+        p.veh[p.nveh].used = 0
+        p.nveh += 1
+        sort_vehicles(p)
+
+cdef void remove_vehicle_at(Player* p, int i) noexcept nogil:
+    cdef int j
+    for j in range(i, p.nveh - 1):
+        p.veh[j] = p.veh[j + 1]
+    p.nveh -= 1
+    p.veh[p.nveh].kind = 0
+    p.veh[p.nveh].used = 0
+
+cdef inline int find_vehicle(Player* p, int kind) noexcept nogil:
+    cdef int i
+    for i in range(p.nveh):
+        if p.veh[i].kind == kind:
+            return i
+    return -1
+
+cdef int can_gain_piece(State* s, int pi, int kind) noexcept nogil:
+    return pieces_left(s, kind) > 0 and barn_fits(&s.pl[pi], kind)
+
+cdef int can_buy_piece(State* s, int pi, int kind, int animal) noexcept nogil:
+    """Cost and room for a barn piece; for the plow `animal` is the cattle or horse paid."""
+    cdef Player* p = &s.pl[pi]
+    if not can_gain_piece(s, pi, kind):
+        return 0
+    if wood_like(p) < VEH_COST_WOOD[kind] or p.animals[A_HORSE] < VEH_COST_HORSE[kind]:
+        return 0
+    if VEH_COST_CATTLE_OR_HORSE[kind] > 0 and p.animals[animal] < VEH_COST_CATTLE_OR_HORSE[kind]:
+        return 0
+    return 1
+
+cdef void buy_piece(State* s, int pi, int kind, int animal) noexcept nogil:
+    cdef Player* p = &s.pl[pi]
+    pay_wood(p, VEH_COST_WOOD[kind])
+    p.animals[A_HORSE] -= VEH_COST_HORSE[kind]
+    if VEH_COST_CATTLE_OR_HORSE[kind] > 0:
+        p.animals[animal] -= VEH_COST_CATTLE_OR_HORSE[kind]
+    add_piece(p, kind)
+
+# ---- buildings: cost and payment (tiles.md 2.2) ----
+
+cdef inline int is_material(int g) noexcept nogil:
+    return G_WOOD <= g <= G_BRICK
+
+cdef inline int is_clothing(int g) noexcept nogil:
+    return G_SUMMER_WEAR <= g <= G_LEATHER_WEAR
+
+cdef int kinds_with_goods(Player* p, int lo, int hi, int from_kind) noexcept nogil:
+    cdef int n = 0, g
+    for g in range(lo, hi + 1):
+        if g >= from_kind and p.goods[g] > 0:
+            n += 1
+    return n
+
+cdef int fixed_payable(Player* p, int b) noexcept nogil:
+    cdef int j
+    for j in range(3):
+        if BCOST_FIXED_G[b][j] >= 0 and not can_pay_good(p, BCOST_FIXED_G[b][j], BCOST_FIXED_N[b][j]):
+            return 0
+    return 1
+
+cdef int building_payable(Player* p, int b) noexcept nogil:
+    """Whether some payment of building b's cost exists (the parts of each cost never overlap)."""
+    cdef int j, ok
+    if not fixed_payable(p, b):
+        return 0
+    if BCOST_EITHER_G[b][0] >= 0:
+        ok = 0
+        for j in range(2):
+            if BCOST_EITHER_G[b][j] >= 0 and p.goods[BCOST_EITHER_G[b][j]] >= BCOST_EITHER_N[b][j]:
+                ok = 1
+        if not ok:
+            return 0
+    if BCOST_ANY_MATERIALS[b] > 0:
+        if (p.goods[G_WOOD] + p.goods[G_TIMBER] + p.goods[G_CLAY] + p.goods[G_BRICK]) < BCOST_ANY_MATERIALS[b]:
+            return 0
+    if BCOST_DIFF_MATERIALS[b] > 0 and kinds_with_goods(p, G_WOOD, G_BRICK, 0) < BCOST_DIFF_MATERIALS[b]:
+        return 0
+    if BCOST_DIFF_CLOTHING[b] > 0 and kinds_with_goods(p, G_SUMMER_WEAR, G_LEATHER_WEAR, 0) < BCOST_DIFF_CLOTHING[b]:
+        return 0
+    return 1
+
+cdef inline int can_build(State* s, int pi, int b) noexcept nogil:
+    return (s.available & (<uint32_t>1 << b)) != 0 and land_free(&s.pl[pi]) > 0 and building_payable(&s.pl[pi], b)
+
+cdef int build_actions(State* s, int pi, int* out, int n) noexcept nogil:
+    cdef int b
+    for b in range(NBUILDINGS):
+        if can_build(s, pi, b):
+            out[n] = ACT_BUILD + b
+            n += 1
+    return n
+
+cdef void start_building_payment(State* s, int pi, int b) noexcept nogil:
+    """Pay the fixed part now; the choices (either part, material or clothing kinds) follow."""
+    cdef Player* p = &s.pl[pi]
+    cdef int j
+    for j in range(3):
+        if BCOST_FIXED_G[b][j] >= 0:
+            pay_good(p, BCOST_FIXED_G[b][j], BCOST_FIXED_N[b][j])
+    push(s, K_ACTION, pi, F_PAY_BUILDING, 0, b, 0)
+    top(s).m = BCOST_ANY_MATERIALS[b] + BCOST_DIFF_MATERIALS[b] + BCOST_DIFF_CLOTHING[b]
+    if BCOST_EITHER_G[b][0] < 0:
+        top(s).b = 1
+    if top(s).m == 0 and top(s).b == 1:
+        pop(s)
+        gain_building(s, pi, b)
+
+cdef int pay_building_legal(State* s, Frame* f, int* out) noexcept nogil:
+    cdef Player* p = &s.pl[f.player]
+    cdef int b = f.c, n = 0, j, g, lo, hi
+    if f.b == 0:
+        for j in range(2):
+            g = BCOST_EITHER_G[b][j]
+            if g >= 0 and p.goods[g] >= BCOST_EITHER_N[b][j]:
+                out[n] = ACT_GOOD + g
+                n += 1
+        return n
+    if BCOST_DIFF_CLOTHING[b] > 0:
+        lo = G_SUMMER_WEAR
+        hi = G_LEATHER_WEAR
+    else:
+        lo = G_WOOD
+        hi = G_BRICK
+    for g in range(lo, hi + 1):
+        if p.goods[g] <= 0:
+            continue
+        if BCOST_ANY_MATERIALS[b] > 0:
+            if g >= f.d:
+                out[n] = ACT_GOOD + g
+                n += 1
+        elif g >= f.d and kinds_with_goods(p, lo, hi, g + 1) >= f.m - 1:
+            out[n] = ACT_GOOD + g
+            n += 1
+    return n
+
+cdef void pay_building_apply(State* s, Frame* f, int a) noexcept nogil:
+    cdef Player* p = &s.pl[f.player]
+    cdef int b = f.c, g = a - ACT_GOOD, pi = f.player, j
+    if f.b == 0:
+        for j in range(2):
+            if BCOST_EITHER_G[b][j] == g:
+                p.goods[g] -= BCOST_EITHER_N[b][j]
+        f.b = 1
+    else:
+        p.goods[g] -= 1
+        f.m -= 1
+        # "any" materials may repeat a kind; "different" ones may not
+        f.d = <int8_t>(g if BCOST_ANY_MATERIALS[b] > 0 else g + 1)
+    if f.b == 1 and f.m <= 0:
+        pop(s)
+        gain_building(s, pi, b)
+
+cdef void gain_building(State* s, int pi, int b) noexcept nogil:
+    """Put building b on pi's home board, then its one-off effect."""
+    s.pl[pi].buildings |= <uint32_t>1 << b
+    s.available &= ~(<uint32_t>1 << b)
+    check_housing(s, pi)
+    building_on_build(s, pi, b)
+
+# ---- cutting peat ----
+
+cdef int cut_actions(Player* p, int* out, int n) noexcept nogil:
+    cdef int k, i, seen
+    if p.boardwalk > 0:
+        out[n] = ACT_CUT + 0
+        n += 1
+    for k in range(1, 5):
+        seen = 0
+        for i in range(3):
+            if p.dehydrated[i] == k:
+                seen = 1
+        if seen:
+            out[n] = ACT_CUT + k
+            n += 1
+    return n
+
+cdef inline void push_cut(State* s, int pi, int cuts) noexcept nogil:
+    """Cut `cuts` peat from pi's own moors (fewer if fewer lie there), the player choosing the
+    tiles. Cutting is never worse than not cutting, so it is not optional (rules-decisions)."""
+    if cuts > 0 and peat_on_moors(&s.pl[pi]) > 0:
+        push(s, K_ACTION, pi, F_CUT, 1, cuts, 0)
+
+# ---- flipping (Warden, Dike Warden, Berum Castle; actions.md §8.5) ----
+
+cdef int flip_actions(Player* p, int* out, int n) noexcept nogil:
+    if p.hydrated > 0:
+        out[n] = ACT_FLIP + FLIP_MOOR
+        n += 1
+    if p.forests > 0:
+        out[n] = ACT_FLIP + FLIP_FOREST
+        n += 1
+    if p.stalls > 0:
+        out[n] = ACT_FLIP + FLIP_STALL
+        n += 1
+    if p.stables > 0:
+        out[n] = ACT_FLIP + FLIP_STABLE
+        n += 1
+    if p.peat_boats > 0:
+        out[n] = ACT_FLIP + FLIP_PEAT_BOAT
+        n += 1
+    if find_vehicle(p, V_HANDCART) >= 0:
+        out[n] = ACT_FLIP + FLIP_HANDCART
+        n += 1
+    if find_vehicle(p, V_CART) >= 0:
+        out[n] = ACT_FLIP + FLIP_CART
+        n += 1
+    if find_vehicle(p, V_CARRIAGE) >= 0:
+        out[n] = ACT_FLIP + FLIP_CARRIAGE
+        n += 1
+    return n
+
+cdef void apply_flip(State* s, int pi, int target) noexcept nogil:
+    cdef Player* p = &s.pl[pi]
+    cdef int i
+    if target == FLIP_MOOR:
+        dehydrate_moor(p)
+    elif target == FLIP_FOREST:
+        p.forests -= 1
+        p.parks += 1
+    elif target == FLIP_STALL:
+        p.stalls -= 1
+        p.depots += 1
+        check_housing(s, pi)
+    elif target == FLIP_STABLE:
+        p.stables -= 1
+        p.double_stalls += 1
+    elif target == FLIP_PEAT_BOAT:
+        p.peat_boats -= 1
+        p.plows += 1
+    else:
+        # a vehicle keeps its cargo; the back side adds a compartment at the end (the emptiest
+        # vehicle of that kind is flipped: docs/rules-decisions.md)
+        if target == FLIP_HANDCART:
+            i = find_vehicle(p, V_HANDCART)
+        elif target == FLIP_CART:
+            i = find_vehicle(p, V_CART)
+        else:
+            i = find_vehicle(p, V_CARRIAGE)
+        if i >= 0:
+            p.veh[i].kind += 1
+            sort_vehicles(p)
+
+# ---- home tiles ----
+
+cdef inline void place_field(State* s, int pi, int side) noexcept nogil:
+    if side == TILE_GRAIN_FIELD:
+        s.pl[pi].grain_fields += 1
+    else:
+        s.pl[pi].flax_fields += 1
+    check_housing(s, pi)
+
+cdef inline int can_place_field(State* s, int pi) noexcept nogil:
+    return land_free(&s.pl[pi]) > 0 and fields_left(s) > 0
+
+cdef inline int can_place_forest(State* s, int pi) noexcept nogil:
+    return land_free(&s.pl[pi]) > 0 and forests_left(s) > 0
+
+cdef inline void place_forest(State* s, int pi) noexcept nogil:
+    s.pl[pi].forests += 1
+    check_housing(s, pi)
+
+cdef inline int can_build_stall(State* s, int pi) noexcept nogil:
+    cdef Player* p = &s.pl[pi]
+    return land_free(p) > 0 and stalls_left(s) > 0 and clay_like(p) >= 2 and p.goods[G_GRAIN] >= 1
+
+cdef inline void build_stall(State* s, int pi) noexcept nogil:
+    cdef Player* p = &s.pl[pi]
+    pay_clay(p, 2)
+    p.goods[G_GRAIN] -= 1
+    p.stalls += 1
+    check_housing(s, pi)
+
+cdef inline int can_upgrade_stall(State* s, int pi) noexcept nogil:
+    return s.pl[pi].stalls > 0 and stables_left(s) > 0
+
+cdef inline void upgrade_stall(State* s, int pi) noexcept nogil:
+    """A stable replaces a stall on its space; the stall tile returns to the supply."""
+    s.pl[pi].stalls -= 1
+    s.pl[pi].stables += 1
+
+cdef inline void gain_animal(State* s, int pi, int t, int n) noexcept nogil:
+    s.pl[pi].animals[t] += n
+    check_housing(s, pi)
+
+# ---- Master steps ----
+
+cdef inline int tool_step_payable(Player* p, int t) noexcept nogil:
+    return not tool_at_end(p, t) and can_pay_good(p, TOOL_COST_GOOD[t], TOOL_COST_AMOUNT[t])
+
+cdef inline void push_master(State* s, int pi, int moves) noexcept nogil:
+    if moves > 0:
+        push(s, K_ACTION, pi, F_MASTER, 0, moves, 0)
+
+# ---- the action spaces ----
+
+cdef int laborer_imitations(State* s, int pi, int laborer, int* out, int n) noexcept nogil:
+    """Occupied spaces of the Laborer's own season (itself excepted) that pi can carry out."""
+    cdef int lo = 0 if laborer == S_LABORER else 15, i
+    for i in range(lo, lo + 15):
+        if i == laborer:
+            continue
+        if s.occupied & (<uint32_t>1 << i) and space_can_start(s, pi, i, 0):
+            out[n] = ACT_IMITATE + i
+            n += 1
+    return n
+
+cdef int space_can_start(State* s, int pi, int space, int special) noexcept nogil:
+    """Whether pi can pay the cost to use `space` (a space may be used for its blocking effect
+    even when its action gives nothing)."""
+    cdef Player* p = &s.pl[pi]
+    if space == S_FORESTER:
+        return p.goods[G_FOOD] >= 1
+    if space == W_WOOD_TRADER:
+        return p.goods[G_FOOD] >= 1 or p.goods[G_GRAIN] >= 1
+    if space == S_LABORER or space == W_LABORER:
+        return p.goods[G_FOOD] >= 2
+    return 1
+
+cdef inline void push_space(State* s, int pi, int space, int c) noexcept nogil:
+    push(s, K_ACTION, pi, space, 0, c, 0)
+
+cdef void space_start(State* s, int pi, int space) noexcept nogil:
+    """Carry out the fixed part of a space's action and push its decisions."""
+    cdef Player* p = &s.pl[pi]
+    cdef int k
+    if space == S_FISHERMAN:
+        advance_tool_free(p, T_FISH, 1)
+        gain(p, G_FOOD, tool_value(p, T_FISH))
+        gain_animal(s, pi, A_SHEEP, 1)
+    elif space == S_GROCER:
+        gain(p, G_GRAIN, 1)
+        gain(p, G_LEATHER, 1)
+        push_space(s, pi, space, 0)
+    elif space == S_WOOL_WEAVER:
+        push_space(s, pi, space, tool_value(p, T_LOOM))
+    elif space == S_COLONIST:
+        dehydrate_moor(p)
+        gain_animal(s, pi, A_HORSE, 1)
+    elif space == S_PEAT_CUTTER:
+        push_cut(s, pi, tool_value(p, T_SPADE))
+    elif space == S_DIKE_BUILDER:
+        build_dikes(p, dike_value(p))
+        push_space(s, pi, space, 0)
+    elif space == S_CLAY_WORKER:
+        gain(p, G_CLAY, tool_value(p, T_SHOVEL))
+    elif space == S_FARMER:
+        push_space(s, pi, space, 0)
+    elif space == S_FORESTER:
+        p.goods[G_FOOD] -= 1
+        push_space(s, pi, space, 0)
+    elif space == S_WOODCUTTER:
+        gain(p, G_WOOD, tool_value(p, T_AXE))
+    elif space == S_MASTER or space == W_MASTER:
+        push_master(s, pi, tool_value(p, T_BENCH))
+    elif space == S_CARPENTER or space == S_BUILDER or space == W_CARPENTER:
+        push_space(s, pi, space, 0)
+    elif space == S_WARDEN:
+        push(s, K_ACTION, pi, F_FLIP, 0, 0, 0)
+    elif space == S_LABORER or space == W_LABORER:
+        p.goods[G_FOOD] -= 2
+        push_space(s, pi, space, 0)
+    elif space == W_PEAT_BOATMAN:
+        gain(p, G_PEAT, 3 + p.peat_boats)
+    elif space == W_TANNER:
+        push_space(s, pi, space, tool_value(p, T_FLESH))
+    elif space == W_LINEN_WEAVER:
+        push_space(s, pi, space, tool_value(p, T_LOOM))
+    elif space == W_BUTCHER:
+        push_space(s, pi, space, tool_value(p, T_SLAUGHTER))
+    elif space == W_CATTLE_TRADER:
+        gain(p, G_GRAIN, 2)
+        p.animals[A_SHEEP] += 1
+        push_space(s, pi, space, 0)
+    elif space == W_GROCER:
+        gain(p, G_WOOD, 1)
+        gain(p, G_CLAY, 1)
+        push_space(s, pi, space, 0)
+    elif space == W_BUILDERS_MERCHANT:
+        gain(p, G_HIDE, 2)
+        push_space(s, pi, space, 0)
+    elif space == W_POTTER:
+        push_space(s, pi, space, tool_value(p, T_POTTER))
+    elif space == W_BAKER:
+        push_space(s, pi, space, tool_value(p, T_OVEN))
+    elif space == W_WOOD_TRADER:
+        # 1 food; grain only when no food is left (actions.md W10)
+        if p.goods[G_FOOD] >= 1:
+            p.goods[G_FOOD] -= 1
+        else:
+            p.goods[G_GRAIN] -= 1
+        push_space(s, pi, space, 0)
+    elif space == W_WAINWRIGHT:
+        push_space(s, pi, space, 0)
+    elif space == W_DIKE_WARDEN:
+        build_dikes(p, 1)
+        push(s, K_ACTION, pi, F_FLIP, 0, 0, 0)
+
+cdef inline int add(int* out, int n, int a) noexcept nogil:
+    out[n] = a
+    return n + 1
+
+cdef int space_frame_legal(State* s, Frame* f, int* out) noexcept nogil:
+    cdef int pi = f.player, n = 0, t, v, space = f.a
+    cdef Player* p = &s.pl[pi]
+    if space == S_GROCER:
+        n = add(out, n, ACT_GOOD + G_TIMBER)
+        n = add(out, n, ACT_GOOD + G_BRICK)
+        for t in range(3):
+            n = add(out, n, ACT_ANIMAL + t)
+    elif space == S_WOOL_WEAVER:
+        n = add(out, n, ACT_STOP)
+        if f.c > 0 and p.goods[G_WOOL] > 0:
+            n = add(out, n, ACT_MORE)
+    elif space == S_DIKE_BUILDER:
+        n = add(out, n, ACT_ANIMAL + A_SHEEP)
+        n = add(out, n, ACT_ANIMAL + A_CATTLE)
+    elif space == S_FARMER:
+        # step 0: build a plow paying cattle or horse, or not; step 1: fields (F_FIELD)
+        n = add(out, n, ACT_STOP)
+        if can_buy_piece(s, pi, V_PLOW, A_CATTLE):
+            n = add(out, n, ACT_ANIMAL + A_CATTLE)
+        if can_buy_piece(s, pi, V_PLOW, A_HORSE):
+            n = add(out, n, ACT_ANIMAL + A_HORSE)
+    elif space == S_FORESTER:
+        if can_place_forest(s, pi):
+            n = add(out, n, ACT_TILE + TILE_FOREST)
+        n = build_actions(s, pi, out, n)
+    elif space == S_CARPENTER:
+        if can_build_stall(s, pi):
+            n = add(out, n, ACT_TILE + TILE_STALL)
+        n = build_actions(s, pi, out, n)
+    elif space == S_BUILDER or space == W_LABORER:
+        n = build_actions(s, pi, out, n)
+        if space == W_LABORER:
+            n = laborer_imitations(s, pi, space, out, n)
+    elif space == S_LABORER:
+        for v in range(V_HANDCART, NVKINDS):
+            if can_buy_piece(s, pi, v, A_HORSE):
+                n = add(out, n, ACT_VEHICLE + v)
+        n = laborer_imitations(s, pi, space, out, n)
+    elif space == W_TANNER:
+        n = add(out, n, ACT_STOP)
+        if f.c > 0 and p.goods[G_HIDE] > 0:
+            n = add(out, n, ACT_MORE)
+    elif space == W_LINEN_WEAVER:
+        n = add(out, n, ACT_STOP)
+        if f.c > 0 and p.goods[G_FLAX] > 0:
+            n = add(out, n, ACT_MORE)
+    elif space == W_BUTCHER:
+        n = add(out, n, ACT_STOP)
+        if f.c > 0:
+            for t in range(f.d, 3):
+                if p.animals[t] > 0:
+                    n = add(out, n, ACT_ANIMAL + t)
+    elif space == W_CATTLE_TRADER:
+        n = add(out, n, ACT_ANIMAL + A_CATTLE)
+        n = add(out, n, ACT_ANIMAL + A_HORSE)
+    elif space == W_GROCER:
+        for t in range(3):
+            n = add(out, n, ACT_ANIMAL + t)
+    elif space == W_BUILDERS_MERCHANT:
+        if f.b == 0:
+            n = add(out, n, ACT_GOOD + G_WOOD)
+            n = add(out, n, ACT_GOOD + G_CLAY)
+        else:
+            n = add(out, n, ACT_GOOD + G_TIMBER)
+            n = add(out, n, ACT_GOOD + G_BRICK)
+    elif space == W_POTTER:
+        n = add(out, n, ACT_STOP)
+        if f.c > 0 and p.goods[G_CLAY] > 0:
+            n = add(out, n, ACT_MORE)
+    elif space == W_BAKER:
+        n = add(out, n, ACT_STOP)
+        if f.c > 0 and (p.goods[G_GRAIN] > 0 or p.goods[G_FLAX] > 0) and (p.goods[G_PEAT] > 0 or wood_like(p) > 0):
+            n = add(out, n, ACT_MORE)
+    elif space == W_WOOD_TRADER:
+        n = add(out, n, ACT_GOOD + G_WOOD)
+        n = build_actions(s, pi, out, n)
+    elif space == W_WAINWRIGHT:
+        n = add(out, n, ACT_STOP)
+        if f.b == 0:
+            for v in range(V_HANDCART, NVKINDS):
+                if can_buy_piece(s, pi, v, A_HORSE):
+                    n = add(out, n, ACT_VEHICLE + v)
+        if can_buy_piece(s, pi, V_PEAT_BOAT, A_HORSE):
+            n = add(out, n, ACT_VEHICLE + V_PEAT_BOAT)
+    elif space == W_CARPENTER:
+        if can_upgrade_stall(s, pi) and p.goods[G_BRICK] >= 2:
+            n = add(out, n, ACT_FLIP + FLIP_STALL)
+        if can_build_stall(s, pi):
+            n = add(out, n, ACT_TILE + TILE_STALL)
+    return n
+
+cdef void imitate(State* s, Frame* f, int a) noexcept nogil:
+    cdef int pi = f.player, space = a - ACT_IMITATE
+    pop(s)
+    space_start(s, pi, space)
+
+cdef void build_choice(State* s, Frame* f, int a) noexcept nogil:
+    cdef int pi = f.player
+    pop(s)
+    start_building_payment(s, pi, a - ACT_BUILD)
+
+cdef void space_frame_apply(State* s, Frame* f, int a) noexcept nogil:
+    cdef int pi = f.player, space = f.a, t
+    cdef Player* p = &s.pl[pi]
+    if ACT_IMITATE <= a < ACT_IMITATE + NSPACES:
+        imitate(s, f, a)
+        return
+    if ACT_BUILD <= a < ACT_BUILD + NBUILDINGS:
+        build_choice(s, f, a)
+        return
+    if a == ACT_STOP:
+        if space == S_FARMER:
+            pop(s)
+            if p.plows > 0:
+                push(s, K_ACTION, pi, F_FIELD, 0, p.plows, 0)
+        elif space == W_WAINWRIGHT and f.b == 0:
+            f.b = 1
+        else:
+            pop(s)
+        return
+    if space == S_GROCER:
+        pop(s)
+        if a >= ACT_ANIMAL:
+            gain_animal(s, pi, a - ACT_ANIMAL, 1)
+        else:
+            gain(p, a - ACT_GOOD, 1)
+    elif space == S_WOOL_WEAVER:
+        p.goods[G_WOOL] -= 1
+        p.goods[G_WOOLEN] += 1
+        f.c -= 1
+    elif space == S_DIKE_BUILDER:
+        pop(s)
+        gain_animal(s, pi, a - ACT_ANIMAL, 1)
+    elif space == S_FARMER:
+        pop(s)
+        buy_piece(s, pi, V_PLOW, a - ACT_ANIMAL)
+        push(s, K_ACTION, pi, F_FIELD, 0, p.plows, 0)
+    elif space == S_FORESTER or space == S_CARPENTER or space == W_CARPENTER:
+        pop(s)
+        if a == ACT_TILE + TILE_FOREST:
+            place_forest(s, pi)
+        elif a == ACT_TILE + TILE_STALL:
+            build_stall(s, pi)
+        elif a == ACT_FLIP + FLIP_STALL:
+            p.goods[G_BRICK] -= 2
+            upgrade_stall(s, pi)
+    elif space == S_LABORER:
+        pop(s)
+        buy_piece(s, pi, a - ACT_VEHICLE, A_HORSE)
+    elif space == W_TANNER:
+        p.goods[G_HIDE] -= 1
+        p.goods[G_LEATHER] += 1
+        f.c -= 1
+    elif space == W_LINEN_WEAVER:
+        p.goods[G_FLAX] -= 1
+        p.goods[G_LINEN] += 1
+        f.c -= 1
+    elif space == W_BUTCHER:
+        t = a - ACT_ANIMAL
+        p.animals[t] -= 1
+        gain(p, G_FOOD, 4 if t == A_CATTLE else 3)
+        gain(p, G_HIDE, 2)
+        f.c -= 1
+        f.d = <int8_t>t
+    elif space == W_CATTLE_TRADER:
+        pop(s)
+        gain_animal(s, pi, a - ACT_ANIMAL, 1)
+    elif space == W_GROCER:
+        # the animal, then the cut from one of your own moors (nothing if none is left)
+        pop(s)
+        gain_animal(s, pi, a - ACT_ANIMAL, 1)
+        push_cut(s, pi, 1)
+    elif space == W_BUILDERS_MERCHANT:
+        gain(p, a - ACT_GOOD, 1)
+        if f.b == 0:
+            f.b = 1
+        else:
+            pop(s)
+    elif space == W_POTTER:
+        p.goods[G_CLAY] -= 1
+        gain(p, G_FOOD, 3)
+        p.goods[G_PEAT] += 1
+        f.c -= 1
+    elif space == W_BAKER:
+        # flax only when no grain is left, wood (then timber) only when no peat (docs/rules-decisions.md)
+        if p.goods[G_GRAIN] > 0:
+            p.goods[G_GRAIN] -= 1
+        else:
+            p.goods[G_FLAX] -= 1
+        if p.goods[G_PEAT] > 0:
+            p.goods[G_PEAT] -= 1
+        else:
+            pay_wood(p, 1)
+        gain(p, G_FOOD, 6)
+        f.c -= 1
+    elif space == W_WOOD_TRADER:
+        pop(s)
+        gain(p, G_WOOD, 4)
+    elif space == W_WAINWRIGHT:
+        buy_piece(s, pi, a - ACT_VEHICLE, A_HORSE)
+        if a == ACT_VEHICLE + V_PEAT_BOAT:
+            pop(s)
+        else:
+            f.b = 1
+
+# ---- generic sub-decision frames ----
+
+cdef int sub_frame_legal(State* s, Frame* f, int* out) noexcept nogil:
+    cdef int pi = f.player, n = 0, t, g
+    cdef Player* p = &s.pl[pi]
+    if f.a == F_PAY_BUILDING:
+        return pay_building_legal(s, f, out)
+    if f.a == F_CUT:
+        if f.b == 0:
+            n = add(out, n, ACT_STOP)
+        if f.c > 0:
+            n = cut_actions(p, out, n)
+        return n
+    if f.a == F_FLIP:
+        return flip_actions(p, out, 0)
+    if f.a == F_MASTER:
+        n = add(out, n, ACT_STOP)
+        if f.c > 0:
+            for t in range(f.d, NTOOLS):
+                if tool_step_payable(p, t):
+                    n = add(out, n, ACT_TOOL + t)
+        return n
+    if f.a == F_FIELD:
+        n = add(out, n, ACT_STOP)
+        if f.c > 0 and can_place_field(s, pi):
+            for g in range(f.d, 2):
+                n = add(out, n, ACT_TILE + g)
+        return n
+    if f.a == F_FOREST:
+        n = add(out, n, ACT_STOP)
+        if f.c > 0 and can_place_forest(s, pi):
+            n = add(out, n, ACT_TILE + TILE_FOREST)
+        return n
+    if f.a == F_ANIMALS:
+        if f.c > 0:
+            for t in range(f.d, 3):
+                n = add(out, n, ACT_ANIMAL + t)
+        return n
+    return building_frame_legal(s, f, out)
+
+cdef void sub_frame_apply(State* s, Frame* f, int a) noexcept nogil:
+    cdef int pi = f.player, t
+    cdef Player* p = &s.pl[pi]
+    if f.a == F_PAY_BUILDING:
+        pay_building_apply(s, f, a)
+        return
+    if a == ACT_STOP:
+        pop(s)
+        return
+    if f.a == F_CUT:
+        cut_peat_from(p, a - ACT_CUT)
+        f.c -= 1
+        if f.c <= 0 or peat_on_moors(p) == 0:
+            pop(s)
+        check_housing(s, pi)   # an emptied moor frees land: never fewer places, kept for safety
+    elif f.a == F_FLIP:
+        pop(s)
+        apply_flip(s, pi, a - ACT_FLIP)
+    elif f.a == F_MASTER:
+        t = a - ACT_TOOL
+        pay_good(p, TOOL_COST_GOOD[t], TOOL_COST_AMOUNT[t])
+        p.tools[t] += 1
+        f.c -= 1
+        f.d = <int8_t>(t + 1)
+    elif f.a == F_FIELD:
+        f.c -= 1
+        f.d = <int8_t>(a - ACT_TILE)
+        place_field(s, pi, a - ACT_TILE)
+    elif f.a == F_FOREST:
+        f.c -= 1
+        place_forest(s, pi)
+    elif f.a == F_ANIMALS:
+        t = a - ACT_ANIMAL
+        f.c -= 1
+        f.d = <int8_t>t
+        if f.c <= 0:
+            pop(s)
+        gain_animal(s, pi, t, 1)
+    else:
+        building_frame_apply(s, f, a)
+
+cdef int action_frame_legal(State* s, Frame* f, int* out) noexcept nogil:
+    if f.a < NSPACES:
+        return space_frame_legal(s, f, out)
+    return sub_frame_legal(s, f, out)
+
+cdef void action_frame_apply(State* s, Frame* f, int a) noexcept nogil:
+    if f.a < NSPACES:
+        space_frame_apply(s, f, a)
+    else:
+        sub_frame_apply(s, f, a)

@@ -1,0 +1,314 @@
+# The Python face of the engine: GameState, positions as dicts, playouts.
+
+import json as _json
+from arle_ai.errors import IllegalActionError, PositionError
+
+SPACE_KEYS = tuple(a.key for a in _rules.ACTION_SPACES)
+TOOL_KEYS = tuple(t.key for t in _rules.TOOLS)
+BUILDING_KEYS = tuple(b.key for b in _rules.BUILDINGS)
+VEHICLE_KEYS = tuple(v.key for v in _rules.VEHICLES)
+DEST_KEYS = tuple(d.key for d in _rules.DESTINATIONS)
+FLIP_NAMES = ("moor", "forest", "stall", "stable", "peat_boat", "handcart", "cart", "carriage")
+TILE_NAMES = ("grain_field", "flax_field", "forest", "stall")
+LOAD_ITEM_NAMES = LOAD_NAMES + DEST_KEYS
+FRAME_KINDS = ("none", "turn", "end_window", "unused", "feed", "breed", "discard", "final_window",
+               "november", "action", "game_over", "advance", "half_end")
+SUB_FRAMES = ("pay_building", "cut", "flip", "master", "field", "forest", "animals", "deliver",
+              "smithy", "farmers_inn", "bakehouse", "give_animals", "give_clothing", "junk_dealer")
+VARIANTS = ("standard", "first-game")
+POSITION_FORMAT = "arle-position/1"
+
+ACTION_LAYOUT = {
+    "stop": ACT_STOP, "pass": ACT_PASS, "place": ACT_PLACE, "exchange": ACT_EXCHANGE,
+    "use": ACT_USE, "load": ACT_LOAD, "good": ACT_GOOD, "animal": ACT_ANIMAL, "tool": ACT_TOOL,
+    "build": ACT_BUILD, "vehicle": ACT_VEHICLE, "cut": ACT_CUT, "imitate": ACT_IMITATE,
+    "flip": ACT_FLIP, "tile": ACT_TILE, "breed": ACT_BREED, "more": ACT_MORE,
+    "deliver": ACT_DELIVER, "num_actions": NUM_ACTIONS, "max_vehicles": MAXVEH,
+}
+NUM_ACTIONS_PY = NUM_ACTIONS
+cdef size_t COMPARE_SIZE
+
+cdef void _init_compare_size():
+    cdef State probe
+    global COMPARE_SIZE
+    COMPARE_SIZE = <size_t>(<char*>&probe.rng - <char*>&probe)
+
+_init_compare_size()
+
+
+def _frame_step_name(int a):
+    if 0 <= a < NSPACES:
+        return SPACE_KEYS[a]
+    if F_PAY_BUILDING <= a < F_LAST:
+        return SUB_FRAMES[a - F_PAY_BUILDING]
+    return str(a)
+
+
+cdef class GameState:
+    """A Fields of Arle position (2 players). Mutable: :meth:`apply` changes it in place."""
+
+    cdef State s
+
+    def __init__(self):
+        memset(&self.s, 0, sizeof(State))
+
+    # ---- construction ----
+
+    @staticmethod
+    def new(seed=0, variant="standard"):
+        """The start position; buildings and the starting player are drawn from `seed`."""
+        if variant not in VARIANTS:
+            raise ValueError(f"variant must be one of {VARIANTS}, not {variant!r}")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise ValueError(f"seed must be an integer, not {seed!r}")
+        cdef GameState g = GameState.__new__(GameState)
+        setup_game(&g.s, <int64_t>(seed & 0x7FFFFFFFFFFFFFFF), VARIANTS.index(variant))
+        flow(&g.s)
+        return g
+
+    def copy(self):
+        """An independent copy (a struct assignment)."""
+        cdef GameState g = GameState.__new__(GameState)
+        g.s = self.s
+        return g
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    def __reduce__(self):
+        return (GameState._from_bytes, (self.raw_bytes(),))
+
+    def raw_bytes(self):
+        """The whole struct as bytes (for pickling and transposition keys)."""
+        return (<char*>&self.s)[:sizeof(State)]
+
+    def key(self):
+        """Bytes that identify the position: equal for equal states."""
+        return (<char*>&self.s)[:COMPARE_SIZE]
+
+    @staticmethod
+    def _from_bytes(bytes data):
+        if len(data) != sizeof(State):
+            raise ValueError("state bytes of the wrong size")
+        cdef GameState g = GameState.__new__(GameState)
+        memcpy(&g.s, <char*>data, sizeof(State))
+        return g
+
+    def __eq__(self, other):
+        if not isinstance(other, GameState):
+            return NotImplemented
+        return memcmp(&self.s, &(<GameState>other).s, COMPARE_SIZE) == 0
+
+    def __hash__(self):
+        return hash(self.key())
+
+    # ---- the game ----
+
+    @property
+    def current_player(self):
+        """The player who must decide now (0 or 1), or None when the game is over."""
+        cdef int p = current_player(&self.s)
+        return None if p < 0 else p
+
+    @property
+    def half_year(self):
+        return self.s.half_year
+
+    @property
+    def season(self):
+        return "summer" if self.s.half_year & 1 else "winter"
+
+    @property
+    def start_player(self):
+        return self.s.start_player
+
+    @property
+    def workers_placed(self):
+        """Workers placed or passed so far this half-year (0..8)."""
+        return self.s.turn
+
+    @property
+    def special_action_by(self):
+        return None if self.s.special_by < 0 else self.s.special_by
+
+    @property
+    def seed(self):
+        return self.s.seed
+
+    @property
+    def variant(self):
+        return VARIANTS[self.s.variant]
+
+    @property
+    def pending(self):
+        """What the pending decision is about, e.g. 'turn', 'feed', 'action:farmer'."""
+        if self.s.sp == 0:
+            return "none"
+        cdef Frame* f = top(&self.s)
+        name = FRAME_KINDS[f.kind]
+        if f.kind == K_ACTION:
+            name += ":" + _frame_step_name(f.a)
+        return name
+
+    def is_terminal(self):
+        return bool(is_terminal(&self.s))
+
+    def legal_actions(self):
+        """The legal action ids, sorted ascending, without duplicates."""
+        cdef int buf[MAX_LEGAL]
+        cdef int n = legal_actions(&self.s, buf)
+        return [buf[i] for i in range(n)]
+
+    def is_legal(self, a):
+        return isinstance(a, int) and bool(is_legal(&self.s, a))
+
+    def apply(self, a):
+        """Apply action id `a` in place; IllegalActionError (state unchanged) if it is not legal."""
+        if not isinstance(a, int) or isinstance(a, bool) or not is_legal(&self.s, a):
+            raise IllegalActionError(
+                f"illegal action {a!r} ({self._describe_id(a)}) in decision {self.pending!r} "
+                f"of player {self.current_player}")
+        apply_action(&self.s, a)
+        return self
+
+    def _describe_id(self, a):
+        if isinstance(a, int) and 0 <= a < NUM_ACTIONS:
+            from arle_ai.notation import action_to_string
+            try:
+                return repr(action_to_string(self, a))
+            except Exception:
+                return "unknown"
+        return "not an action id"
+
+    def action_to_string(self, a):
+        from arle_ai.notation import action_to_string
+        return action_to_string(self, a)
+
+    def parse_action(self, text):
+        from arle_ai.notation import parse_action
+        return parse_action(self, text)
+
+    # ---- scoring ----
+
+    def scores(self):
+        """Final VP per player (the current standing before the end)."""
+        return [score_half(&self.s.pl[0]) / 2.0, score_half(&self.s.pl[1]) / 2.0]
+
+    def score_breakdown(self, int p):
+        """The scoring categories of player p; the values sum to scores()[p]."""
+        if p not in (0, 1):
+            raise ValueError(f"player must be 0 or 1, not {p!r}")
+        cdef int parts[NSCORE]
+        score_parts(&self.s.pl[p], parts)
+        return {SCORE_CATEGORIES[i]: parts[i] / 2.0 for i in range(NSCORE)}
+
+    def winner(self):
+        """0 or 1 at the end (ties broken by the rules), None before."""
+        if not is_terminal(&self.s):
+            return None
+        return winner_of(&self.s)
+
+    def tie_break_player(self):
+        """The player who would start the next half-year (wins a tie at the end)."""
+        return next_start_player(&self.s)
+
+    def breeding_plans(self):
+        """The newborn vectors (sheep, cattle, horse) the pending breeding decision offers."""
+        cdef BreedPlans plans
+        if self.s.sp == 0 or top(&self.s).kind != K_BREED:
+            return []
+        breed_plans(&self.s.pl[top(&self.s).player], &plans)
+        return [(plans.v[i][0], plans.v[i][1], plans.v[i][2]) for i in range(plans.n)]
+
+    def vehicle_kind_at(self, int player, int slot):
+        """The barn piece key of vehicle `slot` of `player` (for notation), or None."""
+        if player not in (0, 1) or not 0 <= slot < self.s.pl[player].nveh:
+            return None
+        return VEHICLE_KEYS[self.s.pl[player].veh[slot].kind]
+
+    # ---- positions ----
+
+    def to_dict(self):
+        return _state_to_dict(&self.s)
+
+    @staticmethod
+    def from_dict(d):
+        cdef GameState g = GameState.__new__(GameState)
+        _state_from_dict(&g.s, d)
+        return g
+
+    def to_json(self, indent=1):
+        """The position in the documented format (docs/position-format.md)."""
+        return _json.dumps(self.to_dict(), indent=indent)
+
+    @staticmethod
+    def from_json(text):
+        """Read a position; PositionError names the first bad field."""
+        try:
+            d = _json.loads(text)
+        except (TypeError, ValueError) as e:
+            raise PositionError(f"not valid JSON: {e}") from None
+        return GameState.from_dict(d)
+
+    def __repr__(self):
+        if is_terminal(&self.s):
+            return f"<GameState over, scores {self.scores()}>"
+        return (f"<GameState half-year {self.half_year} ({self.season}), player "
+                f"{self.current_player} to decide {self.pending!r}>")
+
+
+def new_game(seed=0, variant="standard"):
+    """A new 2-player game; `seed` draws the buildings and the starting player."""
+    return GameState.new(seed, variant)
+
+
+def random_playout(GameState state, seed=0, max_steps=100000):
+    """Play the rest of the game with uniformly random legal actions, in C. The given state is
+    not changed. Returns the final scores."""
+    cdef State s = state.s
+    cdef uint64_t rng = rng_seed(<int64_t>seed)
+    cdef int steps = max_steps
+    with nogil:
+        playout_random(&s, &rng, steps)
+    return [score_half(&s.pl[0]) / 2.0, score_half(&s.pl[1]) / 2.0]
+
+
+def random_playout_steps(GameState state, seed=0, max_steps=100000):
+    """As random_playout, and also the number of decisions taken: (scores, decisions)."""
+    cdef State s = state.s
+    cdef uint64_t rng = rng_seed(<int64_t>seed)
+    cdef int steps, limit = max_steps
+    with nogil:
+        steps = playout_random(&s, &rng, limit)
+    return [score_half(&s.pl[0]) / 2.0, score_half(&s.pl[1]) / 2.0], steps
+
+
+def random_playouts(GameState state, int n, seed=0):
+    """n random playouts from `state` in C; returns the mean decisions per game (for benchmarks)."""
+    cdef State s
+    cdef uint64_t rng = rng_seed(<int64_t>seed)
+    cdef long total = 0
+    cdef int i
+    with nogil:
+        for i in range(n):
+            s = state.s
+            total += playout_random(&s, &rng, 100000)
+    return total / max(n, 1)
+
+
+def copies(GameState state, int n):
+    """n struct copies (for benchmarks); returns a checksum so the loop is not optimised away."""
+    cdef State a
+    cdef long acc = 0
+    cdef int i
+    with nogil:
+        for i in range(n):
+            a = state.s
+            acc += a.half_year
+    return acc
+
+
+include "_position.pxi"

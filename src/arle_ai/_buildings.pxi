@@ -1,0 +1,296 @@
+# The 31 buildings: one-off effects when built, clock buildings (any time), the light-green
+# houses before each November (tiles.md 2.5, 2.6).
+
+cdef enum:
+    B_FARMERS_HOUSE = 0
+    B_PLOW_MAKERS_WORKSHOP = 1
+    B_NOVICES_HUT = 2
+    B_WORKSHOP = 3
+    B_WEAVING_PARLOR = 4
+    B_COLONISTS_HOUSE = 5
+    B_CARPENTERS_WORKSHOP = 6
+    B_SCHNAPPS_DISTILLERY = 7
+    B_LOADING_STATION = 8
+    B_LITTER_STORAGE = 9
+    B_WOOD_TRADER = 10
+    B_TURNERY = 11
+    B_SMOKEHOUSE = 12
+    B_SMITHY = 13
+    B_COOPERAGE = 14
+    B_BAKEHOUSE = 15
+    B_MILL = 16
+    B_WEAVING_MILL = 17
+    B_TEXTILE_HOUSE = 18
+    B_SADDLERY = 19
+    B_JOINERY = 20
+    B_WATERFRONT_HOUSE = 21
+    B_POTTERS_INN = 22
+    B_FARMERS_INN = 23
+    B_JUNK_DEALERS_INN = 24
+    B_GULF_HOUSE_INN = 25
+    B_MILK_HOUSE_INN = 26
+    B_SLUICE_YARD_INN = 27
+    B_VILLAGE_CHURCH = 28
+    B_LUTETSBURG_CASTLE = 29
+    B_BERUM_CASTLE = 30
+
+cdef inline int owns(Player* p, int b) noexcept nogil:
+    return (p.buildings >> b) & 1
+
+cdef void building_on_build(State* s, int pi, int b) noexcept nogil:
+    """The one-off effect of a yellow, orange, blue or red building. Later parts are pushed first
+    so that the stack resolves them in printed order."""
+    cdef Player* p = &s.pl[pi]
+    cdef int k, f
+    if b == B_TURNERY:
+        gain(p, G_WOOD, p.forests)
+        push_cut(s, pi, 2 * p.forests)
+    elif b == B_SMOKEHOUSE:
+        push_cut(s, pi, tool_value(p, T_FISH))
+    elif b == B_SMITHY:
+        push(s, K_ACTION, pi, F_SMITHY, 0, 0, 0)
+    elif b == B_COOPERAGE:
+        k = p.animals[A_SHEEP] + p.animals[A_CATTLE]
+        k = 3 if k >= 15 else (2 if k >= 10 else (1 if k >= 5 else 0))
+        gain(p, G_FOOD, 2 * k)
+        gain(p, G_GRAIN, k)
+        gain(p, G_FLAX, k)
+        gain(p, G_WOOL, k)
+        gain(p, G_HIDE, k)
+    elif b == B_BAKEHOUSE:
+        push(s, K_ACTION, pi, F_BAKEHOUSE, 0, tool_value(p, T_OVEN), 0)
+    elif b == B_MILL:
+        f = p.grain_fields + p.flax_fields
+        gain(p, G_FOOD, 12 if f >= 6 else (10 if f == 5 else (8 if f >= 3 else 0)))
+    elif b == B_WEAVING_MILL:
+        p.goods[G_WINTER_WEAR] += 1
+        advance_tool_free(p, T_LOOM, 2)
+    elif b == B_TEXTILE_HOUSE:
+        p.goods[G_LINEN] += 1
+        p.goods[G_WOOLEN] += 1
+        p.goods[G_LEATHER] += 1
+    elif b == B_SADDLERY:
+        advance_tool_free(p, T_FLESH, 1)
+        push_cut(s, pi, p.animals[A_HORSE])
+    elif b == B_JOINERY:
+        gain(p, G_PEAT, 2 * p.peat_boats)
+        gain_animal(s, pi, A_HORSE, p.plows)
+    elif b == B_WATERFRONT_HOUSE:
+        gain(p, G_FOOD, 10)
+        build_dikes(p, 2)
+        advance_tool_free(p, T_FISH, 3)
+    elif b == B_POTTERS_INN:
+        push(s, K_ACTION, pi, F_ANIMALS, 0, tool_value(p, T_POTTER), 0)
+    elif b == B_FARMERS_INN:
+        push(s, K_ACTION, pi, F_FARMERS_INN, 0, 3, 0)
+    elif b == B_JUNK_DEALERS_INN:
+        p.goods[G_LEATHER_WEAR] += 1
+        p.goods[G_WOOLEN] += 1
+        push(s, K_ACTION, pi, F_JUNK, 0, 0, 0)
+    elif b == B_GULF_HOUSE_INN:
+        # a double stall counts as two stalls (docs/rules-decisions.md)
+        p.goods[G_TIMBER] += p.stalls + 2 * p.double_stalls
+        p.goods[G_BRICK] += p.stables
+    elif b == B_MILK_HOUSE_INN:
+        p.animals[A_CATTLE] += 1
+        push_cut(s, pi, p.animals[A_CATTLE])
+        check_housing(s, pi)
+    elif b == B_SLUICE_YARD_INN:
+        advance_tool_free(p, T_FISH, 2)
+        gain(p, G_WOOD, tool_value(p, T_FISH))
+    elif b == B_VILLAGE_CHURCH:
+        if can_gain_piece(s, pi, V_CARRIAGE):
+            add_piece(p, V_CARRIAGE)
+    elif b == B_LUTETSBURG_CASTLE:
+        advance_tool_free(p, T_SPADE, 1)
+        advance_tool_free(p, T_POTTER, 1)
+        advance_tool_free(p, T_BENCH, 1)
+        if can_place_forest(s, pi):
+            place_forest(s, pi)
+    elif b == B_BERUM_CASTLE:
+        advance_tool_free(p, T_OVEN, 1)
+        advance_tool_free(p, T_LOOM, 1)
+        push(s, K_ACTION, pi, F_FLIP, 0, 0, 0)
+
+# ---- clock buildings (any time, as often as affordable: docs/rules-decisions.md) ----
+
+cdef int building_usable(State* s, int pi, int b) noexcept nogil:
+    cdef Player* p = &s.pl[pi]
+    if not owns(p, b):
+        return 0
+    if b == B_WEAVING_PARLOR:
+        return p.goods[G_FLAX] >= 3
+    if b == B_COLONISTS_HOUSE:
+        return p.goods[G_WOOL] >= 2
+    if b == B_CARPENTERS_WORKSHOP:
+        return p.goods[G_BRICK] >= 1 and p.goods[G_FOOD] >= 4 and can_upgrade_stall(s, pi)
+    if b == B_SCHNAPPS_DISTILLERY:
+        return p.goods[G_GRAIN] >= 1 and p.goods[G_PEAT] >= 1
+    if b == B_LITTER_STORAGE:
+        return p.animals[A_HORSE] >= 2 and p.goods[G_FLAX] >= 3
+    if b == B_WOOD_TRADER:
+        return p.goods[G_FOOD] >= 1 and p.goods[G_TIMBER] >= 1
+    return 0
+
+cdef int building_use_actions(State* s, int pi, int* out, int n) noexcept nogil:
+    cdef int b
+    if (s.pl[pi].buildings & (0x7F << 4)) == 0:
+        return n
+    for b in range(B_WEAVING_PARLOR, B_WOOD_TRADER + 1):
+        if building_usable(s, pi, b):
+            out[n] = ACT_USE + b
+            n += 1
+    return n
+
+cdef void use_building(State* s, int pi, int b) noexcept nogil:
+    cdef Player* p = &s.pl[pi]
+    if b == B_WEAVING_PARLOR:
+        p.goods[G_FLAX] -= 3
+        p.goods[G_LINEN] += 1
+        push_cut(s, pi, 1)
+    elif b == B_COLONISTS_HOUSE:
+        p.goods[G_WOOL] -= 2
+        p.goods[G_CLAY] += 1
+        push_cut(s, pi, 1)
+    elif b == B_CARPENTERS_WORKSHOP:
+        p.goods[G_BRICK] -= 1
+        p.goods[G_FOOD] -= 4
+        upgrade_stall(s, pi)
+    elif b == B_SCHNAPPS_DISTILLERY:
+        p.goods[G_GRAIN] -= 1
+        p.goods[G_PEAT] -= 1
+        gain(p, G_FOOD, 3)
+    elif b == B_LITTER_STORAGE:
+        p.goods[G_FLAX] -= 3
+        gain_animal(s, pi, A_HORSE, 1)
+    elif b == B_WOOD_TRADER:
+        p.goods[G_FOOD] -= 1
+        p.goods[G_TIMBER] -= 1
+        p.goods[G_WOOD] += 2
+
+# ---- light-green houses before each November ----
+
+cdef int november_actions(State* s, int pi, int* out) noexcept nogil:
+    cdef Player* p = &s.pl[pi]
+    cdef int n = 0, b
+    out[n] = ACT_STOP
+    n += 1
+    for b in range(4):
+        if owns(p, b) and not (p.november_used >> b) & 1:
+            out[n] = ACT_USE + b
+            n += 1
+    return n
+
+cdef void apply_november(State* s, Frame* f, int a) noexcept nogil:
+    cdef int pi = f.player, b
+    cdef Player* p = &s.pl[pi]
+    if a == ACT_STOP:
+        pop(s)
+        return
+    b = a - ACT_USE
+    p.november_used |= <int8_t>(1 << b)
+    if b == B_FARMERS_HOUSE:
+        gain(p, G_CLAY, 1)
+        push_cut(s, pi, 1)
+    elif b == B_PLOW_MAKERS_WORKSHOP:
+        push(s, K_ACTION, pi, F_FIELD, 0, 1, 0)
+    elif b == B_NOVICES_HUT:
+        gain(p, G_GRAIN, 1)
+        build_dikes(p, 1)
+    elif b == B_WORKSHOP:
+        gain(p, G_WOOD, 1)
+        push_master(s, pi, 1)
+
+# ---- sub-decisions of buildings ----
+
+cdef inline int unused_vehicle(Player* p, int kind) noexcept nogil:
+    cdef int i
+    for i in range(p.nveh):
+        if p.veh[i].kind == kind and p.veh[i].used == 0:
+            return i
+    return -1
+
+cdef int building_frame_legal(State* s, Frame* f, int* out) noexcept nogil:
+    cdef int pi = f.player, n = 0, t
+    cdef Player* p = &s.pl[pi]
+    if f.a == F_SMITHY:
+        n = add(out, n, ACT_STOP)
+        if p.peat_boats > 0:
+            n = add(out, n, ACT_VEHICLE + V_PEAT_BOAT)
+        if pieces_left(s, V_PLOW) > 0:
+            if unused_vehicle(p, V_HANDCART) >= 0:
+                n = add(out, n, ACT_VEHICLE + V_HANDCART)
+            if unused_vehicle(p, V_WAGON) >= 0:
+                n = add(out, n, ACT_VEHICLE + V_WAGON)
+        return n
+    if f.a == F_FARMERS_INN:
+        n = add(out, n, ACT_STOP)
+        if f.c > 0 and forests_left(s) > 0:
+            if p.grain_fields > 0:
+                n = add(out, n, ACT_TILE + TILE_GRAIN_FIELD)
+            if p.flax_fields > 0:
+                n = add(out, n, ACT_TILE + TILE_FLAX_FIELD)
+        return n
+    if f.a == F_BAKEHOUSE:
+        n = add(out, n, ACT_STOP)
+        if f.c > 0 and p.goods[G_GRAIN] >= 2 and p.goods[G_FLAX] >= 1:
+            n = add(out, n, ACT_MORE)
+        return n
+    if f.a == F_JUNK:
+        if can_gain_piece(s, pi, V_PEAT_BOAT):
+            n = add(out, n, ACT_VEHICLE + V_PEAT_BOAT)
+        if can_gain_piece(s, pi, V_HANDCART):
+            n = add(out, n, ACT_VEHICLE + V_HANDCART)
+        return n
+    if f.a == F_GIVE_ANIMALS:
+        if f.c > 0:
+            for t in range(f.d, 3):
+                if p.animals[t] > 0:
+                    n = add(out, n, ACT_ANIMAL + t)
+        return n
+    if f.a == F_GIVE_CLOTHING:
+        for t in range(G_SUMMER_WEAR, G_LEATHER_WEAR + 1):
+            if p.goods[t] > 0:
+                n = add(out, n, ACT_GOOD + t)
+        return n
+    if f.a == F_DELIVER:
+        return delivery_legal(s, f, out)
+    return 0
+
+cdef void building_frame_apply(State* s, Frame* f, int a) noexcept nogil:
+    cdef int pi = f.player, t, i
+    cdef Player* p = &s.pl[pi]
+    if f.a == F_SMITHY:
+        t = a - ACT_VEHICLE
+        if t == V_PEAT_BOAT:
+            p.peat_boats -= 1
+        else:
+            remove_vehicle_at(p, unused_vehicle(p, t))
+        p.plows += 1
+    elif f.a == F_FARMERS_INN:
+        if a == ACT_TILE + TILE_GRAIN_FIELD:
+            p.grain_fields -= 1
+        else:
+            p.flax_fields -= 1
+        p.forests += 1
+        f.c -= 1
+    elif f.a == F_BAKEHOUSE:
+        p.goods[G_GRAIN] -= 2
+        p.goods[G_FLAX] -= 1
+        gain(p, G_FOOD, 8)
+        f.c -= 1
+    elif f.a == F_JUNK:
+        pop(s)
+        add_piece(p, a - ACT_VEHICLE)
+    elif f.a == F_GIVE_ANIMALS:
+        t = a - ACT_ANIMAL
+        p.animals[t] -= 1
+        f.c -= 1
+        f.d = <int8_t>t
+        if f.c <= 0:
+            pop(s)
+    elif f.a == F_GIVE_CLOTHING:
+        pop(s)
+        p.goods[a - ACT_GOOD] -= 1
+    elif f.a == F_DELIVER:
+        delivery_apply(s, f, a)

@@ -1,0 +1,502 @@
+# Turn structure, the decision stack, inventorying and the game end.
+
+# ---- RNG (setup draws and playouts only) ----
+
+cdef inline uint64_t rng_next(uint64_t* st) noexcept nogil:
+    cdef uint64_t x = st[0]
+    x ^= x >> 12
+    x ^= x << 25
+    x ^= x >> 27
+    st[0] = x
+    return x * <uint64_t>2685821657736338717ULL
+
+cdef inline uint64_t rng_seed(int64_t seed) noexcept nogil:
+    cdef uint64_t z = <uint64_t>seed + <uint64_t>0x9E3779B97F4A7C15ULL
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EBULL
+    z = z ^ (z >> 31)
+    if z == 0:
+        z = 1
+    return z
+
+cdef inline int rng_below(uint64_t* st, int n) noexcept nogil:
+    return <int>((rng_next(st) >> 33) % <uint64_t>n)
+
+# ---- stack ----
+
+cdef inline Frame* top(State* s) noexcept nogil:
+    return &s.stack[s.sp - 1]
+
+cdef inline void push(State* s, int kind, int player, int a, int b, int c, int d) noexcept nogil:
+    cdef Frame* f
+    if s.sp >= STACK:
+        return      # cannot happen in legal play; guarded so memory stays safe
+    f = &s.stack[s.sp]
+    f.kind = <int8_t>kind
+    f.player = <int8_t>player
+    f.a = <int8_t>a
+    f.b = <int8_t>b
+    f.c = <int8_t>c
+    f.d = <int8_t>d
+    f.m = 0
+    s.sp += 1
+
+cdef inline void pop(State* s) noexcept nogil:
+    if s.sp > 0:
+        s.sp -= 1
+        memset(&s.stack[s.sp], 0, sizeof(Frame))
+
+cdef inline int is_summer(State* s) noexcept nogil:
+    return s.half_year & 1
+
+cdef inline int space_season(int space) noexcept nogil:
+    """1 for a summer space, 0 for a winter space."""
+    return 1 if space < 15 else 0
+
+cdef inline int turn_player(State* s) noexcept nogil:
+    return s.start_player if (s.turn & 1) == 0 else 1 - s.start_player
+
+cdef inline int next_start_player(State* s) noexcept nogil:
+    """Starting player of the next half-year (core.md 7.2)."""
+    if s.special_by >= 0:
+        return 1 - s.special_by
+    return 1 - s.start_player
+
+cdef inline int current_player(State* s) noexcept nogil:
+    if s.sp == 0:
+        return -1
+    if top(s).kind == K_GAME_OVER:
+        return -1
+    return top(s).player
+
+cdef inline int is_terminal(State* s) noexcept nogil:
+    return s.sp > 0 and top(s).kind == K_GAME_OVER
+
+# ---- setup ----
+
+cdef void setup_player(Player* p) noexcept nogil:
+    cdef int g
+    memset(p, 0, sizeof(Player))
+    for g in range(NGOODS):
+        p.goods[g] = START_GOODS_ARR[g]
+    p.animals[A_HORSE] = 1
+    p.hydrated = 3
+    p.boardwalk = 4
+    p.grain_fields = 1
+    p.flax_fields = 1
+    p.stalls = 1
+
+cdef uint32_t draw_buildings(uint64_t* rng, int first, int count, int keep) noexcept nogil:
+    """Keep `keep` of the buildings first..first+count-1, drawn at random."""
+    cdef int idx[8]
+    cdef int i, j, t
+    cdef uint32_t mask = 0
+    for i in range(count):
+        idx[i] = first + i
+    for i in range(count - 1, 0, -1):
+        j = rng_below(rng, i + 1)
+        t = idx[i]
+        idx[i] = idx[j]
+        idx[j] = t
+    for i in range(keep):
+        mask |= (<uint32_t>1) << idx[i]
+    return mask
+
+cdef void setup_game(State* s, int64_t seed, int variant) noexcept nogil:
+    memset(s, 0, sizeof(State))
+    s.seed = seed
+    s.rng = rng_seed(seed)
+    s.variant = <int8_t>variant
+    setup_player(&s.pl[0])
+    setup_player(&s.pl[1])
+    # buildings (rules.BUILDINGS order: 4 light green, 7 dark green, 5 yellow, 6 orange, 6 blue, 3 red)
+    if variant == 1:
+        s.in_play = 0xF
+    else:
+        s.in_play = draw_buildings(&s.rng, 4, 7, 4)
+    s.in_play |= draw_buildings(&s.rng, 11, 5, 2)
+    s.in_play |= ((<uint32_t>1 << 6) - 1) << 16
+    s.in_play |= draw_buildings(&s.rng, 22, 6, 3)
+    s.in_play |= ((<uint32_t>1 << 3) - 1) << 28
+    s.available = s.in_play
+    s.start_player = <int8_t>rng_below(&s.rng, 2)
+    s.half_year = 1
+    s.turn = 0
+    s.special_by = -1
+    push(s, K_TURN, s.start_player, 0, 0, 0, 0)
+
+# ---- animals that do not fit ----
+
+cdef inline void check_housing(State* s, int p) noexcept nogil:
+    """Push a discard decision when player p's animals no longer fit."""
+    if not housable(&s.pl[p]):
+        push(s, K_DISCARD, p, 0, 0, 0, 0)
+
+# ---- inventorying ----
+
+cdef void unload_vehicles(Player* p) noexcept nogil:
+    cdef int i
+    p.goods[G_TIMBER] += p.loaded[0]
+    p.goods[G_BRICK] += p.loaded[1]
+    p.goods[G_SUMMER_WEAR] += p.loaded[2]
+    p.goods[G_WINTER_WEAR] += p.loaded[3]
+    p.goods[G_LEATHER_WEAR] += p.loaded[4]
+    p.goods[G_PEAT] += p.loaded[5]
+    for i in range(NLOAD):
+        p.loaded[i] = 0
+    for i in range(NDEST):
+        if p.dest_loaded & (1 << i):
+            p.travel += DEST_SIZE[i]
+    p.dest_done |= p.dest_loaded
+    p.dest_loaded = 0
+    for i in range(p.nveh):
+        p.veh[i].used = 0
+    sort_vehicles(p)
+
+cdef inline int threshold_count(int n, int8_t* th) noexcept nogil:
+    cdef int k = 0, i
+    for i in range(3):
+        if n >= th[i]:
+            k += 1
+    return k
+
+cdef inline int milk_food(Player* p) noexcept nogil:
+    return threshold_count(p.animals[A_SHEEP], MILK_SHEEP) + threshold_count(p.animals[A_CATTLE], MILK_CATTLE)
+
+cdef inline int shear_wool(Player* p) noexcept nogil:
+    return threshold_count(p.animals[A_SHEEP], SHEAR_SHEEP)
+
+cdef void pay_food_sustenance(State* s, int pi) noexcept nogil:
+    """Pay 3 food: food, then grain for what is missing, then animals (owner's choice of type),
+    then a bottleneck per unit nothing can pay (core.md 7.6)."""
+    cdef Player* p = &s.pl[pi]
+    cdef int need = 3, k, types = 0, t
+    k = p.goods[G_FOOD] if p.goods[G_FOOD] < need else need
+    p.goods[G_FOOD] -= k
+    need -= k
+    k = p.goods[G_GRAIN] if p.goods[G_GRAIN] < need else need
+    p.goods[G_GRAIN] -= k
+    need -= k
+    if need == 0:
+        return
+    k = animal_total(p)
+    if k > need:
+        k = need
+    p.bottlenecks += need - k
+    if k == 0:
+        return
+    for t in range(3):
+        if p.animals[t] > 0:
+            types += 1
+    if types == 1 or k == animal_total(p):
+        # no choice: one type, or every animal goes
+        for t in range(3):
+            while k > 0 and p.animals[t] > 0:
+                p.animals[t] -= 1
+                k -= 1
+        return
+    push(s, K_FEED, pi, k, 0, 0, 0)
+
+cdef void pay_fuel(Player* p) noexcept nogil:
+    """November heating: 2 peat, wood (then timber) for what is missing, else bottlenecks."""
+    cdef int need = 2, k
+    k = p.goods[G_PEAT] if p.goods[G_PEAT] < need else need
+    p.goods[G_PEAT] -= k
+    need -= k
+    k = p.goods[G_WOOD] if p.goods[G_WOOD] < need else need
+    p.goods[G_WOOD] -= k
+    need -= k
+    k = p.goods[G_TIMBER] if p.goods[G_TIMBER] < need else need
+    p.goods[G_TIMBER] -= k
+    need -= k
+    p.bottlenecks += need
+
+cdef void apply_breeding(Player* p, int8_t* v) noexcept nogil:
+    cdef int t
+    for t in range(3):
+        p.animals[t] += v[t]
+
+cdef void start_breeding(State* s, int pi) noexcept nogil:
+    cdef BreedPlans plans
+    breed_plans(&s.pl[pi], &plans)
+    if plans.n == 1:
+        apply_breeding(&s.pl[pi], plans.v[0])
+    elif plans.n > 1:
+        push(s, K_BREED, pi, 0, 0, 0, 0)
+
+cdef inline int owns_november_house(State* s, int pi) noexcept nogil:
+    return (s.pl[pi].buildings & 0xF) != 0
+
+cdef inline int has_final_anytime(State* s, int pi) noexcept nogil:
+    """Anything to do in the window before final scoring: a peat boat with peat, or a clock building."""
+    cdef Player* p = &s.pl[pi]
+    if p.peat_boats > 0 and p.goods[G_PEAT] > 0:
+        return 1
+    return (p.buildings & (0x7F << 4)) != 0
+
+cdef void half_end_step(State* s, Frame* f) noexcept nogil:
+    """One step of the end-of-half-year program; pushes decisions as they arise.
+    pc 0,1: closing anytime windows (SP, other); 2,3: November houses; 10..: inventorying,
+    10 * (1 + order) + step; 40: preparations or the final window; 50,51: final windows; 60: end."""
+    cdef int pc = f.a
+    cdef int sp = s.start_player
+    cdef int pi, step
+    f.a += 1
+    if pc == 0 or pc == 1:
+        push(s, K_END_WINDOW, sp if pc == 0 else 1 - sp, 0, 0, 0, 0)
+        return
+    if pc == 2 or pc == 3:
+        pi = sp if pc == 2 else 1 - sp
+        if is_summer(s) and owns_november_house(s, pi):
+            s.pl[pi].november_used = 0
+            push(s, K_NOVEMBER, pi, 0, 0, 0, 0)
+        return
+    if pc < 10:
+        f.a = 10
+        return
+    if pc < 30:
+        pi = sp if pc < 20 else 1 - sp
+        step = pc % 10
+        if is_summer(s):
+            if step == 0:
+                unload_vehicles(&s.pl[pi])
+            elif step == 1:
+                gain(&s.pl[pi], G_FOOD, milk_food(&s.pl[pi]))
+            elif step == 2:
+                gain(&s.pl[pi], G_GRAIN, s.pl[pi].grain_fields)
+                gain(&s.pl[pi], G_FLAX, s.pl[pi].flax_fields)
+                gain(&s.pl[pi], G_WOOD, s.pl[pi].forests)
+            elif step == 3:
+                pay_fuel(&s.pl[pi])
+                pay_food_sustenance(s, pi)
+            else:
+                f.a = 20 if pc < 20 else 40
+        else:
+            if step == 0:
+                unload_vehicles(&s.pl[pi])
+            elif step == 1:
+                start_breeding(s, pi)
+            elif step == 2:
+                gain(&s.pl[pi], G_WOOL, shear_wool(&s.pl[pi]))
+            elif step == 3:
+                pay_food_sustenance(s, pi)
+            else:
+                f.a = 20 if pc < 20 else 40
+        return
+    if pc == 40:
+        if s.half_year >= 9:
+            f.a = 50
+            return
+        # preparations of the next half-year
+        s.start_player = <int8_t>next_start_player(s)
+        s.half_year += 1
+        s.turn = 0
+        s.special_by = -1
+        s.occupied = 0
+        s.occupied_by = 0
+        pop(s)
+        push(s, K_TURN, s.start_player, 0, 0, 0, 0)
+        return
+    if pc == 50 or pc == 51:
+        pi = sp if pc == 50 else 1 - sp
+        if has_final_anytime(s, pi):
+            push(s, K_FINAL_WINDOW, pi, 0, 0, 0, 0)
+        return
+    # game over
+    pop(s)
+    push(s, K_GAME_OVER, -1, 0, 0, 0, 0)
+
+cdef void advance_turn(State* s) noexcept nogil:
+    pop(s)
+    s.turn += 1
+    if s.turn < 8:
+        push(s, K_TURN, turn_player(s), 0, 0, 0, 0)
+    else:
+        push(s, K_HALF_END, s.start_player, 0, 0, 0, 0)
+
+cdef void flow(State* s) noexcept nogil:
+    """Run automatic frames until a real decision (or the game end) is on top."""
+    cdef Frame* f
+    cdef int buf[MAX_LEGAL]
+    cdef int n, guard = 0
+    while s.sp > 0 and guard < 10000:
+        guard += 1
+        f = top(s)
+        if f.kind == K_ADVANCE:
+            advance_turn(s)
+        elif f.kind == K_HALF_END:
+            half_end_step(s, f)
+        elif f.kind == K_GAME_OVER:
+            return
+        else:
+            n = legal_actions(s, buf)
+            if n == 0:
+                # a decision with nothing left to choose is finished
+                pop(s)
+                continue
+            if n == 1:
+                # a forced choice is made for the player (docs/rules-decisions.md)
+                apply_raw(s, buf[0])
+                continue
+            return
+
+# ---- legal actions ----
+
+cdef int anytime_actions(State* s, int pi, int* out, int n, int final) noexcept nogil:
+    """Anytime actions of player pi: peat-boat exchange, clock buildings, loading (not in the
+    window before final scoring)."""
+    cdef Player* p = &s.pl[pi]
+    cdef int g
+    if p.peat_boats > 0 and p.goods[G_PEAT] > 0:
+        for g in range(5):
+            if p.goods[g] < good_cap(g):
+                out[n] = ACT_EXCHANGE + g
+                n += 1
+    n = building_use_actions(s, pi, out, n)
+    if not final:
+        n = load_actions(s, pi, out, n)
+    return n
+
+cdef int turn_actions(State* s, int pi, int* out) noexcept nogil:
+    cdef int n = 0, i, summer = is_summer(s)
+    out[n] = ACT_PASS
+    n += 1
+    for i in range(NSPACES):
+        if s.occupied & (<uint32_t>1 << i):
+            continue
+        if space_season(i) != summer and s.special_by >= 0:
+            continue
+        if space_can_start(s, pi, i, space_season(i) != summer):
+            out[n] = ACT_PLACE + i
+            n += 1
+    return anytime_actions(s, pi, out, n, 0)
+
+cdef void sort_ints(int* a, int n) noexcept nogil:
+    cdef int i, j, t
+    for i in range(1, n):
+        t = a[i]
+        j = i - 1
+        while j >= 0 and a[j] > t:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = t
+
+cdef int legal_actions(State* s, int* out) noexcept nogil:
+    """The legal ids of the pending decision, sorted ascending, without duplicates."""
+    cdef Frame* f
+    cdef int n = 0, t, pi
+    cdef BreedPlans plans
+    if s.sp == 0:
+        return 0
+    f = top(s)
+    pi = f.player
+    if f.kind == K_TURN:
+        n = turn_actions(s, pi, out)
+    elif f.kind == K_END_WINDOW:
+        out[0] = ACT_STOP
+        n = anytime_actions(s, pi, out, 1, 0)
+    elif f.kind == K_FINAL_WINDOW:
+        out[0] = ACT_STOP
+        n = anytime_actions(s, pi, out, 1, 1)
+    elif f.kind == K_FEED:
+        if f.a > 0:
+            for t in range(f.b, 3):
+                if s.pl[pi].animals[t] > 0:
+                    out[n] = ACT_ANIMAL + t
+                    n += 1
+    elif f.kind == K_DISCARD:
+        if not housable(&s.pl[pi]):
+            for t in range(3):
+                if s.pl[pi].animals[t] > 0:
+                    out[n] = ACT_ANIMAL + t
+                    n += 1
+    elif f.kind == K_BREED:
+        breed_plans(&s.pl[pi], &plans)
+        for t in range(plans.n):
+            out[n] = ACT_BREED + t
+            n += 1
+    elif f.kind == K_NOVEMBER:
+        n = november_actions(s, pi, out)
+    elif f.kind == K_ACTION:
+        n = action_frame_legal(s, f, out)
+    if n > 1:
+        sort_ints(out, n)
+    return n
+
+# ---- applying ----
+
+cdef int apply_anytime(State* s, int pi, int a) noexcept nogil:
+    """Apply an anytime action; 1 if a was one."""
+    cdef Player* p = &s.pl[pi]
+    if ACT_EXCHANGE <= a < ACT_EXCHANGE + 5:
+        p.goods[G_PEAT] -= 1
+        gain(p, a - ACT_EXCHANGE, 1)
+        return 1
+    if ACT_USE <= a < ACT_USE + NBUILDINGS:
+        use_building(s, pi, a - ACT_USE)
+        return 1
+    if ACT_LOAD <= a < ACT_GOOD:
+        apply_load(s, pi, a - ACT_LOAD)
+        return 1
+    return 0
+
+cdef void apply_action(State* s, int a) noexcept nogil:
+    """Apply a legal action (the caller has checked it) and run to the next decision."""
+    apply_raw(s, a)
+    flow(s)
+
+cdef void apply_raw(State* s, int a) noexcept nogil:
+    """Apply a legal action without running the automatic frames after it."""
+    cdef Frame* f = top(s)
+    cdef int pi = f.player, space, t
+    cdef BreedPlans plans
+    if f.kind == K_TURN:
+        if a == ACT_PASS:
+            f.kind = K_ADVANCE
+        elif ACT_PLACE <= a < ACT_PLACE + NSPACES:
+            space = a - ACT_PLACE
+            s.occupied |= <uint32_t>1 << space
+            if pi == 1:
+                s.occupied_by |= <uint32_t>1 << space
+            if space_season(space) != is_summer(s):
+                s.special_by = <int8_t>pi
+            f.kind = K_ADVANCE
+            space_start(s, pi, space)
+        else:
+            apply_anytime(s, pi, a)
+    elif f.kind == K_END_WINDOW or f.kind == K_FINAL_WINDOW:
+        if a == ACT_STOP:
+            pop(s)
+        else:
+            apply_anytime(s, pi, a)
+    elif f.kind == K_FEED:
+        t = a - ACT_ANIMAL
+        s.pl[pi].animals[t] -= 1
+        f.a -= 1
+        f.b = <int8_t>t
+        if f.a <= 0:
+            pop(s)
+    elif f.kind == K_DISCARD:
+        s.pl[pi].animals[a - ACT_ANIMAL] -= 1
+        if housable(&s.pl[pi]):
+            pop(s)
+    elif f.kind == K_BREED:
+        breed_plans(&s.pl[pi], &plans)
+        t = a - ACT_BREED
+        pop(s)
+        apply_breeding(&s.pl[pi], plans.v[t])
+    elif f.kind == K_NOVEMBER:
+        apply_november(s, f, a)
+    elif f.kind == K_ACTION:
+        action_frame_apply(s, f, a)
+
+cdef int is_legal(State* s, int a) noexcept nogil:
+    cdef int buf[MAX_LEGAL]
+    cdef int n, i
+    if a < 0 or a >= NUM_ACTIONS:
+        return 0
+    n = legal_actions(s, buf)
+    for i in range(n):
+        if buf[i] == a:
+            return 1
+    return 0

@@ -1,0 +1,326 @@
+# The home board: goods with caps and substitutions, land, dikes, moors, animal housing.
+
+cdef inline int good_cap(int g) noexcept nogil:
+    if g == G_FOOD:
+        return 30
+    if g <= G_HIDE:
+        return 15
+    return GOODS_MAX
+
+cdef inline void gain(Player* p, int g, int n) noexcept nogil:
+    """Add n of good g; the goods track caps (15, food 30) clip the gain."""
+    cdef int v = p.goods[g] + n
+    cdef int cap = good_cap(g)
+    if v > cap:
+        v = cap
+    p.goods[g] = <int16_t>v
+
+cdef inline int wood_like(Player* p) noexcept nogil:
+    return p.goods[G_WOOD] + p.goods[G_TIMBER]
+
+cdef inline int clay_like(Player* p) noexcept nogil:
+    return p.goods[G_CLAY] + p.goods[G_BRICK]
+
+cdef inline void pay_wood(Player* p, int n) noexcept nogil:
+    """Pay n wood, wood first, then timber (never worse: timber does all wood does and scores)."""
+    cdef int w = p.goods[G_WOOD]
+    if w >= n:
+        p.goods[G_WOOD] = <int16_t>(w - n)
+    else:
+        p.goods[G_WOOD] = 0
+        p.goods[G_TIMBER] = <int16_t>(p.goods[G_TIMBER] - (n - w))
+
+cdef inline void pay_clay(Player* p, int n) noexcept nogil:
+    """Pay n clay, clay first, then brick."""
+    cdef int c = p.goods[G_CLAY]
+    if c >= n:
+        p.goods[G_CLAY] = <int16_t>(c - n)
+    else:
+        p.goods[G_CLAY] = 0
+        p.goods[G_BRICK] = <int16_t>(p.goods[G_BRICK] - (n - c))
+
+cdef inline int can_pay_good(Player* p, int g, int n) noexcept nogil:
+    """Whether n of g can be paid, with timber for wood and brick for clay."""
+    if g == G_WOOD:
+        return wood_like(p) >= n
+    if g == G_CLAY:
+        return clay_like(p) >= n
+    return p.goods[g] >= n
+
+cdef inline void pay_good(Player* p, int g, int n) noexcept nogil:
+    if g == G_WOOD:
+        pay_wood(p, n)
+    elif g == G_CLAY:
+        pay_clay(p, n)
+    else:
+        p.goods[g] = <int16_t>(p.goods[g] - n)
+
+# ---- tools ----
+
+cdef inline int tool_value(Player* p, int t) noexcept nogil:
+    return TOOL_VALUE[t][p.tools[t]]
+
+cdef inline int tool_at_end(Player* p, int t) noexcept nogil:
+    return p.tools[t] >= TOOL_LEN[t] - 1
+
+cdef inline void advance_tool_free(Player* p, int t, int steps) noexcept nogil:
+    cdef int v = p.tools[t] + steps
+    if v > TOOL_LEN[t] - 1:
+        v = TOOL_LEN[t] - 1
+    p.tools[t] = <int8_t>v
+
+cdef inline int dike_value(Player* p) noexcept nogil:
+    return DIKE_VALUE[p.tools[T_SHOVEL]]
+
+# ---- land ----
+
+cdef inline int rows_opened(int dikes) noexcept nogil:
+    """Tidal rows turned into land after this many dike steps (rows open at steps 1, 4, 7)."""
+    if dikes >= 7:
+        return 3
+    if dikes >= 4:
+        return 2
+    if dikes >= 1:
+        return 1
+    return 0
+
+cdef inline int popcount32(uint32_t x) noexcept nogil:
+    cdef int n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+cdef inline int dehydrated_count(Player* p) noexcept nogil:
+    cdef int n = 0, i
+    for i in range(3):
+        if p.dehydrated[i] > 0:
+            n += 1
+    return n
+
+cdef inline int land_total(Player* p) noexcept nogil:
+    """Land spaces: the 6 starting ones (the boardwalk stands on one), 3 per opened tidal row,
+    2 per moor tile removed."""
+    return 6 + 3 * rows_opened(p.dikes) + 2 * p.moors_removed
+
+cdef inline int land_occupied(Player* p) noexcept nogil:
+    return (p.grain_fields + p.flax_fields + p.forests + p.parks + p.stalls + p.depots + p.stables
+            + p.double_stalls + popcount32(p.buildings) + (1 if p.boardwalk > 0 else 0))
+
+cdef inline int land_free(Player* p) noexcept nogil:
+    return land_total(p) - land_occupied(p)
+
+cdef inline void build_dikes(Player* p, int n) noexcept nogil:
+    """Move the lowest dike up n times; steps past the 7th are lost."""
+    cdef int v = p.dikes + n
+    if v > 7:
+        v = 7
+    p.dikes = <int8_t>v
+
+cdef inline void sort_dehydrated(Player* p) noexcept nogil:
+    cdef int i, j
+    cdef int8_t t
+    for i in range(3):
+        for j in range(2 - i):
+            if p.dehydrated[j] < p.dehydrated[j + 1]:
+                t = p.dehydrated[j]
+                p.dehydrated[j] = p.dehydrated[j + 1]
+                p.dehydrated[j + 1] = t
+
+cdef inline int dehydrate_moor(Player* p) noexcept nogil:
+    """Flip a hydrated moor and put 4 peat on it; 0 if none is left."""
+    cdef int i
+    if p.hydrated <= 0:
+        return 0
+    for i in range(3):
+        if p.dehydrated[i] == 0:
+            p.hydrated -= 1
+            p.dehydrated[i] = 4
+            sort_dehydrated(p)
+            return 1
+    return 0
+
+cdef inline int peat_on_moors(Player* p) noexcept nogil:
+    return p.dehydrated[0] + p.dehydrated[1] + p.dehydrated[2] + p.boardwalk
+
+cdef inline int cut_peat_from(Player* p, int source) noexcept nogil:
+    """Cut one peat. source 1..4: a dehydrated moor holding that many peat; 0: the boardwalk.
+    An emptied tile is removed and its spaces become land. Returns 0 if impossible."""
+    cdef int i
+    if source == 0:
+        if p.boardwalk <= 0:
+            return 0
+        p.boardwalk -= 1
+        p.goods[G_PEAT] += 1
+        return 1
+    for i in range(3):
+        if p.dehydrated[i] == source:
+            p.dehydrated[i] -= 1
+            if p.dehydrated[i] == 0:
+                p.moors_removed += 1
+            sort_dehydrated(p)
+            p.goods[G_PEAT] += 1
+            return 1
+    return 0
+
+# ---- animal housing ----
+# Animals may be rearranged at any time, so only the totals per type are kept; a position is
+# legal when some arrangement houses them all (core.md 3.2):
+#   stall 3 of one type, stable 6 of one type, double stall 2 pens of 3, park 2 of any types,
+#   empty land space 2 of one type, each of the 5 dikes 1 animal.
+
+cdef inline int flex_places(Player* p) noexcept nogil:
+    return 5 + 2 * p.parks
+
+cdef int housable_counts(int n0, int n1, int n2, int pens3, int pens6, int land, int flex) noexcept nogil:
+    """Whether (n0, n1, n2) animals fit into pens3 pens of 3, pens6 pens of 6, land pens of 2
+    (each pen one type) and flex places of any type."""
+    cdef int total = n0 + n1 + n2
+    if total <= flex:
+        return 1
+    if total > flex + 3 * pens3 + 6 * pens6 + 2 * land:
+        return 0
+    cdef int a6, b6, a3, b3, r0, r1, r2, pens_needed, odd, save, f
+    for a6 in range(pens6 + 1):
+        for b6 in range(pens6 - a6 + 1):
+            for a3 in range(pens3 + 1):
+                for b3 in range(pens3 - a3 + 1):
+                    r0 = n0 - 6 * a6 - 3 * a3
+                    r1 = n1 - 6 * b6 - 3 * b3
+                    r2 = n2 - 6 * (pens6 - a6 - b6) - 3 * (pens3 - a3 - b3)
+                    if r0 < 0:
+                        r0 = 0
+                    if r1 < 0:
+                        r1 = 0
+                    if r2 < 0:
+                        r2 = 0
+                    if r0 + r1 + r2 <= flex:
+                        return 1
+                    # land pens of 2: flex first covers odd remainders (1 place saves a pen),
+                    # then 2 flex places save a pen
+                    pens_needed = (r0 + 1) // 2 + (r1 + 1) // 2 + (r2 + 1) // 2
+                    odd = (r0 & 1) + (r1 & 1) + (r2 & 1)
+                    f = flex
+                    save = odd if odd < f else f
+                    f -= save
+                    save += f // 2
+                    if pens_needed - save <= land:
+                        return 1
+    return 0
+
+cdef inline int housable(Player* p) noexcept nogil:
+    return housable_counts(p.animals[0], p.animals[1], p.animals[2],
+                           p.stalls + 2 * p.double_stalls, p.stables, land_free(p), flex_places(p))
+
+cdef inline int animal_total(Player* p) noexcept nogil:
+    return p.animals[0] + p.animals[1] + p.animals[2]
+
+# ---- breeding (May) ----
+# The owner arranges the animals before breeding; what can be chosen is the vector of newborns.
+# The engine offers the Pareto-maximal vectors (more newborns of a type never hurt: they always
+# fit, and every later rule is monotone in animals). A plan puts exactly 2 of a type in a stall
+# pen (+1), 2..5 in a stable (+1) or 4 in a stable (+2); the rest must be housable in the pens
+# left. Counting a plan whose leftover arrangement would breed more is harmless: that larger
+# vector is achievable too and dominates it (docs/rules-decisions.md).
+
+cdef enum:
+    MAX_BREED_PLANS = 24
+
+ctypedef struct BreedPlans:
+    int n
+    int8_t v[MAX_BREED_PLANS][3]
+
+cdef inline int _dominates(int8_t* a, int8_t* b) noexcept nogil:
+    return a[0] >= b[0] and a[1] >= b[1] and a[2] >= b[2]
+
+cdef void _add_plan(BreedPlans* out, int x0, int x1, int x2) noexcept nogil:
+    cdef int8_t v[3]
+    cdef int i, j
+    v[0] = <int8_t>x0
+    v[1] = <int8_t>x1
+    v[2] = <int8_t>x2
+    for i in range(out.n):
+        if _dominates(out.v[i], v):
+            return
+    j = 0
+    for i in range(out.n):
+        if not _dominates(v, out.v[i]):
+            out.v[j][0] = out.v[i][0]
+            out.v[j][1] = out.v[i][1]
+            out.v[j][2] = out.v[i][2]
+            j += 1
+    out.n = j
+    if out.n < MAX_BREED_PLANS:
+        out.v[out.n][0] = v[0]
+        out.v[out.n][1] = v[1]
+        out.v[out.n][2] = v[2]
+        out.n += 1
+
+cdef void _breed_stables(Player* p, int k, int nst, int* st1, int* st2, BreedPlans* out) noexcept nogil:
+    """Enumerate stable uses (k-th stable onward): none, +1 of a type (2..5 animals), +2 (4)."""
+    cdef int t, n[3], pens3, a0, a1, a2, r[3], free3, i, need
+    if k < nst:
+        _breed_stables(p, k + 1, nst, st1, st2, out)
+        for t in range(3):
+            st1[t] += 1
+            _breed_stables(p, k + 1, nst, st1, st2, out)
+            st1[t] -= 1
+            st2[t] += 1
+            _breed_stables(p, k + 1, nst, st1, st2, out)
+            st2[t] -= 1
+        return
+    # all stables assigned: enumerate breeding stall pens per type
+    pens3 = p.stalls + 2 * p.double_stalls
+    for i in range(3):
+        n[i] = p.animals[i]
+        need = 2 * st1[i] + 4 * st2[i]
+        if need > n[i]:
+            return
+    cdef int used6 = st1[0] + st1[1] + st1[2] + st2[0] + st2[1] + st2[2]
+    for a0 in range(pens3 + 1):
+        if 2 * a0 + 2 * st1[0] + 4 * st2[0] > n[0]:
+            break
+        for a1 in range(pens3 - a0 + 1):
+            if 2 * a1 + 2 * st1[1] + 4 * st2[1] > n[1]:
+                break
+            for a2 in range(pens3 - a0 - a1 + 1):
+                if 2 * a2 + 2 * st1[2] + 4 * st2[2] > n[2]:
+                    break
+                free3 = pens3 - a0 - a1 - a2
+                # a +1 stable absorbs up to 5 of its type
+                r[0] = n[0] - 2 * a0 - 4 * st2[0] - 5 * st1[0]
+                r[1] = n[1] - 2 * a1 - 4 * st2[1] - 5 * st1[1]
+                r[2] = n[2] - 2 * a2 - 4 * st2[2] - 5 * st1[2]
+                for i in range(3):
+                    if r[i] < 0:
+                        r[i] = 0
+                if housable_counts(r[0], r[1], r[2], free3, nst - used6, land_free(p), flex_places(p)):
+                    _add_plan(out, a0 + st1[0] + 2 * st2[0], a1 + st1[1] + 2 * st2[1],
+                              a2 + st1[2] + 2 * st2[2])
+
+cdef inline int _lex_less(int8_t* a, int8_t* b) noexcept nogil:
+    cdef int i
+    for i in range(3):
+        if a[i] != b[i]:
+            return a[i] < b[i]
+    return 0
+
+cdef void breed_plans(Player* p, BreedPlans* out) noexcept nogil:
+    """The Pareto-maximal newborn vectors, sorted descending lexicographically."""
+    cdef int st1[3]
+    cdef int st2[3]
+    cdef int i, j, k
+    cdef int8_t t
+    out.n = 0
+    for i in range(3):
+        st1[i] = 0
+        st2[i] = 0
+    _breed_stables(p, 0, p.stables, st1, st2, out)
+    # sort for a stable order of the choice ids
+    for i in range(out.n):
+        for j in range(out.n - 1 - i):
+            if _lex_less(out.v[j], out.v[j + 1]):
+                for k in range(3):
+                    t = out.v[j][k]
+                    out.v[j][k] = out.v[j + 1][k]
+                    out.v[j + 1][k] = t

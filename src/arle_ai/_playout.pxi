@@ -1,0 +1,13 @@
+# Playouts in C: no Python object is touched inside the loop.
+
+cdef int playout_random(State* s, uint64_t* rng, int max_steps) noexcept nogil:
+    """Play uniformly random legal actions to the end (or max_steps); returns the steps taken."""
+    cdef int buf[MAX_LEGAL]
+    cdef int n, steps = 0
+    while not is_terminal(s) and steps < max_steps:
+        n = legal_actions(s, buf)
+        if n == 0:
+            break
+        apply_action(s, buf[rng_below(rng, n)])
+        steps += 1
+    return steps

@@ -1,0 +1,413 @@
+# Positions as plain dicts (the JSON format of docs/position-format.md) and their validation.
+# Every value a caller gives is range-checked here before it reaches the C struct.
+
+def _bits(mask, keys):
+    return [keys[i] for i in range(len(keys)) if (mask >> i) & 1]
+
+
+cdef dict _player_to_dict(Player* p):
+    goods = {GOOD_NAMES[g]: p.goods[g] for g in range(NGOODS)}
+    return {
+        "goods": goods,
+        "animals": {ANIMAL_NAMES[t]: p.animals[t] for t in range(3)},
+        "tools": {TOOL_KEYS[t]: TOOL_VALUE[t][p.tools[t]] for t in range(NTOOLS)},
+        "home": {
+            "dikes": p.dikes,
+            "hydrated_moors": p.hydrated,
+            "dehydrated_moors": [p.dehydrated[i] for i in range(3) if p.dehydrated[i] > 0],
+            "boardwalk_peat": p.boardwalk,
+            "grain_fields": p.grain_fields,
+            "flax_fields": p.flax_fields,
+            "forests": p.forests,
+            "parks": p.parks,
+            "stalls": p.stalls,
+            "depots": p.depots,
+            "stables": p.stables,
+            "double_stalls": p.double_stalls,
+            "buildings": _bits(p.buildings, BUILDING_KEYS),
+        },
+        "barn": {
+            "peat_boats": p.peat_boats,
+            "plows": p.plows,
+            "vehicles": [{"kind": VEHICLE_KEYS[p.veh[i].kind],
+                          "used": [k for k in range(VEH_NSPACES[p.veh[i].kind]) if (p.veh[i].used >> k) & 1]}
+                         for i in range(p.nveh)],
+        },
+        "loaded": dict({LOAD_NAMES[i]: p.loaded[i] for i in range(NLOAD)},
+                       destinations=_bits(p.dest_loaded, DEST_KEYS)),
+        "travel": _bits(p.dest_done, DEST_KEYS),
+        "bottlenecks": p.bottlenecks,
+        "november_used": _bits(p.november_used, BUILDING_KEYS[:4]),
+    }
+
+
+cdef dict _state_to_dict(State* s):
+    occupied = {}
+    for i in range(NSPACES):
+        if (s.occupied >> i) & 1:
+            occupied[SPACE_KEYS[i]] = 1 if (s.occupied_by >> i) & 1 else 0
+    pending = []
+    for i in range(s.sp):
+        f = s.stack[i]
+        fr = {"kind": FRAME_KINDS[f.kind], "player": f.player}
+        if f.kind == K_ACTION:
+            fr["step"] = _frame_step_name(f.a)
+        else:
+            fr["a"] = f.a
+        fr.update(b=f.b, c=f.c, d=f.d, m=f.m)
+        pending.append(fr)
+    return {
+        "format": POSITION_FORMAT,
+        "setup": {"seed": s.seed, "variant": VARIANTS[s.variant],
+                  "buildings": _bits(s.in_play, BUILDING_KEYS)},
+        "half_year": s.half_year,
+        "season": "summer" if s.half_year & 1 else "winter",
+        "start_player": s.start_player,
+        "workers_placed": s.turn,
+        "special_action_by": None if s.special_by < 0 else s.special_by,
+        "occupied": occupied,
+        "buildings_on_board": _bits(s.available, BUILDING_KEYS),
+        "players": [_player_to_dict(&s.pl[0]), _player_to_dict(&s.pl[1])],
+        "pending": pending,
+    }
+
+
+# ---- reading, with validation ----
+
+class _Reader:
+    """Reads typed fields out of nested dicts, naming the field in every error."""
+
+    def __init__(self, data, path):
+        if not isinstance(data, dict):
+            raise PositionError(f"{path or 'position'}: expected an object, got {type(data).__name__}")
+        self.data = data
+        self.path = path
+        self.used = set()
+
+    def name(self, key):
+        return f"{self.path}.{key}" if self.path else key
+
+    def has(self, key):
+        return key in self.data
+
+    def get(self, key, default=None, required=False):
+        if key not in self.data:
+            if required:
+                raise PositionError(f"{self.name(key)}: missing")
+            return default
+        self.used.add(key)
+        return self.data[key]
+
+    def int(self, key, lo, hi, default=None, required=False):
+        v = self.get(key, default, required)
+        if v is None and default is None and not required:
+            return None
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise PositionError(f"{self.name(key)}: expected an integer, got {v!r}")
+        if not lo <= v <= hi:
+            raise PositionError(f"{self.name(key)}: {v} is out of range {lo}..{hi}")
+        return v
+
+    def sub(self, key, required=False):
+        v = self.get(key, {} if not required else None, required)
+        return _Reader(v, self.name(key))
+
+    def keys_list(self, key, allowed, what):
+        v = self.get(key, [])
+        if not isinstance(v, list):
+            raise PositionError(f"{self.name(key)}: expected a list of {what}")
+        out = []
+        for x in v:
+            if x not in allowed:
+                raise PositionError(f"{self.name(key)}: unknown {what} {x!r}")
+            if x in out:
+                raise PositionError(f"{self.name(key)}: {x!r} listed twice")
+            out.append(x)
+        return out
+
+    def done(self):
+        extra = set(self.data) - self.used
+        if extra:
+            raise PositionError(f"{self.name(sorted(extra)[0])}: unknown field")
+
+
+def _mask(keys, allowed):
+    m = 0
+    for k in keys:
+        m |= 1 << allowed.index(k)
+    return m
+
+
+cdef void _player_from_dict(Player* p, r, int pi) except *:
+    cdef int g, t, k, i
+    path = r.path
+    goods = r.sub("goods")
+    for g in range(NGOODS):
+        p.goods[g] = goods.int(GOOD_NAMES[g], 0, good_cap(g), default=0)
+    goods.done()
+    animals = r.sub("animals")
+    for t in range(3):
+        p.animals[t] = animals.int(ANIMAL_NAMES[t], 0, 99, default=0)
+    animals.done()
+    tools = r.sub("tools")
+    for t in range(NTOOLS):
+        values = [TOOL_VALUE[t][k] for k in range(TOOL_LEN[t])]
+        v = tools.get(TOOL_KEYS[t], values[0])
+        if v not in values or isinstance(v, bool):
+            raise PositionError(f"{tools.name(TOOL_KEYS[t])}: {v!r} is not a space of the track "
+                                f"(one of {values})")
+        p.tools[t] = values.index(v)
+    tools.done()
+    home = r.sub("home")
+    p.dikes = home.int("dikes", 0, 7, default=0)
+    p.hydrated = home.int("hydrated_moors", 0, 3, default=3)
+    dm = home.get("dehydrated_moors", [])
+    if not isinstance(dm, list) or len(dm) > 3 - p.hydrated:
+        raise PositionError(f"{home.name('dehydrated_moors')}: a list of at most {3 - p.hydrated} "
+                            "peat counts (3 moor tiles in all)")
+    for i, v in enumerate(sorted(dm, reverse=True)):
+        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 4:
+            raise PositionError(f"{home.name('dehydrated_moors')}: {v!r} is not a peat count 1..4 "
+                                "(an emptied moor is removed)")
+        p.dehydrated[i] = v
+    p.moors_removed = 3 - p.hydrated - len(dm)
+    p.boardwalk = home.int("boardwalk_peat", 0, 4, default=4)
+    p.grain_fields = home.int("grain_fields", 0, SUPPLY_FIELDS, default=1)
+    p.flax_fields = home.int("flax_fields", 0, SUPPLY_FIELDS, default=1)
+    p.forests = home.int("forests", 0, SUPPLY_FOREST_PARK, default=0)
+    p.parks = home.int("parks", 0, SUPPLY_FOREST_PARK, default=0)
+    p.stalls = home.int("stalls", 0, SUPPLY_STALL_DEPOT, default=1)
+    p.depots = home.int("depots", 0, SUPPLY_STALL_DEPOT, default=0)
+    p.stables = home.int("stables", 0, SUPPLY_STABLE_DOUBLE, default=0)
+    p.double_stalls = home.int("double_stalls", 0, SUPPLY_STABLE_DOUBLE, default=0)
+    p.buildings = _mask(home.keys_list("buildings", BUILDING_KEYS, "building"), BUILDING_KEYS)
+    home.done()
+    if land_occupied(p) > land_total(p):
+        raise PositionError(f"{home.path}: {land_occupied(p)} tiles need land spaces but only "
+                            f"{land_total(p)} exist (dikes {p.dikes}, moors removed {p.moors_removed})")
+    barn = r.sub("barn")
+    p.peat_boats = barn.int("peat_boats", 0, SUPPLY_BOAT_PLOW, default=0)
+    p.plows = barn.int("plows", 0, SUPPLY_BOAT_PLOW, default=0)
+    vehicles = barn.get("vehicles", [])
+    if not isinstance(vehicles, list) or len(vehicles) > MAXVEH:
+        raise PositionError(f"{barn.name('vehicles')}: a list of at most {MAXVEH} vehicles")
+    used_width = 0
+    for i, v in enumerate(vehicles):
+        vr = _Reader(v, f"{barn.name('vehicles')}[{i}]")
+        kind = vr.get("kind", required=True)
+        if kind not in VEHICLE_KEYS[V_HANDCART:]:
+            raise PositionError(f"{vr.name('kind')}: {kind!r} is not a vehicle "
+                                f"(one of {list(VEHICLE_KEYS[V_HANDCART:])})")
+        k = VEHICLE_KEYS.index(kind)
+        used = vr.get("used", [])
+        if not isinstance(used, list):
+            raise PositionError(f"{vr.name('used')}: expected a list of compartment indexes")
+        m = 0
+        for c in used:
+            if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < VEH_NSPACES[k]:
+                raise PositionError(f"{vr.name('used')}: {c!r} is not a compartment of a {kind} "
+                                    f"(0..{VEH_NSPACES[k] - 1})")
+            m |= 1 << c
+            used_width += VEH_WIDTH[k][c]
+        vr.done()
+        p.veh[i].kind = k
+        p.veh[i].used = m
+    p.nveh = len(vehicles)
+    sort_vehicles(p)
+    barn.done()
+    if barn_small(p) > 5 or large_vehicles(p) > 3 or barn_small(p) + large_vehicles(p) > 7:
+        raise PositionError(f"{barn.path}: more pieces than the barn holds (4 small + 2 large + 1 either)")
+    loaded = r.sub("loaded")
+    load_width = 0
+    for i in range(NLOAD):
+        p.loaded[i] = loaded.int(LOAD_NAMES[i], 0, 16, default=0)
+        load_width += p.loaded[i] * LOAD_SIZE[i]
+    p.dest_loaded = _mask(loaded.keys_list("destinations", DEST_KEYS, "destination"), DEST_KEYS)
+    for i in range(NDEST):
+        if (p.dest_loaded >> i) & 1:
+            load_width += DEST_SIZE[i]
+    loaded.done()
+    if load_width != used_width:
+        raise PositionError(f"{loaded.path}: the loaded items take {load_width} vehicle spaces but "
+                            f"{used_width} are marked used in {barn.name('vehicles')}")
+    p.dest_done = _mask(r.keys_list("travel", DEST_KEYS, "destination"), DEST_KEYS)
+    if p.dest_done & p.dest_loaded:
+        raise PositionError(f"{r.name('travel')}: a destination is both travelled and loaded")
+    p.travel = 0
+    for i in range(NDEST):
+        if (p.dest_done >> i) & 1:
+            p.travel += DEST_SIZE[i]
+    p.bottlenecks = r.int("bottlenecks", 0, 60, default=0)
+    p.november_used = _mask(r.keys_list("november_used", BUILDING_KEYS[:4], "light-green house"),
+                            BUILDING_KEYS[:4])
+    r.done()
+    if not housable(p):
+        raise PositionError(f"{r.name('animals')}: {p.animals[0]} sheep, {p.animals[1]} cattle, "
+                            f"{p.animals[2]} horses do not fit (stalls, stables, parks, empty land, dikes)")
+
+
+_FRAME_INDEX = {name: i for i, name in enumerate(FRAME_KINDS)}
+
+
+cdef void _frames_from_list(State* s, list frames) except *:
+    cdef Frame* f
+    if len(frames) > STACK:
+        raise PositionError(f"pending: at most {STACK} frames")
+    for i, fr in enumerate(frames):
+        r = _Reader(fr, f"pending[{i}]")
+        kind = r.get("kind", required=True)
+        if kind not in _FRAME_INDEX or kind in ("none", "unused"):
+            raise PositionError(f"{r.name('kind')}: unknown decision kind {kind!r}")
+        k = _FRAME_INDEX[kind]
+        player = r.int("player", -1, 1, default=0)
+        if k == K_ACTION:
+            step = r.get("step", required=True)
+            if step in SPACE_KEYS:
+                a = SPACE_KEYS.index(step)
+            elif step in SUB_FRAMES:
+                a = F_PAY_BUILDING + SUB_FRAMES.index(step)
+            else:
+                raise PositionError(f"{r.name('step')}: unknown step {step!r}")
+        else:
+            a = r.int("a", 0, 60, default=0)
+        b = r.int("b", 0, 16, default=0)
+        c = r.int("c", 0, 60, default=0)
+        d = r.int("d", 0, 16, default=0)
+        m = r.int("m", 0, 0x7FFF, default=0)
+        r.done()
+        if k != K_GAME_OVER and player < 0:
+            raise PositionError(f"{r.name('player')}: must be 0 or 1")
+        # indexes the core uses must be in range
+        if k == K_ACTION and a == F_PAY_BUILDING and (c >= NBUILDINGS or b > 1):
+            raise PositionError(f"{r.name('c')}: not a building index")
+        if k == K_ACTION and a == F_DELIVER and (c >= NDEST or m >= 32):
+            raise PositionError(f"{r.name('c')}: not a destination index")
+        if k == K_ACTION and a == F_MASTER and d > NTOOLS:
+            raise PositionError(f"{r.name('d')}: not a tool index")
+        if ((k == K_FEED and b > 2) or (k == K_ACTION and a in (F_ANIMALS, F_GIVE_ANIMALS, W_BUTCHER)
+                                         and d > 2) or (k == K_ACTION and a == F_FIELD and d > 1)):
+            raise PositionError(f"pending[{i}]: an animal or field index out of range")
+        f = &s.stack[i]
+        f.kind = k
+        f.player = player
+        f.a = a
+        f.b = b
+        f.c = c
+        f.d = d
+        f.m = m
+    s.sp = len(frames)
+
+
+cdef void _state_from_dict(State* s, d) except *:
+    memset(s, 0, sizeof(State))
+    r = _Reader(d, "")
+    fmt = r.get("format", POSITION_FORMAT)
+    if fmt != POSITION_FORMAT:
+        raise PositionError(f"format: expected {POSITION_FORMAT!r}, got {fmt!r}")
+    setup = r.sub("setup")
+    seed = setup.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 63:
+        raise PositionError(f"setup.seed: expected a non-negative integer, got {seed!r}")
+    s.seed = seed
+    s.rng = rng_seed(seed)
+    variant = setup.get("variant", "standard")
+    if variant not in VARIANTS:
+        raise PositionError(f"setup.variant: {variant!r} is not one of {list(VARIANTS)}")
+    s.variant = VARIANTS.index(variant)
+    in_play = setup.keys_list("buildings", BUILDING_KEYS, "building")
+    setup.done()
+    colours = [BUILDING_COLOUR[BUILDING_KEYS.index(k)] for k in in_play]
+    counts = [colours.count(c) for c in range(6)]
+    want = {"green": counts[0] + counts[1], "yellow": counts[2], "orange": counts[3],
+            "blue": counts[4], "red": counts[5]}
+    for colour, spaces in _rules.BUILDING_COLOUR_SPACES.items():
+        if want[colour] != spaces:
+            raise PositionError(f"setup.buildings: {want[colour]} {colour} buildings in play, the "
+                                f"board has {spaces} {colour} spaces")
+    s.in_play = _mask(in_play, BUILDING_KEYS)
+    s.half_year = r.int("half_year", 1, 9, required=True)
+    season = r.get("season", None)
+    if season is not None and season != ("summer" if s.half_year & 1 else "winter"):
+        raise PositionError(f"season: half-year {s.half_year} is not {season!r}")
+    s.start_player = r.int("start_player", 0, 1, required=True)
+    s.turn = r.int("workers_placed", 0, 8, default=0)
+    sab = r.get("special_action_by", None)
+    if sab is not None and (isinstance(sab, bool) or sab not in (0, 1)):
+        raise PositionError(f"special_action_by: expected null, 0 or 1, got {sab!r}")
+    s.special_by = -1 if sab is None else sab
+    occ = r.get("occupied", {})
+    if not isinstance(occ, dict):
+        raise PositionError("occupied: expected an object mapping space to player")
+    off_season = 0
+    for key, who in occ.items():
+        if key not in SPACE_KEYS:
+            raise PositionError(f"occupied.{key}: unknown action space")
+        if isinstance(who, bool) or who not in (0, 1):
+            raise PositionError(f"occupied.{key}: expected player 0 or 1, got {who!r}")
+        i = SPACE_KEYS.index(key)
+        s.occupied |= 1 << i
+        if who == 1:
+            s.occupied_by |= 1 << i
+        if space_season(i) != (s.half_year & 1):
+            off_season += 1
+            if s.special_by != who:
+                raise PositionError(f"occupied.{key}: a space of the other season needs "
+                                    f"special_action_by = {who}")
+    if off_season > 1:
+        raise PositionError("occupied: only one worker per half-year may use the other season")
+    if len(occ) > s.turn:
+        raise PositionError(f"occupied: {len(occ)} spaces taken but only {s.turn} workers placed")
+    for who in (0, 1):
+        placed_by = sum(1 for v in occ.values() if v == who)
+        if placed_by > (s.turn + (1 if who == s.start_player else 0)) // 2:
+            raise PositionError(f"occupied: player {who} holds {placed_by} spaces, more workers "
+                                f"than placed by {s.turn} turns")
+    on_board = r.keys_list("buildings_on_board", BUILDING_KEYS, "building")
+    s.available = _mask(on_board, BUILDING_KEYS)
+    if s.available & ~s.in_play:
+        raise PositionError("buildings_on_board: a building that is not in play (setup.buildings)")
+    players = r.get("players", required=True)
+    if not isinstance(players, list) or len(players) != 2:
+        raise PositionError("players: expected a list of 2 players")
+    for pi in range(2):
+        _player_from_dict(&s.pl[pi], _Reader(players[pi], f"players[{pi}]"), pi)
+    for pi in range(2):
+        owned = s.pl[pi].buildings
+        if owned & s.available:
+            raise PositionError(f"players[{pi}].home.buildings: a building still on the board")
+        if owned & ~s.in_play:
+            raise PositionError(f"players[{pi}].home.buildings: a building not in play")
+    if s.pl[0].buildings & s.pl[1].buildings:
+        raise PositionError("players: a building owned by both players (each exists once)")
+    if (s.in_play & ~s.available) != (s.pl[0].buildings | s.pl[1].buildings):
+        raise PositionError("buildings_on_board: every building in play is on the board or owned")
+    supplies = (("fields", fields_left(s)), ("forests and parks", forests_left(s)),
+                ("stalls and depots", stalls_left(s)), ("stables and double stalls", stables_left(s)),
+                ("peat boats and plows", pieces_left(s, V_PEAT_BOAT)),
+                ("handcarts and wagons", pieces_left(s, V_HANDCART)),
+                ("carts and horse carts", pieces_left(s, V_CART)),
+                ("carriages and droshkies", pieces_left(s, V_CARRIAGE)))
+    for what, left in supplies:
+        if left < 0:
+            raise PositionError(f"players: more {what} than the game has")
+    frames = r.get("pending", None)
+    r.done()
+    if frames is None:
+        if s.turn < 8:
+            push(s, K_TURN, turn_player(s), 0, 0, 0, 0)
+        else:
+            push(s, K_HALF_END, s.start_player, 0, 0, 0, 0)
+    else:
+        if not isinstance(frames, list) or not frames:
+            raise PositionError("pending: expected a non-empty list of decision frames")
+        _frames_from_list(s, frames)
+        base = s.stack[0]
+        if base.kind == K_TURN and (s.turn >= 8 or base.player != turn_player(s)):
+            raise PositionError(f"pending[0]: a turn of player {base.player} does not match "
+                                f"{s.turn} workers placed")
+        if base.kind not in (K_TURN, K_ADVANCE, K_HALF_END, K_GAME_OVER):
+            raise PositionError("pending[0]: the bottom frame must be turn, advance, half_end or game_over")
+    flow(s)
+    cdef int buf[MAX_LEGAL]
+    if not is_terminal(s) and legal_actions(s, buf) == 0:
+        raise PositionError("pending: the position has no legal decision")

@@ -1,0 +1,111 @@
+# Final scoring, in half points (timber and two clothing tiles score halves).
+
+cdef enum:
+    SC_CLOTHING = 0
+    SC_BARN = 1
+    SC_TRAVEL = 2
+    SC_TOOLS = 3
+    SC_GOODS = 4
+    SC_HOME = 5
+    SC_ANIMALS = 6
+    SC_BOTTLENECKS = 7
+    NSCORE = 8
+
+SCORE_CATEGORIES = ("clothing_and_materials", "barn", "travel", "tools", "goods_track",
+                    "home_board", "animals", "bottlenecks")
+
+cdef inline int track_vp(int v) noexcept nogil:
+    if v > 15:
+        v = 15
+    if v < 0:
+        v = 0
+    return GOODS_TRACK_VP[v]
+
+cdef int food_vp(int food) noexcept nogil:
+    """Best split of the food over the two food indicators (core.md 8.5)."""
+    cdef int best = 0, x, v
+    for x in range(16):
+        if 0 <= food - x <= 15:
+            v = track_vp(x) + track_vp(food - x)
+            if v > best:
+                best = v
+    return best
+
+cdef inline int large_vehicles(Player* p) noexcept nogil:
+    cdef int n = 0, i
+    for i in range(p.nveh):
+        if VEH_KIND[p.veh[i].kind] == 2:
+            n += 1
+    return n
+
+cdef inline int tidal_penalty(Player* p) noexcept nogil:
+    """-1 per empty gap of the top dike row G0 (reading (a) of core.md 8.5)."""
+    if p.dikes <= 4:
+        return -3
+    return p.dikes - 7
+
+cdef void score_parts(Player* p, int* out) noexcept nogil:
+    """The eight scoring categories of player p, in half points."""
+    cdef int g, i, v, t, a0, a1, a2
+    v = 0
+    for g in range(NGOODS):
+        v += HALF_VP[g] * p.goods[g]
+    out[SC_CLOTHING] = v
+    v = VEH_VP[V_PEAT_BOAT] * p.peat_boats + VEH_VP[V_PLOW] * p.plows
+    for i in range(p.nveh):
+        v += VEH_VP[p.veh[i].kind]
+    if large_vehicles(p) == 0:
+        v -= 3
+    out[SC_BARN] = 2 * v
+    t = p.travel if p.travel < 19 else 19
+    out[SC_TRAVEL] = 2 * TRAVEL_VP[t]
+    v = 0
+    for i in range(NTOOLS):
+        v += TOOL_VP[i][p.tools[i]]
+    out[SC_TOOLS] = 2 * v
+    v = food_vp(p.goods[G_FOOD])
+    for g in range(1, 5):
+        v += track_vp(p.goods[g])
+    if p.depots > 0:
+        v *= 2
+    out[SC_GOODS] = 2 * v
+    v = 0
+    for i in range(NBUILDINGS):
+        if p.buildings & (<uint32_t>1 << i):
+            v += BUILDING_VP[i]
+    v += (HOME_VP_STALL * p.stalls + HOME_VP_DEPOT * p.depots + HOME_VP_STABLE * p.stables
+          + HOME_VP_DOUBLE_STALL * p.double_stalls + HOME_VP_FOREST * p.forests + HOME_VP_PARK * p.parks)
+    v += HOME_VP_HYDRATED * p.hydrated + HOME_VP_DEHYDRATED * dehydrated_count(p)
+    if p.boardwalk > 0:
+        v += HOME_VP_BOARDWALK
+    v += tidal_penalty(p)
+    out[SC_HOME] = 2 * v
+    a0 = p.animals[0]
+    a1 = p.animals[1]
+    a2 = p.animals[2]
+    # sort ascending: least type scores 2 each, second least 1 each
+    if a0 > a1:
+        a0, a1 = a1, a0
+    if a1 > a2:
+        a1, a2 = a2, a1
+    if a0 > a1:
+        a0, a1 = a1, a0
+    out[SC_ANIMALS] = 2 * (2 * a0 + a1)
+    out[SC_BOTTLENECKS] = 2 * (-2 * p.bottlenecks)
+
+cdef int score_half(Player* p) noexcept nogil:
+    cdef int parts[NSCORE]
+    cdef int i, v = 0
+    score_parts(p, parts)
+    for i in range(NSCORE):
+        v += parts[i]
+    return v
+
+cdef int winner_of(State* s) noexcept nogil:
+    """Higher score wins; a tie goes to the would-be starting player of a 10th half-year."""
+    cdef int a = score_half(&s.pl[0]), b = score_half(&s.pl[1])
+    if a > b:
+        return 0
+    if b > a:
+        return 1
+    return next_start_player(s)

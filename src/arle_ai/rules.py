@@ -1,0 +1,716 @@
+"""Game data of *Fields of Arle* (base game): the single source for the engine and the docs.
+
+Every number here comes from the rules reference (``/work/shared/rules``: ``core.md``,
+``actions.md``, ``tiles.md``). Where the reference reads a value off the printed components
+(``[tile: ...]``, ``[src: BOARD]``, ``[src: IMG ...]``) and the seed summary or the public code
+bases (PH, BJ) say something else, the printed value is used.
+
+The Cython engine (``arle_ai._core``) reads these tables once at import time to fill its C
+arrays, so the names, shapes and the *order* of every tuple are a contract: the engine uses the
+indexes. Do not reorder entries; append nothing without changing the engine's enums too.
+
+Conventions:
+
+- Goods and animal names: food, grain, flax, wool, hide, wood, timber, clay, brick, peat, linen,
+  woolen, leather, summer_wear, winter_wear, leather_wear, sheep, cattle, horse; plus the
+  placeholders any_animal, cattle_or_horse, field, plow, peat_boat, moor, any_clothing used in
+  costs and deliveries.
+- End-game VP that can be fractional (timber ½, winter/leather wear 2½) are kept in half points
+  (``VP_HALF_POINTS``); everything else is in whole VP.
+- Positions on tool tracks and the goods track are 0-based indexes from the left.
+
+This module is pure Python and imports nothing from the engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = [
+    # seasons and action spaces
+    "SEASONS",
+    "ActionSpace",
+    "ACTION_SPACES",
+    # tools
+    "ToolTrack",
+    "TOOLS",
+    "SHOVEL_DIKE_VALUES",
+    # buildings
+    "Cost",
+    "Building",
+    "BUILDINGS",
+    "BUILDING_COLOUR_SPACES",
+    "FIRST_GAME_GREEN",
+    # barn pieces
+    "Vehicle",
+    "VEHICLES",
+    "SUPPLY_TILES",
+    # travel
+    "Delivery",
+    "Destination",
+    "DESTINATIONS",
+    "TRAVEL_VP",
+    # goods and scoring constants
+    "GOODS_TRACK_VP",
+    "GOODS_CAP",
+    "FOOD_CAP",
+    "TRACK_GOODS",
+    "MATERIALS",
+    "TEXTILES",
+    "ANIMALS",
+    "VP_HALF_POINTS",
+    "HOME_TILE_VP",
+    "MILKING_SHEEP",
+    "MILKING_CATTLE",
+    "SHEARING_SHEEP",
+    "START_GOODS",
+    "START_FOOD_INDICATORS",
+    "SUSTENANCE_FOOD",
+    "SUSTENANCE_FUEL_NOVEMBER",
+    "BOTTLENECK_VP",
+    "BARN_SMALL",
+    "BARN_LARGE",
+    "BARN_FLEX",
+    "BARN_PENALTY_VP",
+    "LOAD_SIZES",
+    "LOAD_RESULT",
+    "LOAD_EXTRA_COST",
+    # helpers
+    "action_space",
+    "tool",
+    "building",
+    "vehicle",
+    "destination",
+    "tool_value",
+    "tool_vp",
+    "goods_track_vp",
+    "food_vp",
+    "travel_vp",
+]
+
+SEASONS = ("summer", "winter")
+
+
+# ---------------------------------------------------------------------------------------------
+# Action spaces (actions.md §2-§4)
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ActionSpace:
+    """One of the 30 action spaces of the game board.
+
+    ``order`` is the board reading order within its season (actions.md §2: S1..S15, W1..W15);
+    ``tool`` is the key of the tool track the action reads (``None`` if it reads none).
+    """
+
+    key: str
+    name: str
+    season: str
+    order: int
+    tool: str | None
+
+
+def _space(key: str, name: str, season: str, order: int, tool: str | None = None) -> ActionSpace:
+    return ActionSpace(key=key, name=name, season=season, order=order, tool=tool)
+
+
+# Rows 1-11 pair a summer space, a tool track and a winter space; the track is read by the side
+# it is drawn toward (actions.md §2, §5). The block S12-S15 / W12-W15 has no tool tracks.
+ACTION_SPACES: tuple[ActionSpace, ...] = (
+    _space("fisherman", "Fisherman", "summer", 1, "fish_traps"),
+    _space("summer_grocer", "Grocer", "summer", 2),
+    _space("wool_weaver", "Wool Weaver", "summer", 3, "weaving_looms"),
+    _space("colonist", "Colonist", "summer", 4),
+    _space("peat_cutter", "Peat Cutter", "summer", 5, "spades"),
+    _space("dike_builder", "Dike Builder", "summer", 6, "shovels"),  # upper row 1/2/2/3
+    _space("clay_worker", "Clay Worker", "summer", 7, "shovels"),  # lower row 3/4/5/6
+    _space("farmer", "Farmer", "summer", 8),
+    _space("forester", "Forester", "summer", 9),
+    _space("woodcutter", "Woodcutter", "summer", 10, "axes"),
+    _space("summer_master", "Master", "summer", 11, "workbenches"),
+    _space("summer_carpenter", "Carpenter", "summer", 12),
+    _space("builder", "Builder", "summer", 13),
+    _space("warden", "Warden", "summer", 14),
+    _space("summer_laborer", "Laborer", "summer", 15),
+    _space("peat_boatman", "Peat Boatman", "winter", 1),
+    _space("tanner", "Tanner", "winter", 2, "fleshing_beams"),
+    _space("linen_weaver", "Linen Weaver", "winter", 3, "weaving_looms"),
+    _space("butcher", "Butcher", "winter", 4, "slaughtering_tables"),
+    _space("cattle_trader", "Cattle Trader", "winter", 5),
+    _space("winter_grocer", "Grocer", "winter", 6),
+    _space("builders_merchant", "Builders' Merchant", "winter", 7),
+    _space("potter", "Potter", "winter", 8, "pottery_wheels"),
+    _space("baker", "Baker", "winter", 9, "ovens"),
+    _space("wood_trader", "Wood Trader", "winter", 10),
+    _space("winter_master", "Master", "winter", 11, "workbenches"),
+    _space("wainwright", "Wainwright", "winter", 12),
+    _space("dike_warden", "Dike Warden", "winter", 13),
+    _space("winter_carpenter", "Carpenter", "winter", 14),
+    _space("winter_laborer", "Laborer", "winter", 15),
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# Tool tracks (actions.md §5, core.md §8.4)
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ToolTrack:
+    """A tool track: tool count and VP per position (leftmost first), and the cost of one step.
+
+    The Shovels track has one indicator and two printed rows; ``values`` is the clay row
+    (3, 4, 5, 6) and ``SHOVEL_DIKE_VALUES`` the dike row read with the same index.
+    """
+
+    key: str
+    name: str
+    values: tuple[int, ...]
+    vp: tuple[int, ...]
+    cost_good: str
+    cost_amount: int
+
+
+TOOLS: tuple[ToolTrack, ...] = (
+    ToolTrack("fish_traps", "Fish Traps", (2, 3, 4, 5, 6), (0, 0, 0, 0, 3), "wood", 1),
+    ToolTrack("fleshing_beams", "Fleshing Beams", (3, 5, 6), (0, 1, 3), "wood", 1),
+    ToolTrack("weaving_looms", "Weaving Looms", (2, 3, 4, 5), (0, 1, 3, 4), "wood", 2),
+    ToolTrack("slaughtering_tables", "Slaughtering Tables", (2, 3, 4), (0, 1, 2), "clay", 1),
+    ToolTrack("spades", "Spades", (3, 5, 7), (0, 0, 2), "wood", 1),
+    ToolTrack("shovels", "Shovels", (3, 4, 5, 6), (0, 0, 0, 0), "wood", 1),
+    ToolTrack("pottery_wheels", "Potter's Wheels", (2, 3, 4), (0, 0, 2), "clay", 1),
+    ToolTrack("ovens", "Ovens", (1, 2, 3, 4), (0, 1, 5, 7), "brick", 1),
+    ToolTrack("axes", "Axes", (3, 4, 5, 6), (0, 0, 0, 0), "wood", 1),
+    ToolTrack("workbenches", "Workbenches", (2, 3, 4), (0, 1, 4), "clay", 2),
+)
+
+# Dikes built by the Dike Builder per Shovels position (upper row = floor(shovels / 2)).
+SHOVEL_DIKE_VALUES = (1, 2, 2, 3)
+
+
+# ---------------------------------------------------------------------------------------------
+# Buildings (tiles.md §2, actions.md §8.4)
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Cost:
+    """A building cost.
+
+    ``fixed`` is always paid; exactly one alternative of ``either`` is paid in addition (if any);
+    ``any_materials`` building materials of any kind (wood, clay, timber, brick);
+    ``different_materials`` building materials of pairwise different kinds;
+    ``different_clothing`` clothing tiles (summer/winter/leather wear) of different kinds.
+    Timber may pay for wood and brick for clay (never the reverse); that rule lives in the engine.
+    """
+
+    fixed: tuple[tuple[str, int], ...]
+    either: tuple[tuple[tuple[str, int], ...], ...] = ()
+    any_materials: int = 0
+    different_materials: int = 0
+    different_clothing: int = 0
+
+
+@dataclass(frozen=True)
+class Building:
+    """One of the 31 building tiles: colour, printed VP, when its ability acts, cost, ability."""
+
+    key: str
+    name: str
+    colour: str
+    vp: int
+    timing: str
+    cost: Cost
+    ability: str
+
+
+_GREEN_COST = Cost(fixed=(("grain", 1),), any_materials=1)
+_YELLOW_COST = Cost(fixed=(("timber", 1), ("brick", 1)))
+_BLUE_COST = Cost(fixed=(("food", 9),), different_materials=2)
+_RED_COST = Cost(fixed=(("timber", 3), ("brick", 3), ("food", 15)))
+
+
+def _light(key: str, name: str, ability: str) -> Building:
+    return Building(key, name, "light_green", 1, "november", _GREEN_COST, ability)
+
+
+def _dark(key: str, name: str, ability: str) -> Building:
+    return Building(key, name, "dark_green", 1, "anytime", _GREEN_COST, ability)
+
+
+def _yellow(key: str, name: str, vp: int, ability: str) -> Building:
+    return Building(key, name, "yellow", vp, "on_build", _YELLOW_COST, ability)
+
+
+def _orange(key: str, name: str, vp: int, cost: Cost, ability: str) -> Building:
+    return Building(key, name, "orange", vp, "on_build", cost, ability)
+
+
+def _blue(key: str, name: str, vp: int, ability: str) -> Building:
+    return Building(key, name, "blue", vp, "on_build", _BLUE_COST, ability)
+
+
+def _red(key: str, name: str, ability: str) -> Building:
+    return Building(key, name, "red", 15, "on_build", _RED_COST, ability)
+
+
+BUILDINGS: tuple[Building, ...] = (
+    # light green: each November (autumn-tree symbol)
+    _light("farmers_house", "Farmer's House", "Take 1 clay and cut 1 peat."),
+    _light(
+        "plow_makers_workshop",
+        "Plow Maker's Workshop",
+        "Place 1 field (flax or grain side up) on an empty land space.",
+    ),
+    _light("novices_hut", "Novice's Hut", "Take 1 grain and build 1 dike."),
+    _light("workshop", "Workshop", "Take 1 wood and take one Master step (pay the tool cost)."),
+    # dark green: any time (clock symbol)
+    _dark("weaving_parlor", "Weaving Parlor", "Pay 3 flax: gain 1 linen and cut 1 peat."),
+    _dark("colonists_house", "Colonists' House", "Pay 2 wool: gain 1 clay and cut 1 peat."),
+    _dark(
+        "carpenters_workshop",
+        "Carpenter's Workshop",
+        "Pay 1 brick and 4 food: turn one of your stalls into a stable.",
+    ),
+    _dark("schnapps_distillery", "Schnapps Distillery", "Pay 1 grain and 1 peat: gain 3 food."),
+    _dark(
+        "loading_station",
+        "Loading Station",
+        "Put peat onto empty single spaces of your vehicles (picture only; exact rule open).",
+    ),
+    _dark(
+        "litter_storage",
+        "Litter Storage",
+        "If you have at least 2 horses: pay 3 flax, gain 1 horse.",
+    ),
+    _dark("wood_trader", "Wood Trader", "Pay 1 food and 1 timber: gain 2 wood."),
+    # yellow: once, when built
+    _yellow("turnery", "Turnery", 5, "Per forest: cut 2 peat and take 1 wood."),
+    _yellow("smokehouse", "Smokehouse", 5, "Per fish trap: cut 1 peat."),
+    _yellow(
+        "smithy",
+        "Smithy",
+        3,
+        "Swap as many of your peat boats, wagons and handcarts as you like for plows.",
+    ),
+    _yellow(
+        "cooperage",
+        "Cooperage",
+        4,
+        "At 5 / 10 / 15 sheep + cattle: +1 / +2 / +3 each of food, food, grain, flax, wool, hide.",
+    ),
+    _yellow("bakehouse", "Bakehouse", 4, "Per oven: pay 2 grain and 1 flax for 8 food."),
+    # orange: once, when built; each has its own cost
+    _orange(
+        "mill",
+        "Mill",
+        6,
+        Cost(fixed=(("timber", 1),), either=((("flax", 8),), (("grain", 8),))),
+        "With 3 / 5 / 6 fields: +8 / +10 / +12 food.",
+    ),
+    _orange(
+        "weaving_mill",
+        "Weaving Mill",
+        7,
+        Cost(fixed=(("brick", 2),), either=((("flax", 10),), (("wool", 10),))),
+        "Take 1 winter wear; weaving looms +2.",
+    ),
+    _orange(
+        "textile_house",
+        "Textile House",
+        9,
+        Cost(fixed=(("brick", 1),), different_clothing=2),
+        "Take 1 linen, 1 woolen and 1 leather.",
+    ),
+    _orange(
+        "saddlery",
+        "Saddlery",
+        8,
+        Cost(fixed=(("timber", 2), ("leather", 3))),
+        "Per horse: cut 1 peat; fleshing beams +1.",
+    ),
+    _orange(
+        "joinery",
+        "Joinery",
+        6,
+        Cost(fixed=(("timber", 2), ("grain", 5))),
+        "Per plow: take 1 horse; per peat boat: take 2 peat.",
+    ),
+    _orange(
+        "waterfront_house",
+        "Waterfront House",
+        10,
+        Cost(fixed=(("brick", 2), ("food", 25))),
+        "Take 10 food; build 2 dikes; fish traps +3.",
+    ),
+    # blue inns: once, when built
+    _blue("potters_inn", "Potter's Inn", 5, "Per pottery wheel: take 1 animal of any kind."),
+    _blue(
+        "farmers_inn", "Farmer's Inn", 3, "Up to 3 times: turn one of your fields into a forest."
+    ),
+    _blue(
+        "junk_dealers_inn",
+        "Junk Dealer's Inn",
+        4,
+        "Take 1 peat boat or 1 handcart, plus 1 leather wear and 1 woolen.",
+    ),
+    _blue("gulf_house_inn", "Gulf House Inn", 5, "Per stall: take 1 timber; per stable: 1 brick."),
+    _blue("milk_house_inn", "Milk House Inn", 5, "Take 1 cattle, then per cattle: cut 1 peat."),
+    _blue("sluice_yard_inn", "Sluice Yard Inn", 4, "Fish traps +2, then per fish trap: 1 wood."),
+    # red: once, when built; one shared cost
+    _red("village_church", "Village Church", "Take a carriage into a free large barn space."),
+    _red(
+        "lutetsburg_castle",
+        "Lutetsburg Castle",
+        "Place 1 forest; spades, pottery wheels and workbenches +1 each.",
+    ),
+    _red("berum_castle", "Berum Castle", "Ovens and weaving looms +1 each; flip 1 tile (upgrade)."),
+)
+
+# Building spaces on the game board (light and dark green share the 4 green spaces).
+BUILDING_COLOUR_SPACES = {"green": 4, "yellow": 2, "orange": 6, "blue": 3, "red": 3}
+
+# The green houses of the first-game variant (the 4 light-green houses).
+FIRST_GAME_GREEN = ("farmers_house", "plow_makers_workshop", "novices_hut", "workshop")
+
+
+# ---------------------------------------------------------------------------------------------
+# Barn pieces: equipment and vehicles (tiles.md §3, core.md §5.3)
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Vehicle:
+    """A barn piece (equipment or vehicle side of a double-sided tile).
+
+    ``spaces`` lists the loading compartments left to right by width (the carriage/droshky bench
+    is one compartment of width 2); ``combinable`` says whether adjacent compartments may hold
+    one multi-space item; ``front`` is the key of the front side of the same tile.
+    """
+
+    key: str
+    name: str
+    kind: str
+    vp: int
+    cost: tuple[tuple[str, int], ...]
+    spaces: tuple[int, ...]
+    combinable: bool
+    front: str
+
+
+VEHICLES: tuple[Vehicle, ...] = (
+    Vehicle("peat_boat", "Peat Boat", "equipment", 1, (("wood", 1),), (), False, "peat_boat"),
+    Vehicle(
+        "plow",
+        "Plow",
+        "equipment",
+        3,
+        (("wood", 1), ("cattle_or_horse", 1)),
+        (),
+        False,
+        "peat_boat",
+    ),
+    Vehicle("handcart", "Handcart", "small", 0, (("wood", 2),), (1,), False, "handcart"),
+    Vehicle("wagon", "Wagon", "small", 1, (("wood", 4),), (1, 1), False, "handcart"),
+    Vehicle("cart", "Cart", "large", 1, (("wood", 5), ("horse", 1)), (1, 1, 1), True, "cart"),
+    Vehicle(
+        "horse_cart",
+        "Horse Cart",
+        "large",
+        2,
+        (("wood", 7), ("horse", 1)),
+        (1, 1, 1, 1),
+        True,
+        "cart",
+    ),
+    Vehicle(
+        "carriage", "Carriage", "large", 4, (("wood", 4), ("horse", 2)), (1, 2), True, "carriage"
+    ),
+    Vehicle(
+        "droshky",
+        "Droshky",
+        "large",
+        5,
+        (("wood", 6), ("horse", 2)),
+        (1, 2, 1),
+        True,
+        "carriage",
+    ),
+)
+
+# Tiles in the box per double-sided tile type; both players share these limits.
+SUPPLY_TILES = {
+    "field": 14,
+    "forest_park": 5,
+    "stall_depot": 7,
+    "stable_double_stall": 3,
+    "peat_boat_plow": 6,  # PH only (no print)
+    "handcart_wagon": 2,  # PH only (no print)
+    "cart_horse_cart": 3,  # PH only (no print)
+    "carriage_droshky": 3,  # PH only (no print)
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# Travel destinations (tiles.md §6, core.md §6)
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """One delivery pictured on a destination tile: what is handed over, and the food it pays."""
+
+    key: str
+    gives: tuple[tuple[str, int], ...]
+    food: int
+
+
+@dataclass(frozen=True)
+class Destination:
+    """A travel destination: its size in vehicle spaces and its deliveries (left to right)."""
+
+    key: str
+    name: str
+    size: int
+    deliveries: tuple[Delivery, ...]
+
+
+def _d(key: str, food: int, *gives: tuple[str, int]) -> Delivery:
+    return Delivery(key=key, gives=tuple(gives), food=food)
+
+
+DESTINATIONS: tuple[Destination, ...] = (
+    Destination("hage", "Hage", 1, (_d("field", 1, ("field", 1)),)),
+    Destination("beemoor", "Beemoor", 1, (_d("peat", 2, ("peat", 1)),)),
+    Destination("dornum", "Dornum", 1, (_d("plow", 8, ("plow", 1)),)),
+    Destination(
+        "norden",
+        "Norden",
+        2,
+        (
+            _d("sheep", 4, ("sheep", 1)),
+            _d("peat_boat", 5, ("peat_boat", 1)),
+            _d("winter_wear", 7, ("winter_wear", 1)),
+        ),
+    ),
+    Destination(
+        "aurich",
+        "Aurich",
+        2,
+        (
+            _d("leather", 4, ("leather", 1)),
+            _d("any_animal", 4, ("any_animal", 1)),
+            _d("horse", 5, ("horse", 1)),
+        ),
+    ),
+    Destination(
+        "esens",
+        "Esens",
+        2,
+        (
+            _d("hide", 2, ("hide", 1)),
+            _d("grain", 4, ("grain", 2)),
+            _d("woolen", 4, ("woolen", 1)),
+        ),
+    ),
+    Destination(
+        "emden",
+        "Emden",
+        3,
+        (
+            _d("peat", 3, ("peat", 1)),
+            _d("summer_wear", 6, ("summer_wear", 1)),
+            _d("leather_wear", 7, ("leather_wear", 1)),
+            _d("winter_wear", 7, ("winter_wear", 1)),
+        ),
+    ),
+    Destination(
+        "leer",
+        "Leer",
+        3,
+        (
+            _d("flax", 2, ("flax", 1)),
+            _d("linen", 3, ("linen", 1)),
+            _d("cattle", 5, ("cattle", 1)),
+            _d("any_clothing", 6, ("any_clothing", 1)),
+        ),
+    ),
+    Destination(
+        "bremen",
+        "Bremen",
+        4,
+        (
+            _d("moor", 0, ("moor", 1)),
+            _d("timber", 5, ("timber", 1)),
+            _d("animals", 9, ("any_animal", 2)),
+            _d("fabrics", 12, ("linen", 1), ("woolen", 1), ("leather", 1)),
+            _d("clothing", 30, ("summer_wear", 1), ("winter_wear", 1), ("leather_wear", 1)),
+        ),
+    ),
+)
+
+# Travel-experience VP by spaces covered (0..19).
+# PLACEHOLDER: BJ travel_test.go's table (core.md §6.3, tiles.md §6.3); the printed track on the
+# home board was never read. Correct this one tuple (and its test) when it is.
+TRAVEL_VP = (0, 0, 1, 3, 3, 3, 4, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10)
+
+
+# ---------------------------------------------------------------------------------------------
+# Goods, scoring and inventorying constants (core.md §1-§8)
+# ---------------------------------------------------------------------------------------------
+
+# VP of one goods indicator by its position 0..15 (core.md §8.5).
+GOODS_TRACK_VP = (0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3)
+GOODS_CAP = 15  # grain, flax, wool, hide (and each food indicator)
+FOOD_CAP = 30  # food over both indicators
+
+TRACK_GOODS = ("food", "grain", "flax", "wool", "hide")
+MATERIALS = ("wood", "timber", "clay", "brick")
+TEXTILES = ("linen", "woolen", "leather", "summer_wear", "winter_wear", "leather_wear")
+ANIMALS = ("sheep", "cattle", "horse")
+
+# End-game VP in HALF points (printed: timber ½, winter and leather wear 2½; the seed's 2 is wrong).
+VP_HALF_POINTS = {
+    "timber": 1,
+    "brick": 2,
+    "linen": 2,
+    "woolen": 2,
+    "leather": 2,
+    "summer_wear": 4,
+    "winter_wear": 5,
+    "leather_wear": 5,
+}
+
+# VP of home-board tiles at final scoring (moor tiles are per tile, each covering 2 spaces).
+HOME_TILE_VP = {
+    "stall": 2,
+    "depot": 2,
+    "stable": 6,
+    "double_stall": 9,
+    "forest": 2,
+    "park": 6,
+    "field": 0,
+    "hydrated_moor": -4,
+    "dehydrated_moor": -1,
+    "boardwalk": -3,
+}
+
+# November milking / May shearing: +1 food (wool) per threshold reached.
+MILKING_SHEEP = (2, 5, 8)
+MILKING_CATTLE = (1, 3, 5)
+SHEARING_SHEEP = (1, 4, 6)
+
+# Per player at the start: goods-track goods (food is the sum of both indicators) and supply.
+START_GOODS = {
+    "food": 5,
+    "wool": 4,
+    "flax": 3,
+    "hide": 2,
+    "grain": 1,
+    "wood": 4,
+    "clay": 4,
+    "peat": 3,
+}
+START_FOOD_INDICATORS = (5, 0)
+
+SUSTENANCE_FOOD = 3  # every inventorying
+SUSTENANCE_FUEL_NOVEMBER = 2  # peat (or wood/timber), November only
+BOTTLENECK_VP = -2  # per unit left unpaid (seed; not confirmed elsewhere)
+
+BARN_SMALL = 4  # spaces for small pieces
+BARN_LARGE = 2  # spaces for large vehicles
+BARN_FLEX = 1  # one space taking either
+BARN_PENALTY_VP = -3  # unless at least one large vehicle is in the barn
+
+# Loadable goods: vehicle spaces taken, what they become when unloaded, extra cost when loaded.
+# Destinations take Destination.size spaces.
+LOAD_SIZES = {"wood": 1, "clay": 1, "linen": 2, "woolen": 3, "leather": 3}
+LOAD_RESULT = {
+    "wood": "timber",
+    "clay": "brick",
+    "linen": "summer_wear",
+    "woolen": "winter_wear",
+    "leather": "leather_wear",
+}
+LOAD_EXTRA_COST = {"clay": (("peat", 1),)}
+
+
+# ---------------------------------------------------------------------------------------------
+# Helpers
+# ---------------------------------------------------------------------------------------------
+
+
+def _lookup(table: tuple, key: str, what: str):
+    for item in table:
+        if item.key == key:
+            return item
+    known = ", ".join(item.key for item in table)
+    raise KeyError(f"unknown {what} {key!r}; known: {known}")
+
+
+def action_space(key: str) -> ActionSpace:
+    """Return the action space with this key; KeyError if there is none."""
+    return _lookup(ACTION_SPACES, key, "action space")
+
+
+def tool(key: str) -> ToolTrack:
+    """Return the tool track with this key; KeyError if there is none."""
+    return _lookup(TOOLS, key, "tool track")
+
+
+def building(key: str) -> Building:
+    """Return the building with this key; KeyError if there is none."""
+    return _lookup(BUILDINGS, key, "building")
+
+
+def vehicle(key: str) -> Vehicle:
+    """Return the barn piece (equipment or vehicle) with this key; KeyError if there is none."""
+    return _lookup(VEHICLES, key, "vehicle")
+
+
+def destination(key: str) -> Destination:
+    """Return the travel destination with this key; KeyError if there is none."""
+    return _lookup(DESTINATIONS, key, "destination")
+
+
+def _check_index(value: int, size: int, what: str) -> None:
+    if not 0 <= value < size:
+        raise ValueError(f"{what} must be in 0..{size - 1}, got {value}")
+
+
+def tool_value(key: str, position: int) -> int:
+    """Tool count of track ``key`` at 0-based ``position`` (Shovels: the clay row)."""
+    t = tool(key)
+    _check_index(position, len(t.values), f"position on {key}")
+    return t.values[position]
+
+
+def tool_vp(key: str, position: int) -> int:
+    """End-game VP of track ``key`` with its indicator at 0-based ``position``."""
+    t = tool(key)
+    _check_index(position, len(t.vp), f"position on {key}")
+    return t.vp[position]
+
+
+def goods_track_vp(position: int) -> int:
+    """VP of one goods indicator at ``position`` (0..15)."""
+    _check_index(position, len(GOODS_TRACK_VP), "goods-track position")
+    return GOODS_TRACK_VP[position]
+
+
+def food_vp(total_food: int) -> int:
+    """Best goods-track VP of ``total_food`` (0..30) split over the two food indicators.
+
+    Each indicator holds at most 15 (core.md §8.5): max over x of v(x) + v(total - x).
+    """
+    _check_index(total_food, FOOD_CAP + 1, "total food")
+    low = max(0, total_food - GOODS_CAP)
+    high = min(GOODS_CAP, total_food)
+    return max(GOODS_TRACK_VP[x] + GOODS_TRACK_VP[total_food - x] for x in range(low, high + 1))
+
+
+def travel_vp(spaces: int) -> int:
+    """Travel-experience VP for ``spaces`` (0..19) covered on the track (placeholder table)."""
+    _check_index(spaces, len(TRAVEL_VP), "travel spaces")
+    return TRAVEL_VP[spaces]
