@@ -475,8 +475,7 @@ cdef void space_start(State* s, int pi, int space) noexcept nogil:
         push_space(s, pi, space, tool_value(p, T_SLAUGHTER))
     elif space == W_CATTLE_TRADER:
         gain(p, G_GRAIN, 2)
-        p.animals[A_SHEEP] += 1
-        push_space(s, pi, space, 0)
+        push_space(s, pi, space, 0)      # the sheep comes with the chosen animal
     elif space == W_GROCER:
         gain(p, G_WOOD, 1)
         gain(p, G_CLAY, 1)
@@ -672,6 +671,7 @@ cdef void space_frame_apply(State* s, Frame* f, int a) noexcept nogil:
         f.d = <int8_t>t
     elif space == W_CATTLE_TRADER:
         pop(s)
+        p.animals[A_SHEEP] += 1
         gain_animal(s, pi, a - ACT_ANIMAL, 1)
     elif space == W_GROCER:
         # the animal, then the cut from one of your own moors (nothing if none is left)

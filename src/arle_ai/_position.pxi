@@ -42,6 +42,7 @@ cdef dict _player_to_dict(Player* p):
 
 
 cdef dict _state_to_dict(State* s):
+    cdef Frame f
     occupied = {}
     for i in range(NSPACES):
         if (s.occupied >> i) & 1:
@@ -241,9 +242,6 @@ cdef void _player_from_dict(Player* p, r, int pi) except *:
     p.november_used = _mask(r.keys_list("november_used", BUILDING_KEYS[:4], "light-green house"),
                             BUILDING_KEYS[:4])
     r.done()
-    if not housable(p):
-        raise PositionError(f"{r.name('animals')}: {p.animals[0]} sheep, {p.animals[1]} cattle, "
-                            f"{p.animals[2]} horses do not fit (stalls, stables, parks, empty land, dikes)")
 
 
 _FRAME_INDEX = {name: i for i, name in enumerate(FRAME_KINDS)}
@@ -299,6 +297,7 @@ cdef void _frames_from_list(State* s, list frames) except *:
 
 
 cdef void _state_from_dict(State* s, d) except *:
+    cdef Player* p
     memset(s, 0, sizeof(State))
     r = _Reader(d, "")
     fmt = r.get("format", POSITION_FORMAT)
@@ -355,13 +354,6 @@ cdef void _state_from_dict(State* s, d) except *:
                                     f"special_action_by = {who}")
     if off_season > 1:
         raise PositionError("occupied: only one worker per half-year may use the other season")
-    if len(occ) > s.turn:
-        raise PositionError(f"occupied: {len(occ)} spaces taken but only {s.turn} workers placed")
-    for who in (0, 1):
-        placed_by = sum(1 for v in occ.values() if v == who)
-        if placed_by > (s.turn + (1 if who == s.start_player else 0)) // 2:
-            raise PositionError(f"occupied: player {who} holds {placed_by} spaces, more workers "
-                                f"than placed by {s.turn} turns")
     on_board = r.keys_list("buildings_on_board", BUILDING_KEYS, "building")
     s.available = _mask(on_board, BUILDING_KEYS)
     if s.available & ~s.in_play:
@@ -401,12 +393,34 @@ cdef void _state_from_dict(State* s, d) except *:
         if not isinstance(frames, list) or not frames:
             raise PositionError("pending: expected a non-empty list of decision frames")
         _frames_from_list(s, frames)
-        base = s.stack[0]
-        if base.kind == K_TURN and (s.turn >= 8 or base.player != turn_player(s)):
-            raise PositionError(f"pending[0]: a turn of player {base.player} does not match "
+        bkind = s.stack[0].kind
+        bplayer = s.stack[0].player
+        if bkind == K_TURN and (s.turn >= 8 or bplayer != turn_player(s)):
+            raise PositionError(f"pending[0]: a turn of player {bplayer} does not match "
                                 f"{s.turn} workers placed")
-        if base.kind not in (K_TURN, K_ADVANCE, K_HALF_END, K_GAME_OVER):
+        if bkind not in (K_TURN, K_ADVANCE, K_HALF_END, K_GAME_OVER):
             raise PositionError("pending[0]: the bottom frame must be turn, advance, half_end or game_over")
+    for pi in range(2):
+        discard_pending = any(s.stack[i].kind == K_DISCARD and s.stack[i].player == pi
+                              for i in range(s.sp))
+        if not discard_pending and not housable(&s.pl[pi]):
+            p = &s.pl[pi]
+            raise PositionError(f"players[{pi}].animals: {p.animals[0]} sheep, {p.animals[1]} "
+                                f"cattle, {p.animals[2]} horses do not fit (stalls, stables, parks, "
+                                "empty land, dikes)")
+    # the worker of an action still being carried out is placed but not yet counted
+    placing = 1 if s.stack[0].kind == K_ADVANCE else 0
+    if len(occ) > s.turn + placing:
+        raise PositionError(f"occupied: {len(occ)} spaces taken but only {s.turn + placing} "
+                            "workers placed")
+    for who in (0, 1):
+        placed_by = sum(1 for v in occ.values() if v == who)
+        turns_of = (s.turn + (1 if who == s.start_player else 0)) // 2
+        if placing and who == turn_player(s):
+            turns_of += 1
+        if placed_by > turns_of:
+            raise PositionError(f"occupied: player {who} holds {placed_by} spaces, more workers "
+                                f"than placed in {s.turn + placing} turns")
     flow(s)
     cdef int buf[MAX_LEGAL]
     if not is_terminal(s) and legal_actions(s, buf) == 0:
