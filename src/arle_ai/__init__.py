@@ -13,10 +13,12 @@ from __future__ import annotations
 from arle_ai import rules
 from arle_ai._core import (
     ACTION_LAYOUT,
-    NUM_ACTIONS_PY as NUM_ACTIONS,
     GameState,
     new_game,
     random_playout,
+)
+from arle_ai._core import (
+    NUM_ACTIONS_PY as NUM_ACTIONS,
 )
 from arle_ai.errors import IllegalActionError, PositionError
 

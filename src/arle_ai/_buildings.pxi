@@ -105,8 +105,7 @@ cdef void building_on_build(State* s, int pi, int b) noexcept nogil:
         advance_tool_free(p, T_SPADE, 1)
         advance_tool_free(p, T_POTTER, 1)
         advance_tool_free(p, T_BENCH, 1)
-        if can_place_forest(s, pi):
-            place_forest(s, pi)
+        push(s, K_ACTION, pi, F_FOREST, 0, 1, 0)     # optional: a forest takes a land space
     elif b == B_BERUM_CASTLE:
         advance_tool_free(p, T_OVEN, 1)
         advance_tool_free(p, T_LOOM, 1)

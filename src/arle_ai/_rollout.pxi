@@ -1,0 +1,174 @@
+# Static evaluation and heuristic rollouts in C (weights from arle_ai.heuristics).
+
+from libc.math cimport tanh, exp
+
+cdef enum:
+    W_TOOL = 0          # VP per tool step, scaled by the share of the game left
+    W_FOOD = 1          # VP per unit of food/grain short of the next two sustenances
+    W_FUEL = 2          # VP per unit of peat/wood short of the next November
+    W_LAND = 3          # VP per free land space, scaled by the game left
+    W_GOODS = 4         # VP per building material / peat, scaled by the game left
+    W_TEXTILE = 5       # VP per fabric (future clothing), scaled by the game left
+    W_DIVERSITY = 6     # VP per animal of the least-kept type (beyond its score)
+    W_EPSILON = 7       # rollout: probability of a uniformly random action
+    W_SAMPLE = 8        # rollout: candidate actions compared per decision
+    W_SIGMA = 9         # squashing scale of a VP margin into a win probability
+    W_MARGIN_BLEND = 10 # share of the squashed margin in a finished game's value
+    NWEIGHTS = 11
+
+ctypedef struct Weights:
+    double w[NWEIGHTS]
+
+cdef inline double game_left(State* s) noexcept nogil:
+    """Share of the game still to play: 1 at the start, 0 after the last half-year."""
+    cdef double h = s.half_year - 1 + s.turn / 8.0
+    return 1.0 - h / 9.0 if h < 9 else 0.0
+
+cdef double eval_player(State* s, int pi, Weights* w) noexcept nogil:
+    """Points now plus documented estimates of what the position will still bring (VP)."""
+    cdef Player* p = &s.pl[pi]
+    cdef double left = game_left(s)
+    cdef double v = score_half(p) / 2.0
+    cdef int t, steps = 0, need, have, least
+    for t in range(NTOOLS):
+        steps += p.tools[t]
+    v += w.w[W_TOOL] * steps * left
+    # sustenance: the next two inventories need 6 food (grain and animals stand in)
+    if s.half_year < 9 or left > 0:
+        need = 6 if s.half_year < 9 else 3
+        have = p.goods[G_FOOD] + p.goods[G_GRAIN]
+        if have < need:
+            v -= w.w[W_FOOD] * (need - have)
+        if s.half_year & 1:
+            have = p.goods[G_PEAT] + p.goods[G_WOOD] + p.goods[G_TIMBER]
+            if have < 2:
+                v -= w.w[W_FUEL] * (2 - have)
+    v += w.w[W_LAND] * land_free(p) * left
+    v += w.w[W_GOODS] * (p.goods[G_WOOD] + p.goods[G_CLAY] + p.goods[G_PEAT]
+                         + p.goods[G_TIMBER] + p.goods[G_BRICK]) * left
+    v += w.w[W_TEXTILE] * (p.goods[G_LINEN] + p.goods[G_WOOLEN] + p.goods[G_LEATHER]) * left
+    least = p.animals[0]
+    if p.animals[1] < least:
+        least = p.animals[1]
+    if p.animals[2] < least:
+        least = p.animals[2]
+    v += w.w[W_DIVERSITY] * least * left
+    return v
+
+cdef inline double eval_margin(State* s, int pi, Weights* w) noexcept nogil:
+    return eval_player(s, pi, w) - eval_player(s, 1 - pi, w)
+
+cdef inline double squash(double margin, double sigma) noexcept nogil:
+    return 0.5 + 0.5 * tanh(margin / sigma)
+
+cdef double action_score(State* s, int a, int pi, Weights* w) noexcept nogil:
+    cdef State t = s[0]
+    apply_action(&t, a)
+    return eval_margin(&t, pi, w)
+
+cdef int heuristic_pick(State* s, uint64_t* rng, Weights* w, int* buf, int n) noexcept nogil:
+    """Compare a few random candidates by the evaluation right after them; some randomness."""
+    cdef int k = <int>w.w[W_SAMPLE], i, j, best = buf[0], pi = current_player(s)
+    cdef double sc, best_sc = -1e18
+    if n == 1:
+        return buf[0]
+    if (rng_next(rng) >> 11) * (1.0 / 9007199254740992.0) < w.w[W_EPSILON]:
+        return buf[rng_below(rng, n)]
+    if k < 1:
+        k = 1
+    if k >= n:
+        for i in range(n):
+            sc = action_score(s, buf[i], pi, w)
+            if sc > best_sc:
+                best_sc = sc
+                best = buf[i]
+        return best
+    for i in range(k):
+        j = buf[rng_below(rng, n)]
+        sc = action_score(s, j, pi, w)
+        if sc > best_sc:
+            best_sc = sc
+            best = j
+    return best
+
+cdef double rollout(State* s, uint64_t* rng, Weights* w, int heuristic, int horizon,
+                    double* margin0) noexcept nogil:
+    """Play on (uniform or heuristic policy); stop at the game end or when `horizon` more
+    half-years have begun (horizon < 0: play to the end). Returns player 0's value in [0, 1]
+    and sets player 0's VP margin (final, or estimated by the evaluation)."""
+    cdef int buf[MAX_LEGAL]
+    cdef int n, a, steps = 0
+    cdef int stop_at = s.half_year + horizon + 1 if horizon >= 0 else 100
+    cdef double m, win
+    while not is_terminal(s) and s.half_year < stop_at and steps < 20000:
+        n = legal_actions(s, buf)
+        if n == 0:
+            break
+        if heuristic:
+            a = heuristic_pick(s, rng, w, buf, n)
+        else:
+            a = buf[rng_below(rng, n)]
+        apply_action(s, a)
+        steps += 1
+    if is_terminal(s):
+        m = (score_half(&s.pl[0]) - score_half(&s.pl[1])) / 2.0
+        win = 1.0 if winner_of(s) == 0 else 0.0
+        margin0[0] = m
+        return (1.0 - w.w[W_MARGIN_BLEND]) * win + w.w[W_MARGIN_BLEND] * squash(m, w.w[W_SIGMA])
+    m = eval_margin(s, 0, w)
+    margin0[0] = m
+    return squash(m, w.w[W_SIGMA])
+
+
+cdef void _weights_from(object seq, Weights* w) except *:
+    cdef int i
+    if len(seq) != NWEIGHTS:
+        raise ValueError(f"expected {NWEIGHTS} weights, got {len(seq)}")
+    for i in range(NWEIGHTS):
+        w.w[i] = float(seq[i])
+
+
+def rollout_value(GameState state, weights, seed=0, heuristic=True, horizon=-1):
+    """One rollout from `state` (unchanged) in C: (player 0's value in [0, 1], its VP margin)."""
+    cdef Weights w
+    cdef State s = state.s
+    cdef uint64_t rng = rng_seed(<int64_t>seed)
+    cdef double v, m = 0
+    cdef int h = horizon, heur = 1 if heuristic else 0
+    _weights_from(weights, &w)
+    with nogil:
+        v = rollout(&s, &rng, &w, heur, h, &m)
+    return v, m
+
+
+def evaluate(GameState state, weights):
+    """The static evaluation of both players (VP estimates)."""
+    cdef Weights w
+    _weights_from(weights, &w)
+    return [eval_player(&state.s, 0, &w), eval_player(&state.s, 1, &w)]
+
+
+def action_scores(GameState state, weights):
+    """For each legal action: the acting player's evaluation margin right after it."""
+    cdef Weights w
+    cdef int buf[MAX_LEGAL]
+    cdef int n, i, pi
+    _weights_from(weights, &w)
+    n = legal_actions(&state.s, buf)
+    pi = current_player(&state.s)
+    return [(buf[i], action_score(&state.s, buf[i], pi, &w)) for i in range(n)]
+
+
+def heuristic_playouts(GameState state, weights, int n, seed=0):
+    """n heuristic playouts to the end in C (for benchmarks); returns player 0's mean value."""
+    cdef Weights w
+    cdef State s
+    cdef uint64_t rng = rng_seed(<int64_t>seed)
+    cdef double total = 0, m
+    cdef int i
+    _weights_from(weights, &w)
+    with nogil:
+        for i in range(n):
+            s = state.s
+            total += rollout(&s, &rng, &w, 1, -1, &m)
+    return total / max(n, 1)

@@ -1,0 +1,114 @@
+"""Agents behind one interface: ``select(state) -> action``. Each is seeded and picklable."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from arle_ai import _core
+from arle_ai.heuristics import DEFAULT_WEIGHTS, Weights, action_scores
+from arle_ai.mcts import MCTS
+
+__all__ = ["Agent", "RandomAgent", "GreedyAgent", "MCTSAgent", "agent_from_spec"]
+
+
+class Agent:
+    """The interface: pick a legal action for the player to decide in `state`."""
+
+    name = "agent"
+
+    def select(self, state: _core.GameState) -> int:
+        raise NotImplementedError
+
+    def reset(self) -> None:
+        """Forget anything kept between moves (a new game starts)."""
+
+
+class RandomAgent(Agent):
+    """Uniformly random legal actions."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    def select(self, state: _core.GameState) -> int:
+        return self.rng.choice(state.legal_actions())
+
+    def reset(self) -> None:
+        self.rng = random.Random(self.seed)
+
+
+class GreedyAgent(Agent):
+    """The action with the best heuristic evaluation right after it (ties: random, seeded)."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0, weights: Weights = DEFAULT_WEIGHTS) -> None:
+        self.seed = seed
+        self.weights = weights
+        self.rng = random.Random(seed)
+
+    def select(self, state: _core.GameState) -> int:
+        scores = action_scores(state, self.weights)
+        best = max(scores.values())
+        ties = sorted(a for a, v in scores.items() if v >= best - 1e-9)
+        return ties[0] if len(ties) == 1 else self.rng.choice(ties)
+
+    def reset(self) -> None:
+        self.rng = random.Random(self.seed)
+
+
+class MCTSAgent(Agent):
+    """Monte Carlo tree search with the given search options (see :class:`arle_ai.MCTS`)."""
+
+    name = "mcts"
+
+    def __init__(self, **search_options: Any) -> None:
+        self.options = dict(search_options)
+        self.search = MCTS(**self.options)
+        self.last_result = None
+
+    def select(self, state: _core.GameState) -> int:
+        self.last_result = self.search.search(state)
+        return self.last_result.best_action
+
+    def reset(self) -> None:
+        self.search = MCTS(**self.options)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"options": self.options}
+
+    def __setstate__(self, d: dict[str, Any]) -> None:
+        self.__init__(**d["options"])
+
+
+_KINDS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MCTSAgent}
+_MCTS_OPTIONS = {"iterations": int, "time": float, "c": float, "rollout": str, "horizon": int,
+                 "puct": lambda v: v.lower() in ("1", "true", "yes"), "workers": int}
+
+
+def agent_from_spec(spec: str, seed: int = 0) -> Agent:
+    """An agent from text such as 'random', 'greedy', 'mcts:iterations=2000',
+    'mcts:time=0.5,c=1.2'. Raises ValueError naming the bad part."""
+    kind, _, rest = spec.strip().partition(":")
+    kind = kind.lower()
+    if kind not in _KINDS:
+        raise ValueError(f"unknown agent {kind!r} in {spec!r} (random, greedy, mcts)")
+    options: dict[str, Any] = {}
+    if rest:
+        for part in rest.split(","):
+            key, eq, value = part.partition("=")
+            key = key.strip()
+            if not eq:
+                raise ValueError(f"agent option {part!r} in {spec!r} needs key=value")
+            if kind != "mcts" or key not in _MCTS_OPTIONS:
+                raise ValueError(f"unknown option {key!r} for agent {kind!r} in {spec!r}")
+            try:
+                options["time_limit" if key == "time" else key] = _MCTS_OPTIONS[key](value.strip())
+            except ValueError:
+                raise ValueError(f"bad value {value!r} for {key!r} in {spec!r}") from None
+    if kind == "mcts":
+        return MCTSAgent(seed=seed, **options)
+    return _KINDS[kind](seed=seed)

@@ -1,0 +1,232 @@
+"""Text notation for action ids (docs/notation.md).
+
+Every action id of :data:`arle_ai.ACTION_LAYOUT` has one fixed meaning and one text, e.g.
+``"place fisherman"``, ``"good timber"``, ``"load wood on cart#0 at 0"``,
+``"deliver bremen:timber"``. A few texts read the position for decoration or for the index they
+stand for: ``place`` adds ``" (special)"`` when the space belongs to the other season, ``load``
+names the kind of the vehicle in that barn slot, ``breed`` spells out the k-th entry of
+:meth:`GameState.breeding_plans`.
+
+The same id can mean slightly different things in different decisions: ``"animal cattle"``
+takes a cattle at the Cattle Trader, pays one for a plow at the Farmer, gives one when food is
+missing ('feed') and returns one that cannot be housed ('discard'); ``"good wood"`` takes wood at
+the Builders' Merchant and pays wood for a building ('action:pay_building'). The pending
+decision (``state.pending``) gives that context; the text stays the same.
+
+>>> import arle_ai
+>>> from arle_ai.notation import action_to_string, parse_action
+>>> s = arle_ai.new_game(seed=0)
+>>> action_to_string(s, parse_action(s, "Place  Fisherman"))
+'place fisherman'
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from arle_ai import rules
+from arle_ai._core import ACTION_LAYOUT, NUM_ACTIONS_PY
+from arle_ai.errors import IllegalActionError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from arle_ai._core import GameState
+
+__all__ = [
+    "GOODS",
+    "LOAD_ITEMS",
+    "action_to_string",
+    "parse_action",
+    "legal_moves_text",
+    "action_range",
+]
+
+NUM_ACTIONS = NUM_ACTIONS_PY
+MAX_VEHICLES = ACTION_LAYOUT["max_vehicles"]
+
+# The engine's goods order (ids "good X" and the position dict use it).
+GOODS = ("food", "grain", "flax", "wool", "hide", "wood", "timber", "clay", "brick", "peat",
+         "linen", "woolen", "leather", "summer_wear", "winter_wear", "leather_wear")
+SPACES = tuple(a.key for a in rules.ACTION_SPACES)
+TOOLS = tuple(t.key for t in rules.TOOLS)
+BUILDINGS = tuple(b.key for b in rules.BUILDINGS)
+VEHICLES = tuple(v.key for v in rules.VEHICLES)
+DESTINATIONS = tuple(d.key for d in rules.DESTINATIONS)
+FLIPS = ("moor", "forest", "stall", "stable", "peat_boat", "handcart", "cart", "carriage")
+TILES = ("grain_field", "flax_field", "forest", "stall")
+LOAD_ITEMS = ("wood", "clay", "linen", "woolen", "leather", "peat") + DESTINATIONS
+HAGE_DELIVERIES = ("grain_field", "flax_field")
+SPECIAL_SUFFIX = " (special)"
+
+# (range name, first id, number of ids), ascending
+_RANGES: tuple[tuple[str, int, int], ...] = ()
+
+
+def _build_ranges() -> tuple[tuple[str, int, int], ...]:
+    starts = sorted((v, k) for k, v in ACTION_LAYOUT.items()
+                    if k not in ("num_actions", "max_vehicles"))
+    out = []
+    for i, (start, name) in enumerate(starts):
+        end = starts[i + 1][0] if i + 1 < len(starts) else NUM_ACTIONS
+        out.append((name, start, end - start))
+    return tuple(out)
+
+
+_RANGES = _build_ranges()
+
+
+def action_range(a: int) -> tuple[str, int]:
+    """The ACTION_LAYOUT range of id `a` and the offset in it, e.g. (``"place"``, 0)."""
+    _check_id(a)
+    for name, start, size in _RANGES:
+        if start <= a < start + size:
+            return name, a - start
+    raise ValueError(f"action id {a} is in no range")  # pragma: no cover
+
+
+def _check_id(a: object) -> None:
+    if not isinstance(a, int) or isinstance(a, bool):
+        raise ValueError(f"action id must be an integer, not {a!r}")
+    if not 0 <= a < NUM_ACTIONS:
+        raise ValueError(f"action id {a} is out of range 0..{NUM_ACTIONS - 1}")
+
+
+def _name(table: tuple[str, ...], i: int, what: str) -> str:
+    if 0 <= i < len(table):
+        return table[i]
+    return f"{what}#{i}"  # an id with no meaning (never legal); still a unique text
+
+
+def _load_text(state: GameState, code: int) -> str:
+    start = code % 4
+    slot = (code // 4) % MAX_VEHICLES
+    item = code // (4 * MAX_VEHICLES)
+    player = state.current_player
+    kind = state.vehicle_kind_at(player, slot) if player is not None else None
+    return f"load {_name(LOAD_ITEMS, item, 'item')} on {kind or 'vehicle'}#{slot} at {start}"
+
+
+def _breed_text(state: GameState, k: int) -> str:
+    plans = state.breeding_plans()
+    if k < len(plans):
+        sheep, cattle, horse = plans[k]
+        return f"breed sheep+{sheep} cattle+{cattle} horse+{horse}"
+    return f"breed plan#{k}"
+
+
+def _deliver_text(code: int) -> str:
+    d, k = divmod(code, 5)
+    dest = rules.DESTINATIONS[d]
+    if dest.key == "hage":
+        what = HAGE_DELIVERIES[k] if k < len(HAGE_DELIVERIES) else f"#{k}"
+    else:
+        what = dest.deliveries[k].key if k < len(dest.deliveries) else f"#{k}"
+    return f"deliver {dest.key}:{what}"
+
+
+def action_to_string(state: GameState, a: int) -> str:
+    """The text of action id `a` in `state` (ValueError if `a` is not an action id)."""
+    kind, i = action_range(a)
+    if kind in ("stop", "pass", "more"):
+        return kind
+    if kind == "place":
+        text = f"place {SPACES[i]}"
+        if rules.ACTION_SPACES[i].season != state.season:
+            text += SPECIAL_SUFFIX
+        return text
+    if kind == "exchange":
+        return f"exchange {GOODS[i]}"
+    if kind == "use":
+        return f"use {BUILDINGS[i]}"
+    if kind == "load":
+        return _load_text(state, i)
+    if kind == "good":
+        return f"good {GOODS[i]}"
+    if kind == "animal":
+        return f"animal {rules.ANIMALS[i]}"
+    if kind == "tool":
+        return f"tool {TOOLS[i]}"
+    if kind == "build":
+        return f"build {BUILDINGS[i]}"
+    if kind == "vehicle":
+        return f"vehicle {VEHICLES[i]}"
+    if kind == "cut":
+        return "cut boardwalk" if i == 0 else f"cut moor({i})"
+    if kind == "imitate":
+        return f"imitate {SPACES[i]}"
+    if kind == "flip":
+        return f"flip {FLIPS[i]}"
+    if kind == "tile":
+        return f"tile {TILES[i]}"
+    if kind == "breed":
+        return _breed_text(state, i)
+    if kind == "deliver":
+        return _deliver_text(i)
+    raise ValueError(f"action id {a}: unknown range {kind!r}")  # pragma: no cover
+
+
+def _norm(text: str) -> str:
+    t = " ".join(text.strip().lower().split())
+    t = re.sub(r"\s*([:#+()])\s*", r"\1", t)
+    return t
+
+
+def _aliases(state: GameState, a: int) -> list[str]:
+    """The normalised texts that name id `a`: its text, and forms without decoration."""
+    text = action_to_string(state, a)
+    out = [_norm(text)]
+    if text.endswith(SPECIAL_SUFFIX):
+        out.append(_norm(text[: -len(SPECIAL_SUFFIX)]))
+    if text.startswith("load "):
+        out.append(_norm(re.sub(r" on \w+#", " on vehicle#", text)))
+    return out
+
+
+def _text_map(state: GameState, ids) -> dict[str, int]:
+    m: dict[str, int] = {}
+    for a in ids:
+        for t in _aliases(state, a):
+            m.setdefault(t, a)
+    return m
+
+
+def _failure(state: GameState, text: object, legal: list[int], why: str) -> IllegalActionError:
+    shown = [action_to_string(state, a) for a in legal[:10]]
+    more = f" (and {len(legal) - 10} more)" if len(legal) > 10 else ""
+    alts = ", ".join(repr(t) for t in shown) if shown else "none"
+    return IllegalActionError(
+        f"cannot play {text!r}: {why}; decision {state.pending!r} of player "
+        f"{state.current_player}; legal: {alts}{more}")
+
+
+def parse_action(state: GameState, text: str | int) -> int:
+    """The legal action id named by `text` (its notation, any case and spacing, or an integer
+    id). IllegalActionError names the text, the pending decision and legal alternatives."""
+    legal = state.legal_actions()
+    if isinstance(text, int) and not isinstance(text, bool):
+        a = text
+    elif isinstance(text, str):
+        t = _norm(text)
+        if re.fullmatch(r"[+-]?\d+", t):
+            a = int(t)
+        else:
+            found = _text_map(state, legal).get(t)
+            if found is not None:
+                return found
+            other = _text_map(state, range(NUM_ACTIONS)).get(t)
+            if other is None:
+                raise _failure(state, text, legal, "not an action text")
+            raise _failure(state, text, legal, f"action {other} is not legal now")
+    else:
+        raise _failure(state, text, legal, "expected a string or an integer id")
+    if a in legal:
+        return a
+    if not 0 <= a < NUM_ACTIONS:
+        raise _failure(state, text, legal, f"{a} is not an action id (0..{NUM_ACTIONS - 1})")
+    raise _failure(state, text, legal,
+                   f"action {a} ({action_to_string(state, a)!r}) is not legal now")
+
+
+def legal_moves_text(state: GameState) -> list[tuple[int, str]]:
+    """The legal actions of `state` with their texts, in id order."""
+    return [(a, action_to_string(state, a)) for a in state.legal_actions()]
