@@ -96,6 +96,7 @@ def make(d: dict[str, Any], *, keep_pending: bool = False) -> arle_ai.GameState:
     """Load an edited position; by default the pending decisions are recomputed from the
     workers placed (the turn of the player whose worker is next)."""
     d = copy.deepcopy(d)
+    d.pop("season", None)      # only a check; edited half-years would contradict it
     if not keep_pending:
         d.pop("pending", None)
     return arle_ai.GameState.from_dict(d)

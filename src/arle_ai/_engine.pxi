@@ -328,6 +328,8 @@ cdef void flow(State* s) noexcept nogil:
             half_end_step(s, f)
         elif f.kind == K_GAME_OVER:
             return
+        elif f.kind == K_TURN:
+            return      # a turn always offers a pass and a free space: never forced
         else:
             n = legal_actions(s, buf)
             if n == 0:

@@ -1,0 +1,141 @@
+"""Speed benchmarks (not tests): each figure beside a reference measured in the same run.
+
+Used by ``arle bench`` and ``bench/run.py``. Timings are medians over repeats.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+import tracemalloc
+from collections.abc import Callable
+from typing import Any
+
+from arle_ai import _core
+from arle_ai.heuristics import DEFAULT_WEIGHTS
+from arle_ai.mcts import MCTS
+
+__all__ = ["run_benchmarks", "format_report", "mid_game_state"]
+
+
+def _median_time(fn: Callable[[], Any], repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def mid_game_state(seed: int = 0, decisions: int = 80) -> _core.GameState:
+    """A reproducible mid-game position: `decisions` random legal actions from the opening."""
+    s = _core.new_game(seed)
+    rng = random.Random(seed)
+    for _ in range(decisions):
+        if s.is_terminal():
+            break
+        s.apply(rng.choice(s.legal_actions()))
+    return s
+
+
+def _python_playout(state: _core.GameState, rng: random.Random) -> int:
+    s = state.copy()
+    n = 0
+    while not s.is_terminal():
+        s.apply(rng.choice(s.legal_actions()))
+        n += 1
+    return n
+
+
+def run_benchmarks(quick: bool = False, progress: Callable[[str], None] | None = None) -> dict:
+    """Measure and return the figures (per second unless named otherwise)."""
+    say = progress or (lambda _msg: None)
+    reps = 3 if quick else 5
+    opening = _core.new_game(0)
+    mid = mid_game_state()
+    w = DEFAULT_WEIGHTS.as_array()
+    out: dict[str, Any] = {}
+
+    say("state copies")
+    n = 200_000 if quick else 1_000_000
+    t_c = _median_time(lambda: _core.copies(opening, n), reps)
+    m = 20_000 if quick else 100_000
+    t_py = _median_time(lambda: [opening.copy() for _ in range(m)], reps)
+    out["copies_per_s_c"] = n / t_c
+    out["copies_per_s_python_api"] = m / t_py
+
+    say("random playouts")
+    games = 200 if quick else 1000
+    t_c = _median_time(lambda: _core.random_playouts(opening, games, 1), reps)
+    out["random_playouts_per_s_c"] = games / t_c
+    out["decisions_per_game"] = _core.random_playouts(opening, games, 7)
+    py_games = 10 if quick else 30
+    rng = random.Random(1)
+    t_py = _median_time(lambda: [_python_playout(opening, rng) for _ in range(py_games)], reps)
+    out["random_playouts_per_s_python"] = py_games / t_py
+    out["c_vs_python_playout_ratio"] = (out["random_playouts_per_s_c"]
+                                        / out["random_playouts_per_s_python"])
+    single = []
+    for i in range(games):
+        t = time.perf_counter()
+        _core.random_playout(opening, i)
+        single.append(time.perf_counter() - t)
+    out["random_playout_median_ms"] = 1000 * statistics.median(single)
+
+    say("heuristic playouts")
+    hg = 100 if quick else 400
+    t_h = _median_time(lambda: _core.heuristic_playouts(opening, w, hg, 3), reps)
+    out["heuristic_playouts_per_s_c"] = hg / t_h
+
+    say("MCTS")
+    iters = 1000 if quick else 5000
+    for name, st in (("opening", opening), ("mid_game", mid)):
+        times = []
+        for r in range(reps):
+            search = MCTS(iterations=iters, seed=r, reuse=False)
+            t = time.perf_counter()
+            search.search(st)
+            times.append(time.perf_counter() - t)
+        out[f"mcts_iterations_per_s_{name}"] = iters / statistics.median(times)
+    times = []
+    for r in range(reps):
+        search = MCTS(iterations=iters // 5, seed=r, reuse=False, rollout="random", horizon=-1)
+        t = time.perf_counter()
+        search.search(opening)
+        times.append(time.perf_counter() - t)
+    full = (iters // 5) / statistics.median(times)
+    out["mcts_iterations_per_s_opening_full_random_rollouts"] = full
+
+    say("tree memory")
+    tracemalloc.start()
+    search = MCTS(iterations=iters, seed=0, reuse=False)
+    before = tracemalloc.get_traced_memory()[0]
+    search.search(opening)
+    after = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    out["tree_nodes"] = search.node_count()
+    out["bytes_per_tree_node"] = (after - before) / max(search.node_count(), 1)
+    out["state_struct_bytes"] = len(opening.raw_bytes())
+    return out
+
+
+def format_report(r: dict) -> str:
+    """The figures as readable lines."""
+    lines = [
+        f"state copies/s (C loop)            {r['copies_per_s_c']:>14,.0f}",
+        f"state copies/s (Python .copy())    {r['copies_per_s_python_api']:>14,.0f}",
+        f"random playouts/s (C)              {r['random_playouts_per_s_c']:>14,.1f}",
+        f"random playouts/s (Python loop)    {r['random_playouts_per_s_python']:>14,.1f}",
+        f"  ratio C / Python                 {r['c_vs_python_playout_ratio']:>14,.1f}x",
+        f"  median random playout (one game) {r['random_playout_median_ms']:>14,.3f} ms",
+        f"heuristic playouts/s (C)           {r['heuristic_playouts_per_s_c']:>14,.1f}",
+        f"MCTS iterations/s, opening         {r['mcts_iterations_per_s_opening']:>14,.0f}",
+        f"MCTS iterations/s, mid-game        {r['mcts_iterations_per_s_mid_game']:>14,.0f}",
+        "MCTS iterations/s, full random     "
+        f"{r['mcts_iterations_per_s_opening_full_random_rollouts']:>14,.0f}",
+        f"memory per tree node               {r['bytes_per_tree_node']:>14,.0f} bytes",
+        f"state struct                       {r['state_struct_bytes']:>14,} bytes",
+        f"decisions per random game (mean)   {r['decisions_per_game']:>14,.1f}",
+    ]
+    return "\n".join(lines)

@@ -1,0 +1,175 @@
+"""arle_ai.describe(): the plain-text view of a position (arle_ai.display)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import arle_ai
+from arle_ai.display import free_land
+from helpers import base, make, place
+
+
+def _play_until(state, rng, stop):
+    while not state.is_terminal() and not stop(state):
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+def _mid_game(seed=1):
+    return _play_until(arle_ai.new_game(seed=seed), random.Random(seed),
+                       lambda s: s.half_year >= 4 and s.workers_placed >= 3)
+
+
+def _final(seed=2):
+    return _play_until(arle_ai.new_game(seed=seed), random.Random(seed), lambda s: False)
+
+
+def _player_blocks(text):
+    """The text of each player's part, in player order."""
+    parts = text.split("-" * 40 + "\n")
+    assert len(parts) == 3
+    return parts[1:]
+
+
+def _num(x):
+    return str(int(x)) if float(x).is_integer() else str(x)
+
+
+@pytest.fixture(params=["start", "mid", "final"])
+def position(request):
+    if request.param == "start":
+        return arle_ai.new_game(seed=0)
+    if request.param == "mid":
+        return _mid_game()
+    return _final()
+
+
+def test_describe_is_short_plain_ascii(position):
+    text = arle_ai.describe(position)
+    lines = text.splitlines()
+    assert 20 <= len(lines) <= 60
+    assert all(len(line) <= 100 for line in lines)
+    text.encode("ascii")
+    assert "\x1b" not in text and "\x00" not in text
+
+
+def test_describe_shows_half_year_and_each_players_food(position):
+    text = arle_ai.describe(position)
+    d = position.to_dict()
+    assert f"half-year {d['half_year']}/9 ({d['season']})" in text.splitlines()[0]
+    for i, block in enumerate(_player_blocks(text)):
+        g = d["players"][i]["goods"]
+        assert block.startswith(f"Player {i}")
+        assert (f"goods track: food {g['food']} grain {g['grain']} flax {g['flax']} "
+                f"wool {g['wool']} hide {g['hide']}") in block
+        a = d["players"][i]["animals"]
+        assert f"animals: sheep {a['sheep']} cattle {a['cattle']} horse {a['horse']}" in block
+        assert f"{_num(position.scores()[i])} VP" in block.splitlines()[0]
+        assert f"bottlenecks {d['players'][i]['bottlenecks']}" in block
+
+
+def test_start_position_header_and_home_board():
+    s = arle_ai.new_game(seed=0)
+    text = arle_ai.describe(s)
+    assert "Start player: P0 | workers placed: 0/8 | to decide: P0, decision 'turn'" in text
+    assert "special action: free" in text
+    p0 = _player_blocks(text)[0]
+    assert "Player 0 (start player)" in p0
+    assert "<- to decide" in p0
+    assert "materials: wood 4 timber 0 clay 4 brick 0 peat 3" in p0
+    assert "home: dikes 0/7, moors 3 hydrated, boardwalk 4 peat, free land 2" in p0
+    assert "fields 1 grain + 1 flax" in p0 and "stalls 1" in p0
+    assert "tools: fish_traps 2/6, fleshing_beams 3/6" in p0
+    assert "shovels 3/6 (dikes 1)" in p0
+    assert "barn: peat boats 0, plows 0, vehicles: none; loaded: nothing" in p0
+    assert "travel: none (0 spaces)" in p0
+    # the breakdown of -19 at the start: barn -3, home board -16 (3 moors -12, boardwalk -3, ...)
+    parts = s.score_breakdown(0)
+    assert f"barn {_num(parts['barn'])}" in p0
+    assert f"home_board {_num(parts['home_board'])}" in p0
+
+
+def test_buildings_on_board_are_listed():
+    s = arle_ai.new_game(seed=0)
+    flat = " ".join(arle_ai.describe(s).split())
+    for key in s.to_dict()["buildings_on_board"]:
+        assert key in flat
+
+
+def test_taken_space_shows_its_holder_and_leaves_the_free_list():
+    s = arle_ai.new_game(seed=0)
+    s.apply(place("fisherman"))
+    while s.pending != "turn":  # finish the fisherman's decisions if any
+        s.apply(s.legal_actions()[0])
+    text = arle_ai.describe(s)
+    taken = next(line for line in text.splitlines() if "taken:" in line)
+    free = next(line for line in text.splitlines() if "free:" in line)
+    assert "fisherman=P0" in taken
+    assert "fisherman" not in free
+    assert "workers placed: 1/8" in text
+
+
+def test_special_action_shows_space_and_player():
+    s = arle_ai.new_game(seed=0)
+    s.apply(place("peat_boatman"))
+    text = arle_ai.describe(s)
+    assert "special action: peat_boatman (P0)" in text
+
+
+def test_home_board_of_an_edited_position():
+    d = base(0)
+    h = d["players"][1]["home"]
+    h.update({"dikes": 4, "hydrated_moors": 1, "dehydrated_moors": [4, 2], "boardwalk_peat": 0,
+              "forests": 1, "buildings": ["mill"]})
+    d["buildings_on_board"].remove("mill")
+    d["players"][1]["barn"]["vehicles"] = [{"kind": "cart", "used": [0]}]
+    d["players"][1]["loaded"]["wood"] = 1
+    d["players"][1]["travel"] = ["hage", "norden"]
+    s = make(d)
+    p1 = _player_blocks(arle_ai.describe(s))[1]
+    # land: 6 + 3 * 2 rows = 12; tiles 2 fields + 1 stall + 1 forest + 1 building = 5
+    assert free_land(s.to_dict()["players"][1]["home"]) == 7
+    assert ("home: dikes 4/7, moors 1 hydrated, 2 dehydrated (peat 4+2), boardwalk gone, "
+            "free land 7") in p1
+    assert "forests 1" in p1
+    assert "buildings: mill" in p1
+    assert "vehicles: cart[used 0]; loaded: wood 1" in p1
+    assert "travel: hage, norden (3 spaces)" in p1
+
+
+def test_free_land_counts_removed_moors_and_the_boardwalk():
+    home = {"dikes": 0, "hydrated_moors": 2, "dehydrated_moors": [], "boardwalk_peat": 0,
+            "grain_fields": 1, "flax_fields": 1, "forests": 0, "parks": 0, "stalls": 1,
+            "depots": 0, "stables": 0, "double_stalls": 0, "buildings": []}
+    assert free_land(home) == 6 + 2 - 3  # one moor removed, boardwalk gone
+    home["boardwalk_peat"] = 1
+    assert free_land(home) == 4
+
+
+def test_mid_game_shows_whose_turn_and_the_pending_decision():
+    s = _mid_game()
+    assert not s.is_terminal()
+    text = arle_ai.describe(s)
+    assert (f"to decide: P{s.current_player}, decision {s.pending!r}") in text
+    assert f"workers placed: {s.workers_placed}/8" in text
+    block = _player_blocks(text)[s.current_player]
+    assert "<- to decide" in block.splitlines()[0]
+
+
+def test_final_position_shows_final_scores_and_winner():
+    s = _final()
+    assert s.is_terminal()
+    text = arle_ai.describe(s)
+    sc = s.scores()
+    assert (f"GAME OVER - final scores: P0 {_num(sc[0])}, P1 {_num(sc[1])}; "
+            f"winner: P{s.winner()}") in text
+    assert "<- to decide" not in text
+
+
+def test_package_describe_wraps_display():
+    from arle_ai.display import describe
+
+    s = _mid_game()
+    assert arle_ai.describe(s) == describe(s)

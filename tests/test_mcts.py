@@ -1,0 +1,213 @@
+"""The search: determinism, statistics, tree reuse, transpositions, evaluation, strength."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+import arle_ai
+from arle_ai import heuristics
+from arle_ai.agents import GreedyAgent, MCTSAgent, RandomAgent, agent_from_spec
+from arle_ai.mcts import MCTS
+from helpers import base, exchange, make
+
+
+def _visits(result):
+    return [(a.action, a.visits, round(a.mean_value, 12)) for a in result.actions]
+
+
+def test_same_seed_and_budget_give_the_same_result():
+    s = arle_ai.new_game(3)
+    a = MCTS(iterations=300, seed=5).search(s)
+    b = MCTS(iterations=300, seed=5).search(s)
+    assert _visits(a) == _visits(b)
+    assert a.best_action == b.best_action
+
+
+def test_a_different_seed_changes_the_rollouts():
+    s = arle_ai.new_game(3)
+    a = MCTS(iterations=300, seed=5).search(s)
+    b = MCTS(iterations=300, seed=6).search(s)
+    assert _visits(a) != _visits(b)
+
+
+def test_root_parallel_search_is_deterministic():
+    s = arle_ai.new_game(1)
+    a = MCTS(iterations=200, seed=2, workers=2).search(s)
+    b = MCTS(iterations=200, seed=2, workers=2).search(s)
+    assert _visits(a) == _visits(b)
+    assert a.iterations == 200
+    assert sum(x.visits for x in a.actions) == 200
+
+
+def test_best_action_is_legal_and_ranked_first():
+    s = arle_ai.new_game(4)
+    for _ in range(30):
+        s.apply(s.legal_actions()[len(s.legal_actions()) // 2])
+    r = MCTS(iterations=150, seed=1).search(s)
+    assert r.best_action in s.legal_actions()
+    assert r.actions[0].action == r.best_action
+    assert r.actions[0].visits == max(a.visits for a in r.actions)
+    assert sorted(a.action for a in r.actions) == s.legal_actions()
+    assert r.player == s.current_player
+
+
+def test_root_visits_sum_to_the_iterations_of_a_fresh_tree():
+    s = arle_ai.new_game(0)
+    r = MCTS(iterations=500, seed=0).search(s)
+    assert r.iterations == 500
+    assert sum(a.visits for a in r.actions) == 500
+    for a in r.actions:
+        if a.visits:
+            assert 0.0 <= a.mean_value <= 1.0
+
+
+def test_tree_reuse_keeps_the_subtree():
+    s = arle_ai.new_game(0)
+    m = MCTS(iterations=400, seed=0)
+    r = m.search(s)
+    child = s.copy().apply(r.best_action)
+    before = m.node_stats(child)
+    assert before is not None and sum(n for n, _ in before.values()) > 0
+    kept = sum(n for n, _ in before.values())
+    m.search(child)
+    after = m.node_stats(child)
+    assert sum(n for n, _ in after.values()) == kept + 400
+
+
+def test_no_reuse_starts_fresh():
+    s = arle_ai.new_game(0)
+    m = MCTS(iterations=100, seed=0, reuse=False)
+    m.search(s)
+    r = m.search(s)
+    assert sum(a.visits for a in r.actions) == 100
+
+
+def test_transpositions_share_statistics():
+    d = base(0)
+    d["half_year"] = 2
+    me = d["players"][d["start_player"]]
+    me["barn"]["peat_boats"] = 1
+    me["goods"]["peat"] = 5
+    s = make(d)
+    food_then_grain = s.copy().apply(exchange("food")).apply(exchange("grain"))
+    grain_then_food = s.copy().apply(exchange("grain")).apply(exchange("food"))
+    assert food_then_grain == grain_then_food
+    m = MCTS(iterations=3000, seed=0, c=3.0)
+    m.search(s)
+    after_food = s.copy().apply(exchange("food"))
+    after_grain = s.copy().apply(exchange("grain"))
+    n1 = m.node_stats(after_food)[exchange("grain")][0]
+    n2 = m.node_stats(after_grain)[exchange("food")][0]
+    shared = sum(n for n, _ in m.node_stats(food_then_grain).values())
+    assert n1 > 0 and n2 > 0
+    # every simulation into the shared position came by one of the two orders; the first one
+    # created it (and ran the rollout there), the rest passed on through it. Two separate nodes
+    # would hold n1 - 1 and n2 - 1.
+    assert shared == n1 + n2 - 1
+
+
+def test_time_budget_stops_the_search():
+    r = MCTS(time_limit=0.2, seed=0).search(arle_ai.new_game(0))
+    assert r.iterations > 0
+    assert r.time_taken < 2.0
+
+
+def test_bad_options_are_rejected():
+    for bad in (dict(iterations=0), dict(rollout="magic"), dict(workers=0), dict(c=-1),
+                dict(time_limit=-1)):
+        with pytest.raises(ValueError):
+            MCTS(**bad)
+    with pytest.raises(ValueError):
+        MCTS(iterations=10).search(_finished_game())
+
+
+def _finished_game():
+    s = arle_ai.new_game(0)
+    while not s.is_terminal():
+        s.apply(s.legal_actions()[0])
+    return s
+
+
+def test_principal_variation_starts_with_the_move():
+    s = arle_ai.new_game(0)
+    r = MCTS(iterations=400, seed=0).search(s)
+    best = r.actions[0]
+    assert best.pv[0] == best.text == s.action_to_string(best.action)
+    assert len(best.pv) >= 2
+
+
+# ---- the evaluation ----
+
+def _evaluation_of(d, p):
+    return heuristics.evaluate(make(d))[p]
+
+
+def test_more_animal_diversity_scores_higher():
+    d = base(0)
+    d["players"][0]["home"]["stalls"] = 3
+    d["players"][0]["animals"] = {"sheep": 3, "cattle": 0, "horse": 3}
+    lopsided = _evaluation_of(d, 0)
+    d["players"][0]["animals"] = {"sheep": 2, "cattle": 2, "horse": 2}
+    balanced = _evaluation_of(d, 0)
+    assert balanced > lopsided
+
+
+def test_a_higher_tool_scores_higher():
+    d = base(0)
+    low = _evaluation_of(d, 0)
+    d["players"][0]["tools"]["axes"] = 4
+    assert _evaluation_of(d, 0) > low
+
+
+def test_missing_food_lowers_the_evaluation():
+    d = base(0)
+    d["players"][0]["goods"]["food"] = 10
+    fed = _evaluation_of(d, 0)
+    d["players"][0]["goods"]["food"] = 0
+    d["players"][0]["goods"]["grain"] = 0
+    assert _evaluation_of(d, 0) < fed
+
+
+def test_evaluation_at_the_end_is_the_score():
+    s = _finished_game()
+    assert heuristics.evaluate(s) == pytest.approx(s.scores())
+
+
+# ---- agents ----
+
+def test_agents_are_seeded_and_picklable():
+    s = arle_ai.new_game(2)
+    for agent in (RandomAgent(3), GreedyAgent(3), MCTSAgent(iterations=50, seed=3)):
+        twin = pickle.loads(pickle.dumps(agent))
+        assert agent.select(s) == twin.select(s)
+        assert agent.select(s) in s.legal_actions()
+
+
+def test_agent_specs():
+    assert isinstance(agent_from_spec("random"), RandomAgent)
+    assert isinstance(agent_from_spec("greedy"), GreedyAgent)
+    a = agent_from_spec("mcts:iterations=20,c=1.2")
+    assert isinstance(a, MCTSAgent) and a.options["iterations"] == 20
+    assert agent_from_spec("mcts:time=0.5").options["time_limit"] == 0.5
+    for bad in ("alphazero", "mcts:iterations", "mcts:depth=3", "mcts:iterations=ten",
+                "random:iterations=3"):
+        with pytest.raises(ValueError):
+            agent_from_spec(bad)
+
+
+def _play(agents, seed):
+    s = arle_ai.new_game(seed)
+    while not s.is_terminal():
+        s.apply(agents[s.current_player].select(s))
+    return s
+
+
+def test_mcts_beats_random():
+    """Strength smoke test: a short search wins both seats against random play."""
+    for seat in (0, 1):
+        agents = {seat: MCTSAgent(iterations=150, seed=seat), 1 - seat: RandomAgent(seat)}
+        final = _play(agents, seed=10 + seat)
+        assert final.winner() == seat
+        assert final.scores()[seat] > final.scores()[1 - seat] + 20
