@@ -176,8 +176,8 @@ cdef class GameState:
 
     def _describe_id(self, a):
         if isinstance(a, int) and 0 <= a < NUM_ACTIONS:
-            from arle_ai.notation import action_to_string
             try:
+                from arle_ai.notation import action_to_string
                 return repr(action_to_string(self, a))
             except Exception:
                 return "unknown"

@@ -242,11 +242,7 @@ cdef int building_frame_legal(State* s, Frame* f, int* out) noexcept nogil:
             n = add(out, n, ACT_VEHICLE + V_HANDCART)
         return n
     if f.a == F_GIVE_ANIMALS:
-        if f.c > 0:
-            for t in range(f.d, 3):
-                if p.animals[t] > 0:
-                    n = add(out, n, ACT_ANIMAL + t)
-        return n
+        return give_animal_actions(p, f.c, f.d, out, 0)
     if f.a == F_GIVE_CLOTHING:
         for t in range(G_SUMMER_WEAR, G_LEATHER_WEAR + 1):
             if p.goods[t] > 0:

@@ -383,6 +383,21 @@ cdef void sort_ints(int* a, int n) noexcept nogil:
             j -= 1
         a[j + 1] = t
 
+cdef int give_animal_actions(Player* p, int owed, int lowest, int* out, int n) noexcept nogil:
+    """Animals to hand over, `owed` more in all, types in non-decreasing order (from `lowest`):
+    a type is offered only if it and the types after it can still pay everything owed."""
+    cdef int t, rest
+    if owed <= 0:
+        return n
+    for t in range(lowest, 3):
+        rest = 0
+        for k in range(t, 3):
+            rest += p.animals[k]
+        if p.animals[t] > 0 and rest >= owed:
+            out[n] = ACT_ANIMAL + t
+            n += 1
+    return n
+
 cdef int legal_actions(State* s, int* out) noexcept nogil:
     """The legal ids of the pending decision, sorted ascending, without duplicates."""
     cdef Frame* f
@@ -401,11 +416,7 @@ cdef int legal_actions(State* s, int* out) noexcept nogil:
         out[0] = ACT_STOP
         n = anytime_actions(s, pi, out, 1, 1)
     elif f.kind == K_FEED:
-        if f.a > 0:
-            for t in range(f.b, 3):
-                if s.pl[pi].animals[t] > 0:
-                    out[n] = ACT_ANIMAL + t
-                    n += 1
+        n = give_animal_actions(&s.pl[pi], f.a, f.b, out, n)
     elif f.kind == K_DISCARD:
         if not housable(&s.pl[pi]):
             for t in range(3):

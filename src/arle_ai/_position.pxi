@@ -369,8 +369,10 @@ cdef void _state_from_dict(State* s, d) except *:
             raise PositionError(f"players[{pi}].home.buildings: a building still on the board")
         if owned & ~s.in_play:
             raise PositionError(f"players[{pi}].home.buildings: a building not in play")
-    if s.pl[0].buildings & s.pl[1].buildings:
-        raise PositionError("players: a building owned by both players (each exists once)")
+    both = s.pl[0].buildings & s.pl[1].buildings
+    if both:
+        raise PositionError(f"players[1].home.buildings: {_bits(both, BUILDING_KEYS)[0]!r} is also "
+                            "owned by players[0] (each building exists once)")
     if (s.in_play & ~s.available) != (s.pl[0].buildings | s.pl[1].buildings):
         raise PositionError("buildings_on_board: every building in play is on the board or owned")
     supplies = (("fields", fields_left(s)), ("forests and parks", forests_left(s)),

@@ -58,7 +58,11 @@ cdef int load_actions(State* s, int pi, int* out, int n) noexcept nogil:
     cdef Player* p = &s.pl[pi]
     cdef int item, j, k, m, size, seen, prev
     cdef int results[4]
-    if p.nveh == 0:
+    cdef int free = 0
+    for j in range(p.nveh):
+        if p.veh[j].used != (1 << VEH_NSPACES[p.veh[j].kind]) - 1:
+            free = 1
+    if not free:
         return n
     for item in range(NLOAD_ITEMS):
         if not item_loadable(s, pi, item):

@@ -1,0 +1,273 @@
+"""Positions as dicts and JSON: round trips and validation (DESIGN.md "position file")."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+import pytest
+
+import arle_ai
+from arle_ai import GameState, PositionError
+from helpers import base, make
+
+# ---- round trips ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["standard", "first-game"])
+@pytest.mark.parametrize("seed", [0, 1, 17])
+def test_round_trip_start_position(seed, variant):
+    s = arle_ai.new_game(seed, variant)
+    t = GameState.from_json(s.to_json())
+    assert t == s
+    assert t.to_dict() == s.to_dict()
+    assert t.legal_actions() == s.legal_actions()
+    assert GameState.from_dict(s.to_dict()) == s
+
+
+def _random_states(seed, n):
+    rng = random.Random(seed)
+    s = arle_ai.new_game(seed)
+    out = []
+    while not s.is_terminal() and len(out) < n:
+        s.apply(rng.choice(s.legal_actions()))
+        if rng.random() < 0.05:
+            out.append(s.copy())
+    out.append(s.copy())
+    return out
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_round_trip_mid_game(seed):
+    pendings = set()
+    for s in _random_states(seed, 60):
+        text = s.to_json()
+        t = GameState.from_json(text)
+        assert t == s, s.pending
+        assert t.to_json() == text
+        assert t.legal_actions() == s.legal_actions()
+        assert t.pending == s.pending and t.current_player == s.current_player
+        assert t.scores() == s.scores()
+        pendings.add(s.pending.split(":")[0])
+    assert "turn" in pendings
+
+
+def test_round_trip_covers_sub_decisions():
+    kinds = {s.pending.split(":")[0] for seed in range(8) for s in _random_states(seed, 60)}
+    assert {"turn", "action", "end_window", "game_over"} <= kinds
+
+
+def test_round_trip_keeps_playing_identically():
+    s = _random_states(3, 10)[5]
+    t = GameState.from_json(s.to_json())
+    rng_a, rng_b = random.Random(9), random.Random(9)
+    while not s.is_terminal():
+        a = rng_a.choice(s.legal_actions())
+        assert rng_b.choice(t.legal_actions()) == a
+        s.apply(a)
+        t.apply(a)
+        assert s == t
+    assert t.is_terminal() and t.scores() == s.scores()
+
+
+def test_round_trip_of_a_terminal_position():
+    s = _random_states(4, 10**6)[-1]
+    assert s.is_terminal()
+    t = GameState.from_json(s.to_json())
+    assert t == s and t.is_terminal() and t.winner() == s.winner()
+
+
+# ---- rejected inputs -----------------------------------------------------------------------
+
+
+def _rejected(d, *words):
+    """from_dict must raise PositionError naming each of `words`, and return nothing."""
+    original = copy.deepcopy(d)
+    result = None
+    with pytest.raises(PositionError) as e:
+        result = GameState.from_dict(d)
+    assert result is None
+    assert d == original                              # the input is not modified
+    for w in words:
+        assert w in str(e.value), (w, str(e.value))
+    return str(e.value)
+
+
+def _edit(f):
+    d = base(0)
+    d.pop("pending")
+    f(d)
+    return d
+
+
+@pytest.mark.parametrize("good", ["food", "grain", "wood", "timber", "peat", "winter_wear"])
+def test_negative_goods(good):
+    d = _edit(lambda d: d["players"][0]["goods"].update({good: -1}))
+    _rejected(d, f"players[0].goods.{good}")
+
+
+@pytest.mark.parametrize("good, bad, good_value", [("grain", 16, 15), ("flax", 16, 15),
+                                                   ("wool", 16, 15), ("hide", 16, 15),
+                                                   ("food", 31, 30)])
+def test_goods_over_cap(good, bad, good_value):
+    _rejected(_edit(lambda d: d["players"][1]["goods"].update({good: bad})),
+              f"players[1].goods.{good}")
+    s = make(_edit(lambda d: d["players"][1]["goods"].update({good: good_value})))
+    assert s.to_dict()["players"][1]["goods"][good] == good_value
+
+
+def test_animals_without_room():
+    # start: stall 3 + 2 empty land spaces of 2 + 5 dikes = 12 places
+    ok = make(_edit(lambda d: d["players"][0]["animals"].update(horse=12)))
+    assert ok.to_dict()["players"][0]["animals"]["horse"] == 12
+    _rejected(_edit(lambda d: d["players"][0]["animals"].update(horse=13)), "players[0].animals")
+
+
+def test_mixed_animals_without_room():
+    # 4 sheep, 4 cattle, 4 horses: stall 3 of one type + 2 land pens of one type + 5 dikes
+    # -> e.g. 3 horses in the stall, 4 sheep on 2 land pens, 4 cattle + 1 horse on dikes: fits
+    make(_edit(lambda d: d["players"][0]["animals"].update(sheep=4, cattle=4, horse=4)))
+    d = _edit(lambda d: d["players"][0]["animals"].update(sheep=5, cattle=4, horse=4))
+    _rejected(d, "players[0].animals")
+
+
+def _own(d, p, building):
+    d["players"][p]["home"]["buildings"] = [building]
+    if building in d["buildings_on_board"]:
+        d["buildings_on_board"].remove(building)
+
+
+def test_building_owned_by_both_players():
+    def f(d):
+        _own(d, 0, "mill")
+        _own(d, 1, "mill")
+    _rejected(_edit(f), "players", "also owned")
+
+
+def test_building_owned_by_both_players_names_it():
+    def f(d):
+        _own(d, 0, "mill")
+        _own(d, 1, "mill")
+    msg = _rejected(_edit(f))
+    assert "mill" in msg or "home.buildings" in msg
+
+
+def test_building_not_in_play():
+    d = _edit(lambda d: _own(d, 0, "turnery"))          # not drawn with seed 0
+    assert "turnery" not in d["setup"]["buildings"]
+    _rejected(d, "players[0].home.buildings")
+
+
+def test_building_on_board_not_in_play():
+    _rejected(_edit(lambda d: d["buildings_on_board"].append("turnery")), "buildings_on_board")
+
+
+def test_building_both_on_board_and_owned():
+    def f(d):
+        d["players"][0]["home"]["buildings"] = ["mill"]
+    _rejected(_edit(f), "players[0].home.buildings")
+
+
+def test_more_fields_than_tiles_for_one_player():
+    _rejected(_edit(lambda d: d["players"][0]["home"].update(grain_fields=15)),
+              "players[0].home.grain_fields")
+
+
+def test_more_fields_than_tiles_for_both_players():
+    # 14 field tiles in the box (core.md 1.3); each player keeps the starting flax field:
+    # 7 + 1 + 5 + 1 = 14 fit, one more grain field is the 15th
+    def fields(n):
+        def f(d):
+            d["players"][0]["home"].update(dikes=7, grain_fields=7)
+            d["players"][1]["home"].update(dikes=7, grain_fields=n)
+        return _edit(f)
+    make(fields(5))
+    _rejected(fields(6), "fields")
+
+
+def test_more_fields_than_land():
+    # 6 land spaces at the start: grain + flax + stall + boardwalk = 4; 3 more grain fields = 7
+    make(_edit(lambda d: d["players"][0]["home"].update(grain_fields=3)))
+    _rejected(_edit(lambda d: d["players"][0]["home"].update(grain_fields=4)), "players[0].home")
+
+
+@pytest.mark.parametrize("h", [0, 10, -1])
+def test_half_year_out_of_range(h):
+    _rejected(_edit(lambda d: (d.update(half_year=h), d.pop("season"))), "half_year")
+
+
+@pytest.mark.parametrize("track, value", [("fish_traps", 7), ("fish_traps", 1), ("ovens", 0),
+                                          ("ovens", 5), ("spades", 4), ("shovels", 2),
+                                          ("fleshing_beams", 4)])
+def test_tool_value_not_on_the_track(track, value):
+    _rejected(_edit(lambda d: d["players"][0]["tools"].update({track: value})),
+              f"players[0].tools.{track}")
+
+
+@pytest.mark.parametrize("where, name", [((), "colour"), (("players", 0), "gold"),
+                                         (("players", 1, "goods"), "gold"),
+                                         (("players", 0, "home"), "lake"),
+                                         (("players", 0, "animals"), "goat"),
+                                         (("players", 0, "tools"), "hammers"),
+                                         (("setup",), "mode")])
+def test_unknown_field_names(where, name):
+    def f(d):
+        node = d
+        for k in where:
+            node = node[k]
+        node[name] = 1
+    msg = _rejected(_edit(f), name)
+    assert "unknown" in msg
+
+
+@pytest.mark.parametrize("text", ["{not json", "", "[1, 2", '{"half_year": 1,}', "nul"])
+def test_malformed_json(text):
+    with pytest.raises(PositionError) as e:
+        GameState.from_json(text)
+    assert "JSON" in str(e.value)
+
+
+@pytest.mark.parametrize("text", ["[]", "3", '"position"', "null"])
+def test_json_not_an_object(text):
+    with pytest.raises(PositionError):
+        GameState.from_json(text)
+
+
+@pytest.mark.parametrize("n", [-1, 9, 100])
+def test_workers_placed_out_of_range(n):
+    _rejected(_edit(lambda d: d.update(workers_placed=n)), "workers_placed")
+
+
+@pytest.mark.parametrize("space", ["peat_boatman", "tanner", "wainwright"])
+def test_other_season_space_needs_special_action_by(space):
+    def f(d):
+        d["workers_placed"] = 1
+        d["occupied"] = {space: d["start_player"]}
+    _rejected(_edit(f), f"occupied.{space}")
+    ok = _edit(f)
+    ok["special_action_by"] = ok["start_player"]
+    assert make(ok).special_action_by == ok["start_player"]
+
+
+def test_winter_half_year_summer_space_needs_special_action_by():
+    def f(d):
+        d.update(half_year=2, season="winter", workers_placed=1)
+        d["occupied"] = {"fisherman": d["start_player"]}
+    _rejected(_edit(f), "occupied.fisherman")
+
+
+def test_rejected_json_leaves_no_partial_state():
+    s = arle_ai.new_game(0)
+    before = s.copy()
+    d = s.to_dict()
+    d["players"][1]["goods"]["grain"] = 16
+    text = json.dumps(d)
+    result = None
+    with pytest.raises(PositionError):
+        result = GameState.from_json(text)
+    assert result is None
+    assert s == before                                 # an existing state is untouched
+    d["players"][1]["goods"]["grain"] = 15
+    t = GameState.from_json(json.dumps(d))
+    assert t.to_dict()["players"][1]["goods"]["grain"] == 15
