@@ -21,6 +21,7 @@ from arle_ai._core import (
     NUM_ACTIONS_PY as NUM_ACTIONS,
 )
 from arle_ai.errors import IllegalActionError, PositionError
+from arle_ai.mcts import MCTS, ActionStats, SearchResult
 
 __version__ = "0.1.0"
 
@@ -34,6 +35,9 @@ __all__ = [
     "random_playout",
     "rules",
     "describe",
+    "MCTS",
+    "SearchResult",
+    "ActionStats",
 ]
 
 
