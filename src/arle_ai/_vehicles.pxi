@@ -58,16 +58,22 @@ cdef int load_actions(State* s, int pi, int* out, int n) noexcept nogil:
     cdef Player* p = &s.pl[pi]
     cdef int item, j, k, m, size, seen, prev
     cdef int results[4]
-    cdef int free = 0
+    cdef int fits_size[5]
+    cdef int any_fit = 0
+    for size in range(5):
+        fits_size[size] = 0
     for j in range(p.nveh):
-        if p.veh[j].used != (1 << VEH_NSPACES[p.veh[j].kind]) - 1:
-            free = 1
-    if not free:
+        for k in range(VEH_NSPACES[p.veh[j].kind]):
+            for size in range(1, 5):
+                if not fits_size[size] and fit_mask(p.veh[j].kind, p.veh[j].used, k, size):
+                    fits_size[size] = 1
+                    any_fit = 1
+    if not any_fit:
         return n
     for item in range(NLOAD_ITEMS):
-        if not item_loadable(s, pi, item):
-            continue
         size = item_size(item)
+        if not fits_size[size] or not item_loadable(s, pi, item):
+            continue
         for j in range(p.nveh):
             # identical vehicles are one choice
             if j > 0 and p.veh[j].kind == p.veh[j - 1].kind and p.veh[j].used == p.veh[j - 1].used:
