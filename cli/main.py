@@ -1,77 +1,15 @@
 """The ``arle`` command: a click group whose commands wrap the ``arle_ai`` library.
 
 Exit codes: 0 on success, 2 on bad input (with a one-line message on stderr, no traceback).
+Each command lives in its own module; this one only assembles the group.
 """
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-from typing import NoReturn
-
 import click
 
 import arle_ai
-
-VARIANTS = ("standard", "first-game")
-EXIT_BAD_INPUT = 2
-
-
-def fail(message: str) -> NoReturn:
-    """Print ``message`` as one line on stderr and exit with the bad-input code."""
-    one_line = " ".join(str(message).split())
-    click.echo(f"arle: error: {one_line}", err=True)
-    raise SystemExit(EXIT_BAD_INPUT)
-
-
-def read_text(path: str) -> str:
-    """Return the text of the file at ``path``, or fail naming the file and the problem."""
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        fail(f"{path}: no such file")
-    except IsADirectoryError:
-        fail(f"{path}: is a directory, not a position file")
-    except UnicodeDecodeError as exc:
-        fail(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})")
-    except OSError as exc:
-        fail(f"{path}: cannot read: {exc.strerror or exc}")
-
-
-def write_text(text: str, path: str | None) -> None:
-    """Write ``text``, newline-terminated, to the file at ``path`` (None: to stdout)."""
-    if not text.endswith("\n"):
-        text += "\n"
-    if path is None:
-        click.echo(text, nl=False)
-        return
-    try:
-        Path(path).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        fail(f"{path}: cannot write: {exc.strerror or exc}")
-
-
-def load_position(path: str | None) -> arle_ai.GameState:
-    """Load the position in the JSON file at ``path``; no path means the standard opening."""
-    if path is None:
-        return arle_ai.new_game(seed=0)
-    text = read_text(path)
-    try:
-        json.loads(text)
-    except json.JSONDecodeError as exc:
-        fail(f"{path}: malformed JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})")
-    try:
-        return arle_ai.GameState.from_json(text)
-    except ValueError as exc:  # arle_ai.PositionError is a ValueError
-        fail(f"{path}: invalid position: {exc}")
-
-
-def make_game(seed: int, variant: str) -> arle_ai.GameState:
-    """Return the start position for ``seed`` and ``variant``, failing cleanly on bad values."""
-    try:
-        return arle_ai.new_game(seed=seed, variant=variant)
-    except ValueError as exc:
-        fail(str(exc))
+from arle_cli.common import VARIANTS, load_position, make_game, write_text
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -109,6 +47,26 @@ def show(position: str | None) -> None:
     state = load_position(position)
     click.echo(arle_ai.describe(state))
 
+
+
+def _register() -> None:
+    """Add the commands that live in their own modules (skipping any not yet written)."""
+    import importlib
+
+    for module, name in [("arle_cli.suggest_cmd", "suggest"), ("arle_cli.play_cmd", "play"),
+                         ("arle_cli.selfplay_cmd", "selfplay"),
+                         ("arle_cli.analyze_cmd", "analyze"), ("arle_cli.bench_cmd", "bench"),
+                         ("arle_cli.check_cmd", "check")]:
+        try:
+            mod = importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+            continue
+        cli.add_command(getattr(mod, name))
+
+
+_register()
 
 if __name__ == "__main__":
     cli()

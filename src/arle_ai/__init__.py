@@ -22,6 +22,7 @@ from arle_ai._core import (
 )
 from arle_ai.errors import IllegalActionError, PositionError
 from arle_ai.mcts import MCTS, ActionStats, SearchResult
+from arle_ai.suggest import Suggestion, SuggestionReport, suggest
 
 __version__ = "0.1.0"
 
@@ -38,6 +39,9 @@ __all__ = [
     "MCTS",
     "SearchResult",
     "ActionStats",
+    "suggest",
+    "Suggestion",
+    "SuggestionReport",
 ]
 
 

@@ -1,0 +1,99 @@
+"""Helpers shared by the ``arle`` commands: clean failures (exit 2), files, positions."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import NoReturn
+
+import click
+
+import arle_ai
+from arle_ai.agents import Agent, agent_from_spec
+from arle_ai.records import GameRecord, RecordError, record_from_dict
+
+VARIANTS = ("standard", "first-game")
+EXIT_BAD_INPUT = 2
+
+
+def fail(message: str) -> NoReturn:
+    """Print ``message`` as one line on stderr and exit with the bad-input code."""
+    one_line = " ".join(str(message).split())
+    click.echo(f"arle: error: {one_line}", err=True)
+    raise SystemExit(EXIT_BAD_INPUT)
+
+
+def read_text(path: str) -> str:
+    """Return the text of the file at ``path``, or fail naming the file and the problem."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        fail(f"{path}: no such file")
+    except IsADirectoryError:
+        fail(f"{path}: is a directory, not a position file")
+    except UnicodeDecodeError as exc:
+        fail(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})")
+    except OSError as exc:
+        fail(f"{path}: cannot read: {exc.strerror or exc}")
+
+
+def write_text(text: str, path: str | None) -> None:
+    """Write ``text``, newline-terminated, to the file at ``path`` (None: to stdout)."""
+    if not text.endswith("\n"):
+        text += "\n"
+    if path is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        fail(f"{path}: cannot write: {exc.strerror or exc}")
+
+
+def load_position(path: str | None) -> arle_ai.GameState:
+    """Load the position in the JSON file at ``path``; no path means the standard opening."""
+    if path is None:
+        return arle_ai.new_game(seed=0)
+    text = read_text(path)
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as exc:
+        fail(f"{path}: malformed JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})")
+    try:
+        return arle_ai.GameState.from_json(text)
+    except ValueError as exc:  # arle_ai.PositionError is a ValueError
+        fail(f"{path}: invalid position: {exc}")
+
+
+def make_game(seed: int, variant: str) -> arle_ai.GameState:
+    """Return the start position for ``seed`` and ``variant``, failing cleanly on bad values."""
+    try:
+        return arle_ai.new_game(seed=seed, variant=variant)
+    except ValueError as exc:
+        fail(str(exc))
+
+
+def load_record_file(path: str) -> GameRecord:
+    """Load and replay the game record at ``path``, or fail naming the problem."""
+    text = read_text(path)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        fail(f"{path}: malformed JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})")
+    try:
+        return record_from_dict(data)
+    except RecordError as exc:
+        fail(f"{path}: invalid game record: {exc}")
+
+
+def make_agent(spec: str, seed: int = 0) -> Agent:
+    """An agent from a spec such as ``mcts:iterations=2000``, or fail naming the bad part."""
+    try:
+        return agent_from_spec(spec, seed=seed)
+    except ValueError as exc:
+        fail(str(exc))
+
+
+def emit_json(data: object) -> None:
+    """Write ``data`` as JSON on stdout (machine-readable output of ``--json``)."""
+    click.echo(json.dumps(data, indent=1))

@@ -1,0 +1,37 @@
+"""Loading positions and game records from files or text, with errors that name the problem."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from arle_ai import _core
+from arle_ai.errors import PositionError
+from arle_ai.records import GameRecord, RecordError, load_record
+
+__all__ = ["load_position", "load_record", "GameRecord", "RecordError"]
+
+
+def load_position(source: str | Path | dict) -> _core.GameState:
+    """A position from a dict, a JSON text or a JSON file (docs/position-format.md).
+
+    Raises PositionError naming the file, the JSON error or the impossible field.
+    """
+    if isinstance(source, dict):
+        return _core.GameState.from_dict(source)
+    if isinstance(source, Path) or not source.lstrip().startswith("{"):
+        path = Path(source)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise PositionError(f"{path}: no such file") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise PositionError(f"{path}: cannot read: {exc}") from None
+    else:
+        text = source
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise PositionError(f"malformed JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+                            ) from None
+    return _core.GameState.from_json(text)
