@@ -316,8 +316,13 @@ cdef void advance_turn(State* s) noexcept nogil:
 
 cdef void flow(State* s) noexcept nogil:
     """Run automatic frames until a real decision (or the game end) is on top."""
-    cdef Frame* f
     cdef int buf[MAX_LEGAL]
+    flow_into(s, buf)
+
+cdef int flow_into(State* s, int* buf) noexcept nogil:
+    """flow(), leaving the legal ids of the decision it stops at in `buf`: returns their
+    count, 0 at the game end, or -1 at a turn (whose ids flow does not need)."""
+    cdef Frame* f
     cdef int n, guard = 0
     while s.sp > 0 and guard < 10000:
         guard += 1
@@ -327,9 +332,9 @@ cdef void flow(State* s) noexcept nogil:
         elif f.kind == K_HALF_END:
             half_end_step(s, f)
         elif f.kind == K_GAME_OVER:
-            return
+            return 0
         elif f.kind == K_TURN:
-            return      # a turn always offers a pass and a free space: never forced
+            return -1   # a turn always offers a pass and a free space: never forced
         else:
             n = legal_actions(s, buf)
             if n == 0:
@@ -340,7 +345,8 @@ cdef void flow(State* s) noexcept nogil:
                 # a forced choice is made for the player (docs/rules-decisions.md)
                 apply_raw(s, buf[0])
                 continue
-            return
+            return n
+    return 0
 
 # ---- legal actions ----
 
@@ -457,6 +463,15 @@ cdef void apply_action(State* s, int a) noexcept nogil:
     """Apply a legal action (the caller has checked it) and run to the next decision."""
     apply_raw(s, a)
     flow(s)
+
+cdef int apply_action_next(State* s, int a, int* buf) noexcept nogil:
+    """apply_action(), then the legal ids of the next decision in `buf`; returns their count
+    (the playout loops use it so that no decision's ids are generated twice)."""
+    apply_raw(s, a)
+    cdef int n = flow_into(s, buf)
+    if n < 0:
+        n = legal_actions(s, buf)
+    return n
 
 cdef void apply_raw(State* s, int a) noexcept nogil:
     """Apply a legal action without running the automatic frames after it."""

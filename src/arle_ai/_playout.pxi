@@ -4,10 +4,10 @@ cdef int playout_random(State* s, uint64_t* rng, int max_steps) noexcept nogil:
     """Play uniformly random legal actions to the end (or max_steps); returns the steps taken."""
     cdef int buf[MAX_LEGAL]
     cdef int n, steps = 0
+    n = legal_actions(s, buf)
     while not is_terminal(s) and steps < max_steps:
-        n = legal_actions(s, buf)
         if n == 0:
             break
-        apply_action(s, buf[rng_below(rng, n)])
+        n = apply_action_next(s, buf[rng_below(rng, n)], buf)
         steps += 1
     return steps

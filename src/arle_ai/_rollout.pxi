@@ -100,15 +100,15 @@ cdef double rollout(State* s, uint64_t* rng, Weights* w, int heuristic, int hori
     cdef int n, a, steps = 0
     cdef int stop_at = s.half_year + horizon + 1 if horizon >= 0 else 100
     cdef double m, win
+    n = legal_actions(s, buf)
     while not is_terminal(s) and s.half_year < stop_at and steps < 20000:
-        n = legal_actions(s, buf)
         if n == 0:
             break
         if heuristic:
             a = heuristic_pick(s, rng, w, buf, n)
         else:
             a = buf[rng_below(rng, n)]
-        apply_action(s, a)
+        n = apply_action_next(s, a, buf)
         steps += 1
     if is_terminal(s):
         m = (score_half(&s.pl[0]) - score_half(&s.pl[1])) / 2.0
