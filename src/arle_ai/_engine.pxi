@@ -252,6 +252,10 @@ cdef void half_end_step(State* s, Frame* f) noexcept nogil:
             push(s, K_NOVEMBER, pi, 0, 0, 0, 0)
         return
     if pc < 10:
+        # the November windows are over: forget which houses were used, so that equal
+        # positions compare equal in the next half-year
+        s.pl[0].november_used = 0
+        s.pl[1].november_used = 0
         f.a = 10
         return
     if pc < 30:
