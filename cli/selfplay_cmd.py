@@ -1,0 +1,115 @@
+"""``arle selfplay``: a self-play tournament between agents, statistics, resumable output."""
+
+from __future__ import annotations
+
+import math
+import sys
+from typing import Any
+
+import click
+from tqdm import tqdm
+
+from arle_ai.tournament import Tournament, TournamentError, format_summary, json_safe, summarize
+from arle_cli.common import VARIANTS, emit_json, fail, make_agent
+
+
+class _SpecsOption(click.Option):
+    """A repeatable option that also takes the values after it, up to the next option:
+    ``--agents A B`` and ``--agents A --agents B`` both give ``(A, B)``."""
+
+    def add_to_parser(self, parser: Any, ctx: click.Context) -> None:
+        super().add_to_parser(parser, ctx)
+        opt = None
+        for name in self.opts:  # click's parser keeps its options in these (private) dicts
+            opt = (getattr(parser, "_long_opt", {}).get(name)
+                   or getattr(parser, "_short_opt", {}).get(name))
+            if opt is not None:
+                break
+        if opt is None:  # pragma: no cover - another click: the option is only repeatable
+            return
+        take = opt.process
+
+        def process(value: Any, state: Any) -> None:
+            take(value, state)
+            while state.rargs and not state.rargs[0].startswith("-"):
+                take(state.rargs.pop(0), state)
+
+        opt.process = process
+
+
+@click.command()
+@click.option("--agents", "agents", cls=_SpecsOption, multiple=True, required=True,
+              metavar="SPEC [SPEC...]",
+              help="Agents to play, e.g. random greedy mcts:iterations=200 (two or more; "
+                   "every pair plays).")
+@click.option("--games", type=int, required=True,
+              help="Games per pairing (even: each setup is played twice, seats swapped).")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes playing games in parallel.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Master seed: draws the setups and the agents' seeds.")
+@click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True,
+              help="Building set of every game.")
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="Write results as JSON lines (one game record per game); if the file "
+                   "exists, resume: play only the games not in it.")
+@click.option("--sprt", type=(float, float), default=None, metavar="ELO0 ELO1",
+              help="Also report an SPRT of H0: Elo = ELO0 against H1: Elo = ELO1 (first agent "
+                   "of each pairing; alpha = beta = 0.05).")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON on stdout.")
+def selfplay(agents: tuple[str, ...], games: int, workers: int, seed: int, variant: str,
+             out: str | None, sprt: tuple[float, float] | None, as_json: bool) -> None:
+    """Play a self-play tournament and print its statistics.
+
+    Every pair of agents plays GAMES games: GAMES/2 setups drawn from --seed, each played twice
+    with the seats swapped. Reports per pairing W-D-L, score (Wilson 95%), Elo difference (95%),
+    LOS, mean VP margin (95%) and the start player's wins; with 3 or more agents a rating table.
+    """
+    specs = [s.strip() for s in agents]
+    if len(specs) < 2:
+        fail(f"--agents needs at least 2 agents, got {len(specs)}")
+    for spec in specs:
+        make_agent(spec)
+    if games <= 0 or games % 2:
+        fail(f"--games must be a positive even number (each setup is played twice, seats "
+             f"swapped), not {games}")
+    if sprt is not None:
+        elo0, elo1 = sprt
+        if not (math.isfinite(elo0) and math.isfinite(elo1)):
+            fail(f"--sprt values must be finite Elo differences, not {elo0:g} {elo1:g}")
+        if not elo0 < elo1:
+            fail(f"--sprt needs ELO0 < ELO1, not {elo0:g} {elo1:g}")
+    try:
+        tournament = Tournament(specs, games, seed=seed, variant=variant)
+    except ValueError as exc:
+        fail(str(exc))
+
+    bar: list[tqdm] = []
+
+    def on_start(to_play: int, done: int) -> None:
+        if done:
+            click.echo(f"arle: resuming {out}: {done} of {tournament.total} games already "
+                       f"played, {to_play} to play", err=True)
+        bar.append(tqdm(total=to_play, unit="game", file=sys.stderr, disable=None,
+                        desc="selfplay"))
+
+    def on_result(_: dict[str, Any]) -> None:
+        bar[0].update(1)
+
+    try:
+        results = tournament.run(workers=workers, out=out, on_start=on_start,
+                                 on_result=on_result)
+    except TournamentError as exc:
+        fail(str(exc))
+    except OSError as exc:
+        fail(f"{out}: cannot write: {exc.strerror or exc}")
+    finally:
+        for b in bar:
+            b.close()
+
+    summary = summarize(results, agents=specs, sprt=sprt)
+    summary.update({"seed": seed, "variant": variant, "games_per_pairing": games})
+    if as_json:
+        emit_json(json_safe(summary))
+    else:
+        click.echo(format_summary(summary))
