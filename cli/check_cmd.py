@@ -1,0 +1,71 @@
+"""``arle check``: random legal games through the invariant checks after every decision."""
+
+from __future__ import annotations
+
+import multiprocessing
+import sys
+from typing import Any
+
+import click
+from tqdm import tqdm
+
+import arle_ai
+from arle_ai.testing import InvariantError, play_random_game
+from arle_cli.common import VARIANTS
+
+
+def check_game(job: tuple[int, str]) -> dict[str, Any] | None:
+    """Play the random game of ``seed`` with every check; None if it is clean, else the
+    failure with the decisions (notation) that reproduce it."""
+    seed, variant = job
+    moves: list[str] = []
+
+    def note(state: arle_ai.GameState, action: int) -> None:
+        moves.append(state.action_to_string(action))
+
+    try:
+        play_random_game(seed, variant, check=True, on_step=note)
+    except InvariantError as exc:
+        return {"seed": seed, "variant": variant, "error": str(exc), "moves": moves}
+    return None
+
+
+@click.command()
+@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True,
+              help="How many random games to play.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of the first game; game i uses seed + i.")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Processes playing games in parallel.")
+@click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True)
+def check(games: int, seed: int, workers: int, variant: str) -> None:
+    """Play random legal games, checking arle_ai.testing.check_invariants after every
+    decision. On a violation print the seed and the decisions that reproduce it, exit 1."""
+    jobs = [(seed + i, variant) for i in range(games)]
+    failure = None
+    with tqdm(total=games, desc="check", unit="game", file=sys.stderr, disable=None) as bar:
+        if workers == 1:
+            results = map(check_game, jobs)
+            pool = None
+        else:
+            pool = multiprocessing.get_context("spawn").Pool(workers)
+            results = pool.imap(check_game, jobs)
+        try:
+            for result in results:
+                bar.update(1)
+                if result is not None:
+                    failure = result
+                    break
+        finally:
+            if pool is not None:
+                pool.terminate()
+    if failure is None:
+        click.echo(f"{games} games from seed {seed} ({variant}): all invariants held")
+        return
+    click.echo(f"invariant violated in the game of seed {failure['seed']} "
+               f"({failure['variant']}): {failure['error']}")
+    click.echo(f"reproduce: arle_ai.testing.play_random_game({failure['seed']}, "
+               f"{failure['variant']!r}, check=True); decisions:")
+    for i, move in enumerate(failure["moves"], 1):
+        click.echo(f"{i:>4}. {move}")
+    raise SystemExit(1)

@@ -1,0 +1,124 @@
+"""Game analysis: for each decision of a recorded game, the move played, the engine's best
+move and the value the played move lost, plus each player's accuracy.
+
+Values are the search's mean values for the player deciding (0 = sure loss, 1 = sure win;
+see :mod:`arle_ai.suggest`). The value lost by a move is the best move's value minus the
+played move's value, never below 0. A player's accuracy is 100 × (1 − mean value lost).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from arle_ai import _core
+from arle_ai.mcts import MCTS
+from arle_ai.records import GameRecord
+
+__all__ = ["DecisionReview", "GameAnalysis", "analyze_game"]
+
+# A played move with fewer root visits than this is valued by its own search instead.
+MIN_VISITS = 10
+
+
+@dataclass(frozen=True)
+class DecisionReview:
+    """One decision: what was played, what the engine prefers, and what it cost."""
+
+    ply: int
+    player: int
+    half_year: int
+    pending: str
+    played: str
+    best: str
+    played_value: float
+    best_value: float
+    value_lost: float
+
+
+@dataclass
+class GameAnalysis:
+    """Every reviewed decision, the largest mistakes and each player's accuracy."""
+
+    decisions: list[DecisionReview] = field(default_factory=list)
+    iterations: int = 0
+
+    def mistakes(self, count: int = 5) -> list[DecisionReview]:
+        """The ``count`` decisions that lost most value (ties: earlier first)."""
+        costly = [d for d in self.decisions if d.value_lost > 0]
+        return sorted(costly, key=lambda d: (-d.value_lost, d.ply))[:count]
+
+    def accuracy(self, player: int) -> float | None:
+        """100 × (1 − mean value lost) over the player's reviewed decisions (None: none)."""
+        lost = [d.value_lost for d in self.decisions if d.player == player]
+        return None if not lost else 100.0 * (1.0 - sum(lost) / len(lost))
+
+    def best_move_rate(self, player: int) -> float | None:
+        """Share of the player's reviewed decisions where the engine's best was played."""
+        mine = [d for d in self.decisions if d.player == player]
+        return None if not mine else sum(d.played == d.best for d in mine) / len(mine)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "iterations": self.iterations,
+            "decisions": [asdict(d) for d in self.decisions],
+            "mistakes": [asdict(d) for d in self.mistakes()],
+            "players": {str(p): {"accuracy": self.accuracy(p),
+                                 "best_move_rate": self.best_move_rate(p),
+                                 "decisions": sum(d.player == p for d in self.decisions)}
+                        for p in (0, 1)},
+        }
+
+
+def _value_after(state: _core.GameState, action: int, mover: int, search: MCTS) -> float:
+    """The mover's value of ``action``, from a search of the position after it."""
+    after = state.copy()
+    after.apply(action)
+    if after.is_terminal():
+        winner = after.winner()
+        return 1.0 if winner == mover else 0.0 if winner is not None else 0.5
+    result = search.search(after)
+    value = result.actions[0].mean_value
+    return value if result.player == mover else 1.0 - value
+
+
+def analyze_game(
+    record: GameRecord,
+    player: int | None = None,
+    iterations: int = 500,
+    seed: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+    **search_options: Any,
+) -> GameAnalysis:
+    """Review every decision of ``record`` (only ``player``'s when given) that had more than
+    one legal action. ``progress(done, total)`` is called after each position."""
+    if player not in (None, 0, 1):
+        raise ValueError(f"player must be 0 or 1, not {player!r}")
+    if not isinstance(iterations, int) or iterations < 1:
+        raise ValueError(f"iterations must be a positive integer, not {iterations!r}")
+    states = list(record.states())
+    total = len(record.actions)
+    analysis = GameAnalysis(iterations=iterations)
+    for ply, action in enumerate(record.actions):
+        state = states[ply]
+        mover = state.current_player
+        if (player is None or mover == player) and len(state.legal_actions()) > 1:
+            search = MCTS(iterations=iterations, seed=seed + ply, reuse=False, **search_options)
+            result = search.search(state)
+            best = result.actions[0]
+            played = next((a for a in result.actions if a.action == action), None)
+            if played is not None and played.visits >= MIN_VISITS:
+                played_value = played.mean_value
+            else:
+                played_value = _value_after(state, action, mover, search)
+            if action == best.action:
+                played_value = best.mean_value
+            analysis.decisions.append(DecisionReview(
+                ply=ply + 1, player=mover, half_year=state.half_year, pending=state.pending,
+                played=state.action_to_string(action), best=best.text,
+                played_value=played_value, best_value=best.mean_value,
+                value_lost=max(0.0, best.mean_value - played_value)))
+        if progress is not None:
+            progress(ply + 1, total)
+    return analysis

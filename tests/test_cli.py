@@ -1,0 +1,191 @@
+"""The arle commands new, show, suggest, analyze, bench and check: happy paths on real files
+and bad input (exit 2 with a one-line message, never a traceback)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+import arle_ai
+from arle_ai.agents import RandomAgent
+from arle_ai.records import GameRecord, load_record
+from arle_cli.main import cli
+
+
+def run(*args: str, input: str | None = None):
+    return CliRunner().invoke(cli, list(args), input=input)
+
+
+def assert_bad_input(result, *words: str) -> None:
+    assert result.exit_code == 2, result.output
+    message = result.output.strip().splitlines()[-1]
+    assert "Traceback" not in result.output
+    for w in words:
+        assert w in message, message
+
+
+@pytest.fixture
+def record_file(tmp_path):
+    """A finished random game between two seeded random agents, saved as a record."""
+    rec = GameRecord.new(seed=4, players=["random", "random"])
+    state = rec.start.copy()
+    agent = RandomAgent(seed=4)
+    while not state.is_terminal():
+        a = agent.select(state)
+        state.apply(a)
+        rec.actions.append(a)
+    path = tmp_path / "game.json"
+    rec.save(path)
+    return path
+
+
+# ---- new / show ----
+
+
+def test_new_writes_a_start_position_that_show_prints(tmp_path):
+    path = tmp_path / "start.json"
+    assert run("new", "--seed", "5", "--variant", "first-game", "-o", str(path)).exit_code == 0
+    state = arle_ai.GameState.from_json(path.read_text())
+    assert state == arle_ai.new_game(5, "first-game")
+    shown = run("show", str(path))
+    assert shown.exit_code == 0
+    assert "player 0" in shown.output.lower()
+
+
+def test_new_to_stdout_is_the_position_json():
+    result = run("new", "--seed", "2")
+    assert arle_ai.GameState.from_json(result.output) == arle_ai.new_game(2)
+
+
+def test_show_bad_inputs(tmp_path):
+    assert_bad_input(run("show", str(tmp_path / "missing.json")), "no such file")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    assert_bad_input(run("show", str(bad)), "malformed JSON")
+    d = arle_ai.new_game(0).to_dict()
+    d["players"][0]["goods"]["grain"] = 99
+    impossible = tmp_path / "impossible.json"
+    impossible.write_text(json.dumps(d))
+    assert_bad_input(run("show", str(impossible)), "invalid position", "grain")
+    assert_bad_input(run("new", "--variant", "tiny"), "tiny")
+
+
+# ---- suggest ----
+
+
+def test_suggest_on_the_standard_opening():
+    result = run("suggest", "--iterations", "300", "--top", "3")
+    assert result.exit_code == 0, result.output
+    lines = result.output.strip().splitlines()
+    assert "300 iterations" in lines[0]
+    assert len(lines) == 2 + 3
+    assert lines[2].split()[0] == "1"
+
+
+def test_suggest_json_on_a_hand_written_position_is_deterministic(tmp_path):
+    d = arle_ai.new_game(1).to_dict()
+    d["players"][0]["goods"].update(wood=9, food=12)
+    path = tmp_path / "table.json"
+    path.write_text(json.dumps(d, indent=1))
+    first = run("suggest", str(path), "--iterations", "200", "--seed", "3", "--json")
+    second = run("suggest", str(path), "--iterations", "200", "--seed", "3", "--json")
+    assert first.exit_code == 0, first.output
+    report = json.loads(first.stdout)
+    assert report["iterations"] == 200
+    assert report["moves"][0]["rank"] == 1
+    state = arle_ai.GameState.from_dict(d)
+    assert state.is_legal(report["moves"][0]["action"])
+    assert json.loads(second.stdout)["moves"] == report["moves"]
+
+
+def test_suggest_bad_inputs(tmp_path):
+    assert_bad_input(run("suggest", "--iterations", "0"), "iterations")
+    assert_bad_input(run("suggest", "--time", "-1"), "time")
+    assert_bad_input(run("suggest", "--iterations", "10", "--time", "1"), "either")
+    assert_bad_input(run("suggest", str(tmp_path / "nope.json")), "no such file")
+
+
+def test_suggest_refuses_a_finished_game(tmp_path, record_file):
+    final = load_record(record_file).final_state()
+    path = tmp_path / "over.json"
+    path.write_text(final.to_json())
+    assert_bad_input(run("suggest", str(path), "--iterations", "10"), "game is over")
+
+
+# ---- analyze ----
+
+
+def test_analyze_reviews_every_decision(record_file):
+    result = run("analyze", str(record_file), "--iterations", "30", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    rec = load_record(record_file)
+    forced = sum(len(s.legal_actions()) == 1 for s in list(rec.states())[:-1])
+    assert len(data["decisions"]) == len(rec.actions) - forced
+    for d in data["decisions"]:
+        assert d["value_lost"] >= 0
+        assert d["value_lost"] == pytest.approx(max(0.0, d["best_value"] - d["played_value"]))
+    for p in ("0", "1"):
+        assert 0 <= data["players"][p]["accuracy"] <= 100
+
+
+def test_analyze_one_player_as_text(record_file):
+    result = run("analyze", str(record_file), "--iterations", "20", "--player", "1")
+    assert result.exit_code == 0, result.output
+    assert "largest mistakes:" in result.output
+    assert "player 1 (random): accuracy" in result.output
+    assert "player 0 (random)" not in result.output
+
+
+def test_analyze_bad_inputs(tmp_path, record_file):
+    assert_bad_input(run("analyze", str(tmp_path / "none.json")), "no such file")
+    assert_bad_input(run("analyze", str(record_file), "--player", "2"), "player")
+    data = json.loads(record_file.read_text())
+    data["moves"][3] = "place nowhere"
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps(data))
+    assert_bad_input(run("analyze", str(broken)), "invalid game record", "move 4")
+
+
+# ---- bench / check ----
+
+
+def test_bench_quick_json():
+    result = run("bench", "--quick", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["random_playouts_per_s_c"] > 0
+    assert data["c_vs_python_playout_ratio"] > 1
+
+
+def test_check_passes_on_clean_games():
+    result = run("check", "--games", "3", "--seed", "11")
+    assert result.exit_code == 0, result.output
+    assert "3 games from seed 11" in result.output
+
+
+def test_check_reports_a_violation_with_its_seed_and_moves(monkeypatch):
+    import arle_ai.testing as testing
+
+    real = testing.check_invariants
+    calls = {"n": 0}
+
+    def flaky(state):
+        calls["n"] += 1
+        if calls["n"] == 4:
+            raise testing.InvariantError("players[0].goods.food: negative (-1)")
+        real(state)
+
+    monkeypatch.setattr(testing, "check_invariants", flaky)
+    result = run("check", "--games", "2", "--seed", "9")
+    assert result.exit_code == 1
+    assert "seed 9" in result.output
+    assert "goods.food: negative" in result.output
+    assert "   1. " in result.output and "   3. " in result.output
+
+
+def test_check_bad_options():
+    assert_bad_input(run("check", "--games", "0"), "games")
+    assert_bad_input(run("check", "--workers", "x"), "workers")
