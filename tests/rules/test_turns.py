@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 import arle_ai
+from arle_ai import rules
 from helpers import PASS, SPACES, base, make, place
 
 SUMMER = SPACES[:15]
@@ -299,3 +300,38 @@ def test_higher_score_wins_over_tie_break():
 
 def test_no_winner_before_the_end():
     assert _game(0).winner() is None
+
+
+def _rich_position(half_year: int) -> dict:
+    d = base(0)
+    d["half_year"] = half_year
+    for p in d["players"]:
+        p["goods"].update(food=12, grain=5, wood=8, timber=3, clay=6, brick=3, peat=6, hide=4,
+                          linen=2, woolen=1, leather=1)
+        p["animals"].update(sheep=2, cattle=1)
+        p["home"]["stables"] = 1
+    return d
+
+
+def _run_to_turn(state):
+    """Resolve the action with a fixed policy (always the highest legal id)."""
+    while state.pending != "turn" and not state.is_terminal():
+        state.apply(state.legal_actions()[-1])
+    return state
+
+
+@pytest.mark.parametrize("space", [a.key for a in rules.ACTION_SPACES])
+def test_every_space_works_as_the_special_action(space):
+    """Taken as the special action (from the other season), a space does exactly what it does
+    in its own season, and the marker is used (actions.md §1, core.md 7.2)."""
+    own = 1 if rules.action_space(space).season == "summer" else 2
+    normal_state = make(_rich_position(own))
+    normal_state.apply(place(space))
+    normal = _run_to_turn(normal_state)
+    special_state = make(_rich_position(3 - own))
+    assert special_state.special_action_by is None
+    special_state.apply(place(space))
+    special = _run_to_turn(special_state)
+    assert special.special_action_by == 0
+    assert special.to_dict()["occupied"] == {space: 0}
+    assert special.to_dict()["players"][0] == normal.to_dict()["players"][0]
