@@ -33,7 +33,7 @@ import multiprocessing
 import os
 import random
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Any
 
@@ -315,7 +315,7 @@ def _run_parallel(tasks: list[dict[str, Any]], workers: int, mp_context: str,
         futures = {pool.submit(play_game, t) for t in tasks}
         try:
             while futures:
-                finished, futures = wait(futures, return_when=FIRST_EXCEPTION)
+                finished, futures = wait(futures, return_when=FIRST_COMPLETED)
                 for f in sorted(finished, key=lambda f: f.exception() is not None):
                     finish(f.result())  # re-raises a worker's exception after the good ones
         except BaseException:
