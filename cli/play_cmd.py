@@ -1,0 +1,265 @@
+"""``arle play``: a human plays the AI in the terminal; the game is saved as a record.
+
+At each of the human's decisions the legal moves are listed with numbers. The human types a
+number, a move in notation (``place fisherman``), or a command: ``hint`` (the search's three
+best moves), ``show`` (the whole position), ``list`` (the moves again), ``undo`` (back to before
+the human's last decision, taking back the AI's replies too), ``help`` or ``quit``. Decisions
+with a single legal move are played automatically. ``quit`` or end of input saves the game so
+far; a finished game is saved with its scores.
+"""
+
+from __future__ import annotations
+
+import shutil
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import click
+from tqdm import tqdm
+
+import arle_ai
+from arle_ai.agents import Agent, MCTSAgent
+from arle_ai.errors import IllegalActionError
+from arle_ai.records import GameRecord
+from arle_cli.common import VARIANTS, fail, load_position, make_agent, make_game
+from arle_cli.suggest_cmd import format_report
+
+HINT_ITERATIONS = 2000
+HINT_TOP = 3
+COMMANDS = ("hint", "show", "list", "undo", "help", "quit")
+HELP_TEXT = (
+    "Type the number of a move, or the move in notation (e.g. 'place fisherman'), or:\n"
+    "  hint   the search's three best moves here\n"
+    "  show   the whole position (home boards, goods, board, pending decision)\n"
+    "  list   the legal moves again\n"
+    "  undo   take back your last decision and the AI's moves after it\n"
+    "  quit   stop and save the game so far"
+)
+
+
+class QuitGame(Exception):
+    """The human asked to stop (``quit`` or end of input)."""
+
+
+@dataclass
+class Session:
+    """A game in progress: the record, the current position and the human's undo points."""
+
+    record: GameRecord
+    state: arle_ai.GameState
+    human: int
+    undo_points: list[int] = field(default_factory=list)
+
+    def play(self, action: int) -> None:
+        self.state.apply(action)
+        self.record.actions.append(action)
+
+    def undo(self) -> bool:
+        """Go back to before the human's last decision; False when there is none."""
+        if not self.undo_points:
+            return False
+        ply = self.undo_points.pop()
+        del self.record.actions[ply:]
+        self.state = self.record.state_at(ply)
+        return True
+
+
+def _status(state: arle_ai.GameState) -> str:
+    scores = state.scores()
+    return (f"half-year {state.half_year} ({state.season}), player {state.current_player} to "
+            f"decide: {state.pending}; score {scores[0]:g} - {scores[1]:g}")
+
+
+def _menu(state: arle_ai.GameState) -> str:
+    """The legal moves numbered 1..n, in as many columns as the terminal width allows."""
+    moves = [state.action_to_string(a) for a in state.legal_actions()]
+    digits = len(str(len(moves)))
+    cells = [f"{i:>{digits}}. {text}" for i, text in enumerate(moves, 1)]
+    width = max(len(c) for c in cells) + 3
+    columns = max(1, min(4, (shutil.get_terminal_size().columns - 2) // width))
+    rows = -(-len(cells) // columns)
+    lines = []
+    for r in range(rows):
+        row = [cells[i] for i in range(r, len(cells), rows)]
+        lines.append("  " + "".join(c.ljust(width) for c in row).rstrip())
+    return "\n".join(lines)
+
+
+def _read_line(prompt: str) -> str:
+    try:
+        return click.prompt(prompt, default="", show_default=False, prompt_suffix="> ")
+    except click.Abort:  # end of input or Ctrl-C
+        click.echo()
+        raise QuitGame from None
+
+
+def parse_choice(state: arle_ai.GameState, text: str) -> int:
+    """The legal action the human means by ``text``: a menu number (1..n) or notation.
+    IllegalActionError names what is wrong."""
+    legal = state.legal_actions()
+    t = text.strip()
+    if t.lstrip("+-").isdigit():
+        n = int(t)
+        if 1 <= n <= len(legal):
+            return legal[n - 1]
+        raise IllegalActionError(f"there is no move {n}: choose 1..{len(legal)}")
+    return state.parse_action(t)
+
+
+def _human_turn(session: Session, seed: int, hint_iterations: int) -> None:
+    """Read commands until the human makes a move (or undoes, or quits)."""
+    state = session.state
+    click.echo(f"\n{_status(state)}")
+    click.echo(_menu(state))
+    while True:
+        text = _read_line(f"your move (1-{len(state.legal_actions())}, help)").strip()
+        word = text.lower()
+        if not text:
+            continue
+        if word == "quit":
+            raise QuitGame
+        if word == "help":
+            click.echo(HELP_TEXT)
+        elif word == "list":
+            click.echo(_menu(state))
+        elif word == "show":
+            click.echo(arle_ai.describe(state))
+        elif word == "hint":
+            report = arle_ai.suggest(state, iterations=hint_iterations, top=HINT_TOP, seed=seed)
+            click.echo(format_report(report))
+        elif word == "undo":
+            if session.undo():
+                click.echo("undone: back to before your last decision")
+                return
+            click.echo("nothing to undo: you have not decided anything yet")
+        else:
+            try:
+                action = parse_choice(state, text)
+            except IllegalActionError as exc:
+                click.echo(f"illegal move: {' '.join(str(exc).split())}")
+                continue
+            session.undo_points.append(len(session.record.actions))
+            click.echo(f"you play: {state.action_to_string(action)}")
+            session.play(action)
+            return
+
+
+@contextmanager
+def _thinking(agent: Agent) -> Iterator[None]:
+    """A progress bar on stderr while a time-limited search of a second or more runs."""
+    limit = agent.options.get("time_limit") if isinstance(agent, MCTSAgent) else None
+    if not limit or limit < 1:
+        yield
+        return
+    done = threading.Event()
+    bar = tqdm(total=round(limit, 1), desc="AI thinking", unit="s", file=click.get_text_stream(
+        "stderr"), disable=None, leave=False, bar_format="{desc}: {bar} {n:.1f}/{total:.1f} s")
+
+    def tick() -> None:
+        start = time.perf_counter()
+        while not done.wait(0.1):
+            bar.n = min(limit, time.perf_counter() - start)
+            bar.refresh()
+
+    ticker = threading.Thread(target=tick, daemon=True)
+    ticker.start()
+    try:
+        yield
+    finally:
+        done.set()
+        ticker.join()
+        bar.close()
+
+
+def _ai_turn(session: Session, agent: Agent) -> None:
+    state = session.state
+    player = state.current_player
+    with _thinking(agent):
+        action = agent.select(state.copy())
+    text = state.action_to_string(action)
+    extra = ""
+    result = getattr(agent, "last_result", None)
+    if result is not None and result.best_action == action:
+        best = result.best()
+        extra = (f"  (win {100 * best.mean_value:.0f}%, margin {best.mean_margin:+.1f}, "
+                 f"{result.iterations} iterations)")
+    click.echo(f"AI (player {player}) plays: {text}{extra}")
+    session.play(action)
+
+
+def _finish(session: Session, out: str, finished: bool) -> None:
+    try:
+        session.record.save(out)
+    except OSError as exc:
+        fail(f"{out}: cannot write the game record: {exc.strerror or exc}")
+    n = len(session.record.actions)
+    if not finished:
+        click.echo(f"game stopped after {n} decisions; saved to {out}")
+        return
+    state = session.state
+    scores = state.scores()
+    click.echo(f"\ngame over: score {scores[0]:g} - {scores[1]:g}")
+    for p in (0, 1):
+        parts = ", ".join(f"{k} {v:g}" for k, v in state.score_breakdown(p).items() if v)
+        who = "you" if p == session.human else "AI"
+        click.echo(f"  player {p} ({who}): {scores[p]:g} VP: {parts}")
+    winner = state.winner()
+    click.echo(f"{'you win' if winner == session.human else 'the AI wins'} "
+               f"(player {winner}); {n} decisions saved to {out}")
+
+
+@click.command()
+@click.argument("position", required=False, type=click.Path())
+@click.option("--ai", "ai_spec", default="mcts:time=2", show_default=True,
+              help="The opponent: random, greedy, mcts:iterations=N or mcts:time=SEC,...")
+@click.option("--seat", type=click.IntRange(0, 1), default=0, show_default=True,
+              help="Your seat: player 0 or player 1.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of the setup draw (without POSITION) and of the AI.")
+@click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True,
+              help="Building set of a new game (ignored with POSITION).")
+@click.option("--hint-iterations", type=click.IntRange(min=1), default=HINT_ITERATIONS,
+              show_default=True, help="Search iterations behind 'hint'.")
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="Where to save the game record [default: arle-game-<seed>.json].")
+def play(position: str | None, ai_spec: str, seat: int, seed: int, variant: str,
+         hint_iterations: int, out: str | None) -> None:
+    """Play the AI in the terminal from POSITION (a JSON position file) or a new game.
+
+    Choose a numbered move or type it in notation; 'hint', 'show', 'list', 'undo', 'help' and
+    'quit' are commands. The game is saved as a record (docs/game-record.md)."""
+    agent = make_agent(ai_spec, seed=seed)
+    players = [ai_spec, ai_spec]
+    players[seat] = "human"
+    meta = {"saved_by": "arle play", "ai": ai_spec, "human_seat": seat, "ai_seed": seed}
+    if position is None:
+        state = make_game(seed, variant)
+        record = GameRecord.new(seed, variant, players=players, meta=meta)
+    else:
+        state = load_position(position)
+        if state.is_terminal():
+            fail(f"{position}: the game is over, there is nothing to play")
+        record = GameRecord.from_position(state, players=players, meta=meta)
+    out = out or f"arle-game-{seed}.json"
+    if not Path(out).resolve().parent.is_dir():
+        fail(f"{out}: the folder does not exist, so the game record cannot be saved there")
+    session = Session(record=record, state=state, human=seat)
+    click.echo(f"you are player {seat} against {ai_spec}; type 'help' for commands")
+    try:
+        while not session.state.is_terminal():
+            legal = session.state.legal_actions()
+            if session.state.current_player != seat:
+                _ai_turn(session, agent)
+            elif len(legal) == 1:
+                click.echo(f"you play (only move): {session.state.action_to_string(legal[0])}")
+                session.play(legal[0])
+            else:
+                _human_turn(session, seed, hint_iterations)
+    except QuitGame:
+        _finish(session, out, finished=False)
+        return
+    _finish(session, out, finished=True)

@@ -1,0 +1,196 @@
+"""``arle play``: a human (scripted input) against the AI; moves by number or notation,
+the commands undo, hint, show, list, help and quit, and the saved game record."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+import arle_ai
+from arle_ai.records import load_record
+from arle_cli.main import cli
+
+
+def play(tmp_path, *args: str, input: str):
+    """Run ``arle play`` with the record going to tmp_path/game.json; return (result, path)."""
+    out = tmp_path / "game.json"
+    result = CliRunner().invoke(cli, ["play", "--out", str(out), *args], input=input)
+    assert "Traceback" not in result.output, result.output
+    return result, out
+
+
+def assert_bad_input(result, *words: str) -> None:
+    assert result.exit_code == 2, result.output
+    message = result.output.strip().splitlines()[-1]
+    for w in words:
+        assert w in message, message
+
+
+@pytest.mark.parametrize("seat, ai", [(0, "random"), (1, "greedy")])
+def test_a_whole_game_is_played_and_saved_as_a_record(tmp_path, seat, ai):
+    result, out = play(tmp_path, "--ai", ai, "--seat", str(seat), "--seed", "3",
+                       input="1\n" * 3000)
+    assert result.exit_code == 0, result.output
+    assert "game over: score" in result.output
+    rec = load_record(out)
+    final = rec.final_state()
+    assert final.is_terminal()
+    players = [ai, ai]
+    players[seat] = "human"
+    assert rec.players == players
+    assert rec.setup == {"seed": 3, "variant": "standard"}
+    data = json.loads(out.read_text())
+    assert data["result"]["scores"] == final.scores()
+    assert data["meta"] == {"saved_by": "arle play", "ai": ai, "human_seat": seat, "ai_seed": 3}
+    assert f"{len(rec.actions)} decisions saved to {out}" in result.output
+    # the human always chose move 1 of the menu: the first legal action
+    s = rec.start.copy()
+    for a in rec.actions:
+        if s.current_player == seat:
+            assert a == s.legal_actions()[0]
+        s.apply(a)
+
+
+def test_a_move_typed_in_notation_is_played(tmp_path):
+    result, out = play(tmp_path, "--ai", "random", input="Place  FISHERMAN\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "you play: place fisherman" in result.output
+    assert load_record(out).moves()[0] == "place fisherman"
+
+
+@pytest.mark.parametrize("typed, words", [
+    ("place nowhere", ["illegal move", "'place nowhere'", "not an action text"]),
+    ("999", ["illegal move", "there is no move 999", "choose 1..31"]),
+    ("0", ["there is no move 0"]),
+    ("flip moor", ["illegal move", "not legal now"]),
+])
+def test_an_illegal_move_names_the_problem_and_the_game_goes_on(tmp_path, typed, words):
+    result, out = play(tmp_path, "--ai", "random", input=f"{typed}\n2\nquit\n")
+    assert result.exit_code == 0, result.output
+    line = next(ln for ln in result.output.splitlines() if "illegal move" in ln)
+    for w in words:
+        assert w in line, line
+    rec = load_record(out)
+    assert rec.moves()[0] == "place fisherman"  # move 2 of the opening menu, after the error
+
+
+def test_undo_takes_back_the_human_decision_and_the_ai_replies(tmp_path):
+    plain, plain_out = play(tmp_path, "--ai", "random", input="2\nquit\n")
+    first = load_record(plain_out).actions
+    result, out = play(tmp_path, "--ai", "random", input="2\n2\nundo\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "undone" in result.output
+    assert load_record(out).actions == first
+    again, again_out = play(tmp_path, "--ai", "random", input="2\nundo\nquit\n")
+    assert load_record(again_out).actions == []
+
+
+def test_undo_before_any_decision_says_so(tmp_path):
+    result, out = play(tmp_path, "--ai", "random", input="undo\nquit\n")
+    assert result.exit_code == 0
+    assert "nothing to undo" in result.output
+
+
+def test_hint_lists_the_three_best_moves_of_a_search(tmp_path):
+    result, out = play(tmp_path, "--ai", "random", "--hint-iterations", "300",
+                       input="hint\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "300 iterations" in result.output
+    lines = result.output.splitlines()
+    header = next(i for i, ln in enumerate(lines) if ln.lstrip().startswith("#  move"))
+    ranked = [ln.split()[0] for ln in lines[header + 1:header + 4]]
+    assert ranked == ["1", "2", "3"]
+    assert load_record(out).actions == []  # a hint plays nothing
+
+
+def test_show_and_list_and_help_print_without_playing(tmp_path):
+    result, out = play(tmp_path, "--ai", "random", input="show\nlist\nhelp\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert arle_ai.describe(arle_ai.new_game(seed=0)).splitlines()[0] in result.output
+    assert result.output.count("31. place winter_laborer (special)") == 2  # start + list
+    assert "take back your last decision" in result.output
+    assert load_record(out).actions == []
+
+
+def test_end_of_input_saves_the_game_so_far(tmp_path):
+    result, out = play(tmp_path, "--ai", "random", input="2\n")
+    assert result.exit_code == 0, result.output
+    assert "game stopped after" in result.output
+    rec = load_record(out)
+    assert rec.moves()[0] == "place fisherman"
+    assert json.loads(out.read_text())["result"] is None
+
+
+def test_the_ai_moves_first_when_the_human_takes_seat_1(tmp_path):
+    result, out = play(tmp_path, "--ai", "random", "--seat", "1", input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert "AI (player 0) plays:" in result.output
+    rec = load_record(out)
+    assert rec.actions and rec.final_state().current_player == 1
+
+
+def test_play_from_a_position_file_records_the_position(tmp_path):
+    pos = tmp_path / "pos.json"
+    state = arle_ai.new_game(seed=5, variant="first-game")
+    state.apply(state.parse_action("place woodcutter"))
+    pos.write_text(state.to_json())
+    seat = str(state.current_player)
+    result, out = play(tmp_path, str(pos), "--ai", "random", "--seat", seat, input="1\nquit\n")
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    assert "position" in data and "setup" not in data
+    rec = load_record(out)
+    assert rec.start.key() == state.key()
+    assert rec.moves()[0] == state.action_to_string(state.legal_actions()[0])
+
+
+def test_the_default_record_name_carries_the_seed(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["play", "--ai", "random", "--seed", "7"], input="quit\n")
+    assert result.exit_code == 0, result.output
+    rec = load_record(tmp_path / "arle-game-7.json")
+    assert rec.setup == {"seed": 7, "variant": "standard"}
+
+
+def test_the_mcts_ai_reports_its_search(tmp_path):
+    result, out = play(tmp_path, "--ai", "mcts:iterations=60", "--seat", "1", input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert "60 iterations" in result.output
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--seat", "2"], ["--seat", "2"]),
+    (["--ai", "wizard"], ["unknown agent", "wizard"]),
+    (["--ai", "mcts:depth=3"], ["unknown option", "depth"]),
+    (["--ai", "mcts:time=0"], ["time_limit must be positive"]),
+    (["--seed", "-1"], ["--seed"]),
+    (["--variant", "huge"], ["--variant"]),
+    (["--hint-iterations", "0"], ["--hint-iterations"]),
+    (["missing.json"], ["missing.json", "no such file"]),
+])
+def test_bad_arguments_exit_2_with_a_message(tmp_path, args, words):
+    result, out = play(tmp_path, *args, input="quit\n")
+    assert_bad_input(result, *words)
+    assert not out.exists()
+
+
+def test_a_malformed_or_finished_position_exits_2(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    result, _ = play(tmp_path, str(bad), input="quit\n")
+    assert_bad_input(result, "malformed JSON")
+    state = arle_ai.new_game(seed=1)
+    while not state.is_terminal():
+        state.apply(state.legal_actions()[0])
+    done = tmp_path / "done.json"
+    done.write_text(state.to_json())
+    result, _ = play(tmp_path, str(done), input="quit\n")
+    assert_bad_input(result, "game is over")
+
+
+def test_an_out_file_in_a_missing_folder_is_refused_before_play(tmp_path):
+    result = CliRunner().invoke(cli, ["play", "--ai", "random", "--out",
+                                      str(tmp_path / "no" / "game.json")], input="2\nquit\n")
+    assert_bad_input(result, "folder does not exist")
