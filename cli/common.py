@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import json
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import NoReturn
 
 import click
+from tqdm import tqdm
 
 import arle_ai
 from arle_ai.agents import Agent, agent_from_spec
@@ -97,3 +103,44 @@ def make_agent(spec: str, seed: int = 0) -> Agent:
 def emit_json(data: object) -> None:
     """Write ``data`` as JSON on stdout (machine-readable output of ``--json``)."""
     click.echo(json.dumps(data, indent=1))
+
+
+@contextmanager
+def search_bar(iterations: int | None, time_limit: float | None,
+               desc: str = "searching") -> Iterator[Callable[[int], None]]:
+    """A progress bar on stderr for one search, shown once the search has run a second.
+
+    With a time budget it fills with the seconds spent (a timer thread ticks it); otherwise
+    it counts iterations through the callback this yields (pass it as ``progress``)."""
+    if time_limit is not None:
+        bar = tqdm(total=time_limit, desc=desc, file=sys.stderr, disable=None, leave=False,
+                   delay=1, bar_format="{desc}: {bar} {n:.1f}/{total:.1f} s")
+        stop = threading.Event()
+        start = time.perf_counter()
+
+        def tick() -> None:
+            while not stop.wait(0.1):
+                spent = time.perf_counter() - start
+                if spent >= 1:  # like tqdm's delay: short searches show no bar
+                    bar.n = min(time_limit, spent)
+                    bar.refresh()
+
+        ticker = threading.Thread(target=tick, daemon=True)
+        ticker.start()
+        try:
+            yield lambda done: None
+        finally:
+            stop.set()
+            ticker.join()
+            bar.close()
+        return
+    bar = tqdm(total=iterations, desc=desc, unit="it", file=sys.stderr, disable=None,
+               leave=False, delay=1)
+
+    def update(done: int) -> None:
+        bar.update(done - bar.n)
+
+    try:
+        yield update
+    finally:
+        bar.close()

@@ -11,21 +11,16 @@ far; a finished game is saved with its scores.
 from __future__ import annotations
 
 import shutil
-import threading
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import click
-from tqdm import tqdm
 
 import arle_ai
 from arle_ai.agents import Agent, MCTSAgent
 from arle_ai.errors import IllegalActionError
 from arle_ai.records import GameRecord
-from arle_cli.common import VARIANTS, fail, load_position, make_agent, make_game
+from arle_cli.common import VARIANTS, fail, load_position, make_agent, make_game, search_bar
 from arle_cli.suggest_cmd import format_report
 
 HINT_ITERATIONS = 2000
@@ -129,7 +124,9 @@ def _human_turn(session: Session, seed: int, hint_iterations: int) -> None:
         elif word == "show":
             click.echo(arle_ai.describe(state))
         elif word == "hint":
-            report = arle_ai.suggest(state, iterations=hint_iterations, top=HINT_TOP, seed=seed)
+            with search_bar(hint_iterations, None, "hint") as progress:
+                report = arle_ai.suggest(state, iterations=hint_iterations, top=HINT_TOP,
+                                         seed=seed, progress=progress)
             click.echo(format_report(report))
         elif word == "undo":
             if session.undo():
@@ -148,37 +145,16 @@ def _human_turn(session: Session, seed: int, hint_iterations: int) -> None:
             return
 
 
-@contextmanager
-def _thinking(agent: Agent) -> Iterator[None]:
-    """A progress bar on stderr while a time-limited search of a second or more runs."""
-    limit = agent.options.get("time_limit") if isinstance(agent, MCTSAgent) else None
-    if not limit or limit < 1:
-        yield
-        return
-    done = threading.Event()
-    bar = tqdm(total=round(limit, 1), desc="AI thinking", unit="s", file=click.get_text_stream(
-        "stderr"), disable=None, leave=False, bar_format="{desc}: {bar} {n:.1f}/{total:.1f} s")
-
-    def tick() -> None:
-        start = time.perf_counter()
-        while not done.wait(0.1):
-            bar.n = min(limit, time.perf_counter() - start)
-            bar.refresh()
-
-    ticker = threading.Thread(target=tick, daemon=True)
-    ticker.start()
-    try:
-        yield
-    finally:
-        done.set()
-        ticker.join()
-        bar.close()
-
-
 def _ai_turn(session: Session, agent: Agent) -> None:
     state = session.state
     player = state.current_player
-    with _thinking(agent):
+    if isinstance(agent, MCTSAgent):
+        search = agent.search
+        with search_bar(search.iterations, search.time_limit, "AI thinking") as progress:
+            agent.progress = progress
+            action = agent.select(state.copy())
+        agent.progress = None
+    else:
         action = agent.select(state.copy())
     text = state.action_to_string(action)
     extra = ""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 import arle_ai
-from arle_cli.common import emit_json, fail, load_position
+from arle_cli.common import emit_json, fail, load_position, search_bar
 
 
 def format_report(report: arle_ai.SuggestionReport) -> str:
@@ -41,10 +41,9 @@ def suggest(position: str | None, iterations: int | None, time_limit: float | No
     state = load_position(position)
     if state.is_terminal():
         fail(f"{position}: the game is over, there is no move to suggest")
-    if time_limit is not None and time_limit >= 1 and not as_json:
-        click.echo(f"searching for {time_limit:g} s ...", err=True)
-    report = arle_ai.suggest(state, iterations=iterations, time_limit=time_limit,
-                             workers=workers, top=top, seed=seed)
+    with search_bar(iterations or (None if time_limit else 2000), time_limit) as progress:
+        report = arle_ai.suggest(state, iterations=iterations, time_limit=time_limit,
+                                 workers=workers, top=top, seed=seed, progress=progress)
     if as_json:
         emit_json(report.to_dict())
     else:

@@ -189,3 +189,21 @@ def test_check_reports_a_violation_with_its_seed_and_moves(monkeypatch):
 def test_check_bad_options():
     assert_bad_input(run("check", "--games", "0"), "games")
     assert_bad_input(run("check", "--workers", "x"), "workers")
+
+
+def test_search_bar_counts_iterations_or_ticks_seconds_and_then_closes():
+    import threading
+    import time
+
+    from arle_cli.common import search_bar
+
+    with search_bar(1000, None) as progress:
+        for done in (256, 512, 1000):
+            progress(done)
+    before = threading.active_count()
+    start = time.perf_counter()
+    with search_bar(None, 0.3) as progress:
+        progress(5)  # a no-op for a time budget
+        time.sleep(0.3)
+    assert time.perf_counter() - start < 1.0  # the timer thread stops with the search
+    assert threading.active_count() <= before

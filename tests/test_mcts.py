@@ -211,3 +211,24 @@ def test_mcts_beats_random():
         final = _play(agents, seed=10 + seat)
         assert final.winner() == seat
         assert final.scores()[seat] > final.scores()[1 - seat] + 20
+
+
+def test_progress_reports_iterations_without_changing_the_search():
+    state = arle_ai.new_game(seed=2)
+    seen: list[int] = []
+    with_progress = MCTS(iterations=1000, seed=4).search(state, progress=seen.append)
+    plain = MCTS(iterations=1000, seed=4).search(state)
+    assert seen == [256, 512, 768, 1000]
+    assert [(s.action, s.visits) for s in with_progress.actions] == \
+        [(s.action, s.visits) for s in plain.actions]
+
+
+def test_suggest_and_the_mcts_agent_pass_progress_on():
+    state = arle_ai.new_game(seed=2)
+    seen: list[int] = []
+    arle_ai.suggest(state, iterations=300, progress=seen.append)
+    assert seen == [256, 300]
+    agent = MCTSAgent(iterations=600, seed=1)
+    agent.progress = seen.append
+    agent.select(state)
+    assert seen[2:] == [256, 512, 600]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from arle_ai import _core
@@ -69,9 +70,10 @@ class MCTSAgent(Agent):
         self.options = dict(search_options)
         self.search = MCTS(**self.options)
         self.last_result = None
+        self.progress: Callable[[int], None] | None = None  # see MCTS.search
 
     def select(self, state: _core.GameState) -> int:
-        self.last_result = self.search.search(state)
+        self.last_result = self.search.search(state, progress=self.progress)
         return self.last_result.best_action
 
     def reset(self) -> None:

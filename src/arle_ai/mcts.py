@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from arle_ai import _core
@@ -23,6 +24,7 @@ from arle_ai.heuristics import DEFAULT_WEIGHTS, Weights
 __all__ = ["MCTS", "SearchResult", "ActionStats"]
 
 _ROLLOUTS = ("heuristic", "random")
+PROGRESS_EVERY = 256
 
 
 class _Node:
@@ -131,8 +133,12 @@ class MCTS:
 
     # ---- public ----
 
-    def search(self, state: _core.GameState) -> SearchResult:
-        """Search from `state` (not changed) and return the statistics of its actions."""
+    def search(self, state: _core.GameState,
+               progress: Callable[[int], None] | None = None) -> SearchResult:
+        """Search from `state` (not changed) and return the statistics of its actions.
+
+        progress: called with the iterations done so far, every PROGRESS_EVERY iterations
+        (single-process searches only; it does not change what the search finds)."""
         if state.is_terminal():
             raise ValueError("the game is over: there is nothing to search")
         start = time.perf_counter()
@@ -142,7 +148,7 @@ class MCTS:
             root = merged
         else:
             done = self._run(state, self.iterations, self.time_limit,
-                             self.seed * 1_000_003 + self._searches)
+                             self.seed * 1_000_003 + self._searches, progress)
             root = self.table[state.key()]
         return self._result(state, root, done, time.perf_counter() - start)
 
@@ -163,7 +169,7 @@ class MCTS:
     # ---- the search loop ----
 
     def _run(self, state: _core.GameState, iterations: int | None, time_limit: float | None,
-             seed: int) -> int:
+             seed: int, progress: Callable[[int], None] | None = None) -> int:
         if not self.reuse:
             self.table.clear()
         elif len(self.table) > self.max_nodes:
@@ -179,6 +185,10 @@ class MCTS:
                 break
             self._simulate(state, rng)
             done += 1
+            if progress is not None and done % PROGRESS_EVERY == 0:
+                progress(done)
+        if progress is not None:
+            progress(done)
         return done
 
     def _expand(self, state: _core.GameState) -> _Node:

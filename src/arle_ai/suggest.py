@@ -8,6 +8,7 @@ reads as an estimated chance to win.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -57,12 +58,14 @@ def suggest(
     workers: int = 1,
     top: int | None = None,
     seed: int = 0,
+    progress: Callable[[int], None] | None = None,
     **search_options: Any,
 ) -> SuggestionReport:
     """Search ``state`` (left unchanged) and return its moves ranked best first.
 
     With neither ``iterations`` nor ``time_limit`` the search runs 2000 iterations. ``top``
-    keeps only the best ``top`` moves. Other keyword options go to :class:`arle_ai.MCTS`.
+    keeps only the best ``top`` moves. ``progress`` is called with the iterations done so far
+    (see :meth:`arle_ai.MCTS.search`). Other keyword options go to :class:`arle_ai.MCTS`.
     Raises ValueError for a finished game or a bad budget.
 
     >>> import arle_ai
@@ -80,7 +83,7 @@ def suggest(
         iterations = 2000
     search = MCTS(iterations=iterations, time_limit=time_limit, workers=workers, seed=seed,
                   **search_options)
-    result = search.search(state)
+    result = search.search(state, progress=progress)
     ranked = result.actions if top is None else result.actions[:top]
     moves = [
         Suggestion(rank=i + 1, action=s.action, move=s.text, visits=s.visits,
