@@ -173,8 +173,9 @@ def _finish(session: Session, out: str, finished: bool) -> None:
     except OSError as exc:
         fail(f"{out}: cannot write the game record: {exc.strerror or exc}")
     n = len(session.record.actions)
+    decisions = f"{n} decision{'' if n == 1 else 's'}"
     if not finished:
-        click.echo(f"game stopped after {n} decisions; saved to {out}")
+        click.echo(f"game stopped after {decisions}; saved to {out}")
         return
     state = session.state
     scores = state.scores()
@@ -185,7 +186,7 @@ def _finish(session: Session, out: str, finished: bool) -> None:
         click.echo(f"  player {p} ({who}): {scores[p]:g} VP: {parts}")
     winner = state.winner()
     click.echo(f"{'you win' if winner == session.human else 'the AI wins'} "
-               f"(player {winner}); {n} decisions saved to {out}")
+               f"(player {winner}); {decisions} saved to {out}")
 
 
 @click.command()
@@ -235,7 +236,7 @@ def play(position: str | None, ai_spec: str, seat: int, seed: int, variant: str,
                 session.play(legal[0])
             else:
                 _human_turn(session, seed, hint_iterations)
-    except QuitGame:
+    except (QuitGame, KeyboardInterrupt):  # Ctrl-C while the AI thinks also saves the game
         _finish(session, out, finished=False)
         return
     _finish(session, out, finished=True)

@@ -194,3 +194,16 @@ def test_an_out_file_in_a_missing_folder_is_refused_before_play(tmp_path):
     result = CliRunner().invoke(cli, ["play", "--ai", "random", "--out",
                                       str(tmp_path / "no" / "game.json")], input="2\nquit\n")
     assert_bad_input(result, "folder does not exist")
+
+
+def test_ctrl_c_while_the_ai_thinks_saves_the_game_so_far(tmp_path, monkeypatch):
+    from arle_ai.agents import RandomAgent
+
+    def interrupted(self, state):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(RandomAgent, "select", interrupted)
+    result, out = play(tmp_path, "--ai", "random", input="2\n")
+    assert result.exit_code == 0, result.output
+    assert "game stopped after 1 decision;" in result.output
+    assert load_record(out).moves() == ["place fisherman"]
