@@ -4,6 +4,11 @@ move and the value the played move lost, plus each player's accuracy.
 Values are the search's mean values for the player deciding (0 = sure loss, 1 = sure win;
 see :mod:`arle_ai.suggest`). The value lost by a move is the best move's value minus the
 played move's value, never below 0. A player's accuracy is 100 × (1 − mean value lost).
+
+Values saturate: once a game is all but decided every move is worth about 0 (or 1), so a
+player who has fallen far behind loses little value whatever they play. The VP lost by a move
+(the best move's mean final VP margin minus the played move's, never below 0) does not
+saturate, so each player's mean VP lost per decision is reported too.
 """
 
 from __future__ import annotations
@@ -35,6 +40,9 @@ class DecisionReview:
     played_value: float
     best_value: float
     value_lost: float
+    played_margin: float
+    best_margin: float
+    vp_lost: float
 
 
 @dataclass
@@ -54,6 +62,11 @@ class GameAnalysis:
         lost = [d.value_lost for d in self.decisions if d.player == player]
         return None if not lost else 100.0 * (1.0 - sum(lost) / len(lost))
 
+    def mean_vp_lost(self, player: int) -> float | None:
+        """The player's mean VP lost per reviewed decision (None: none reviewed)."""
+        lost = [d.vp_lost for d in self.decisions if d.player == player]
+        return None if not lost else sum(lost) / len(lost)
+
     def best_move_rate(self, player: int) -> float | None:
         """Share of the player's reviewed decisions where the engine's best was played."""
         mine = [d for d in self.decisions if d.player == player]
@@ -65,22 +78,28 @@ class GameAnalysis:
             "decisions": [asdict(d) for d in self.decisions],
             "mistakes": [asdict(d) for d in self.mistakes()],
             "players": {str(p): {"accuracy": self.accuracy(p),
+                                 "mean_vp_lost": self.mean_vp_lost(p),
                                  "best_move_rate": self.best_move_rate(p),
                                  "decisions": sum(d.player == p for d in self.decisions)}
                         for p in (0, 1)},
         }
 
 
-def _value_after(state: _core.GameState, action: int, mover: int, search: MCTS) -> float:
-    """The mover's value of ``action``, from a search of the position after it."""
+def _value_after(state: _core.GameState, action: int, mover: int,
+                 search: MCTS) -> tuple[float, float]:
+    """The mover's value and VP margin of ``action``, from a search of the position after it."""
     after = state.copy()
     after.apply(action)
     if after.is_terminal():
         winner = after.winner()
-        return 1.0 if winner == mover else 0.0 if winner is not None else 0.5
+        scores = after.scores()
+        margin = scores[mover] - scores[1 - mover]
+        return (1.0 if winner == mover else 0.0 if winner is not None else 0.5), margin
     result = search.search(after)
-    value = result.actions[0].mean_value
-    return value if result.player == mover else 1.0 - value
+    best = result.actions[0]
+    if result.player == mover:
+        return best.mean_value, best.mean_margin
+    return 1.0 - best.mean_value, -best.mean_margin
 
 
 def analyze_game(
@@ -108,17 +127,19 @@ def analyze_game(
             result = search.search(state)
             best = result.actions[0]
             played = next((a for a in result.actions if a.action == action), None)
-            if played is not None and played.visits >= MIN_VISITS:
-                played_value = played.mean_value
-            else:
-                played_value = _value_after(state, action, mover, search)
             if action == best.action:
-                played_value = best.mean_value
+                played_value, played_margin = best.mean_value, best.mean_margin
+            elif played is not None and played.visits >= MIN_VISITS:
+                played_value, played_margin = played.mean_value, played.mean_margin
+            else:
+                played_value, played_margin = _value_after(state, action, mover, search)
             analysis.decisions.append(DecisionReview(
                 ply=ply + 1, player=mover, half_year=state.half_year, pending=state.pending,
                 played=state.action_to_string(action), best=best.text,
                 played_value=played_value, best_value=best.mean_value,
-                value_lost=max(0.0, best.mean_value - played_value)))
+                value_lost=max(0.0, best.mean_value - played_value),
+                played_margin=played_margin, best_margin=best.mean_margin,
+                vp_lost=max(0.0, best.mean_margin - played_margin)))
         if progress is not None:
             progress(ply + 1, total)
     return analysis

@@ -1,0 +1,63 @@
+"""arle_ai.analysis: value and VP lost per decision, accuracy, VP lost per decision."""
+
+from __future__ import annotations
+
+import pytest
+
+from arle_ai.agents import GreedyAgent
+from arle_ai.analysis import analyze_game
+from arle_ai.records import GameRecord
+
+
+def passer_vs_greedy(seed: int = 3) -> GameRecord:
+    """Player 0 takes the first legal move (pass, whenever it may); player 1 is greedy."""
+    rec = GameRecord.new(seed=seed, players=["passer", "greedy"])
+    state = rec.start.copy()
+    greedy = GreedyAgent(seed=seed)
+    while not state.is_terminal():
+        a = state.legal_actions()[0] if state.current_player == 0 else greedy.select(state)
+        state.apply(a)
+        rec.actions.append(a)
+    return rec
+
+
+@pytest.fixture(scope="module")
+def analysis():
+    return analyze_game(passer_vs_greedy(), iterations=200, seed=1)
+
+
+def test_each_review_is_consistent(analysis):
+    for d in analysis.decisions:
+        assert d.value_lost == pytest.approx(max(0.0, d.best_value - d.played_value))
+        assert d.vp_lost == pytest.approx(max(0.0, d.best_margin - d.played_margin))
+        if d.played == d.best:
+            assert d.value_lost == 0 and d.vp_lost == 0
+
+
+def test_vp_lost_tells_the_passer_from_the_greedy_player(analysis):
+    passer, greedy = analysis.mean_vp_lost(0), analysis.mean_vp_lost(1)
+    assert passer > 2 * greedy
+    assert passer > 2.0  # passing away a worker costs VP even when the game is lost
+
+
+def test_passing_every_turn_never_plays_the_engines_best_first_move(analysis):
+    first = analysis.decisions[0]
+    assert (first.ply, first.player, first.played) == (1, 0, "pass")
+    assert first.best != "pass" and first.value_lost > 0.1 and first.vp_lost > 3
+
+
+def test_the_summary_and_json_carry_vp_lost(analysis):
+    data = analysis.to_dict()
+    assert data["players"]["0"]["mean_vp_lost"] == pytest.approx(analysis.mean_vp_lost(0))
+    assert {"played_margin", "best_margin", "vp_lost"} <= set(data["decisions"][0])
+
+
+def test_one_player_only_and_bad_arguments():
+    rec = passer_vs_greedy(seed=5)
+    only = analyze_game(rec, player=1, iterations=30)
+    assert only.decisions and {d.player for d in only.decisions} == {1}
+    assert only.mean_vp_lost(0) is None and only.accuracy(0) is None
+    with pytest.raises(ValueError, match="player"):
+        analyze_game(rec, player=2)
+    with pytest.raises(ValueError, match="iterations"):
+        analyze_game(rec, iterations=0)
