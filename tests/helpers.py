@@ -111,3 +111,74 @@ def play(state: arle_ai.GameState, *actions: int) -> arle_ai.GameState:
 def me(state: arle_ai.GameState) -> dict[str, Any]:
     """The current player's part of the position."""
     return state.to_dict()["players"][state.current_player]
+
+
+# ---- position builders and checks shared by the rules tests ----
+
+
+def edit(pl: dict[str, Any], upd: dict[str, Any] | None) -> None:
+    """Update player part `pl`: a dict value updates that section, any other value replaces it."""
+    for section, vals in (upd or {}).items():
+        if isinstance(vals, dict):
+            pl[section].update(vals)
+        else:
+            pl[section] = vals
+
+
+def position(p0: dict | None = None, p1: dict | None = None, *, half_year: int = 1,
+             start_player: int = 0, workers_placed: int = 0, occupied: dict | None = None,
+             special: int | None = None) -> dict[str, Any]:
+    """The start position of seed 0 at `half_year` with the players' parts edited by p0, p1."""
+    d = base(0)
+    d["half_year"] = half_year
+    d["season"] = "summer" if half_year % 2 else "winter"
+    d["start_player"] = start_player
+    d["workers_placed"] = workers_placed
+    d["occupied"] = dict(occupied or {})
+    d["special_action_by"] = special
+    edit(d["players"][0], p0)
+    edit(d["players"][1], p1)
+    d.pop("pending", None)
+    return d
+
+
+def expected(d: dict[str, Any], pi: int = 0, **changes: Any) -> dict[str, Any]:
+    """Player pi of position d with the given sections updated (absolute values)."""
+    pl = copy.deepcopy(d["players"][pi])
+    edit(pl, changes)
+    return pl
+
+
+def run(d: dict[str, Any], *ids: int) -> arle_ai.GameState:
+    """Load position d and apply the action ids."""
+    return play(make(d), *ids)
+
+
+def check_action(s: arle_ai.GameState, d: dict[str, Any], pi: int = 0, *, done: bool = True,
+                 **changes: Any) -> None:
+    """Player pi's part equals d's with `changes`; the opponent's is unchanged; with done, the
+    action is over and it is the opponent's turn."""
+    after = s.to_dict()
+    assert after["players"][pi] == expected(d, pi, **changes)
+    assert after["players"][1 - pi] == d["players"][1 - pi]
+    if done:
+        assert s.pending == "turn"
+        assert s.current_player == 1 - pi
+
+
+def legal(s: arle_ai.GameState) -> set[int]:
+    return set(s.legal_actions())
+
+
+def vp(s: arle_ai.GameState, category: str, p: int = 0) -> float:
+    """Player p's VP in one scoring category."""
+    return s.score_breakdown(p)[category]
+
+
+def veh(*specs: str | tuple[str, list[int]]) -> list[dict[str, Any]]:
+    """Barn vehicles: "cart" (empty) or ("cart", [0, 1]) (compartments used)."""
+    out = []
+    for sp in specs:
+        kind, used = (sp, []) if isinstance(sp, str) else sp
+        out.append({"kind": kind, "used": list(used)})
+    return out

@@ -23,18 +23,23 @@ from helpers import (
     STOP,
     L,
     animal,
-    base,
     build,
+    check_action,
     cut,
+    edit,
+    expected,
     flip,
+    legal,
     load,
     make,
     place,
     play,
+    position,
     tile,
     tool,
     use,
     vehicle,
+    vp,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -88,6 +93,8 @@ def group(key: str) -> str:
 # position builders and checks
 # ---------------------------------------------------------------------------------------------
 
+check = check_action
+
 ZERO = {g: 0 for g in GOODS}
 
 
@@ -108,57 +115,19 @@ def setup_for(keys) -> list[str]:
     return chosen
 
 
-def edit(pl: dict[str, Any], upd: dict[str, Any] | None) -> None:
-    for section, vals in (upd or {}).items():
-        if isinstance(vals, dict):
-            pl[section].update(vals)
-        else:
-            pl[section] = vals
-
-
 def pos(p0: dict | None = None, p1: dict | None = None, *, play_=(), own0=(), own1=(),
-        half_year: int = 1, start_player: int = 0, workers_placed: int = 0,
-        occupied: dict | None = None, special: int | None = None) -> dict[str, Any]:
-    """The start position with the given edits; buildings `play_` in play on the board, `own0` /
-    `own1` on player 0's / 1's home board."""
-    d = base(0)
+        **board: Any) -> dict[str, Any]:
+    """The start position with the given edits (``board``: as for helpers.position); buildings
+    `play_` in play on the board, `own0` / `own1` on player 0's / 1's home board."""
+    d = position(**board)
     in_play = setup_for(list(play_) + list(own0) + list(own1))
     d["setup"]["buildings"] = in_play
     d["buildings_on_board"] = [k for k in in_play if k not in own0 and k not in own1]
     d["players"][0]["home"]["buildings"] = [k for k in BUILDINGS if k in own0]
     d["players"][1]["home"]["buildings"] = [k for k in BUILDINGS if k in own1]
-    d["half_year"] = half_year
-    d["season"] = "summer" if half_year % 2 else "winter"
-    d["start_player"] = start_player
-    d["workers_placed"] = workers_placed
-    d["occupied"] = dict(occupied or {})
-    d["special_action_by"] = special
     edit(d["players"][0], p0)
     edit(d["players"][1], p1)
-    d.pop("pending", None)
     return d
-
-
-def expected(d: dict[str, Any], pi: int = 0, **changes: Any) -> dict[str, Any]:
-    pl = copy.deepcopy(d["players"][pi])
-    edit(pl, changes)
-    return pl
-
-
-def check(s: arle_ai.GameState, d: dict[str, Any], pi: int = 0, *, done: bool = True,
-          **changes: Any) -> None:
-    """Player pi's part equals d's with `changes`; the opponent's is unchanged; with done, the
-    action is over and it is the opponent's turn."""
-    after = s.to_dict()
-    assert after["players"][pi] == expected(d, pi, **changes)
-    assert after["players"][1 - pi] == d["players"][1 - pi]
-    if done:
-        assert s.pending == "turn"
-        assert s.current_player == 1 - pi
-
-
-def legal(s: arle_ai.GameState) -> set[int]:
-    return set(s.legal_actions())
 
 
 def build_it(d: dict[str, Any], key: str, *after: int) -> arle_ai.GameState:
@@ -186,10 +155,6 @@ def offered(d: dict[str, Any]) -> set[str]:
         if f["kind"] == "action" and f.get("step") == "pay_building":
             got.add(BUILDINGS[f["c"]])
     return got
-
-
-def vp(s: arle_ai.GameState, category: str, p: int = 0) -> float:
-    return s.score_breakdown(p)[category]
 
 
 # ---------------------------------------------------------------------------------------------

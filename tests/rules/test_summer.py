@@ -9,7 +9,6 @@ a test says otherwise.
 from __future__ import annotations
 
 import copy
-from typing import Any
 
 import pytest
 
@@ -19,74 +18,30 @@ from helpers import (
     PASS,
     STOP,
     animal,
-    base,
     build,
+    check_action,
     cut,
     flip,
     good,
     imitate,
+    legal,
     make,
     place,
     play,
+    position,
+    run,
     tile,
     tool,
     vehicle,
+    vp,
 )
 
 # ---------------------------------------------------------------------------------------------
 # position builders and checks
 # ---------------------------------------------------------------------------------------------
 
-
-def edit(pl: dict[str, Any], upd: dict[str, Any] | None) -> None:
-    for section, vals in (upd or {}).items():
-        if isinstance(vals, dict):
-            pl[section].update(vals)
-        else:
-            pl[section] = vals
-
-
-def pos(p0: dict | None = None, p1: dict | None = None, *, half_year: int = 1,
-        start_player: int = 0, workers_placed: int = 0, occupied: dict | None = None,
-        special: int | None = None) -> dict[str, Any]:
-    d = base(0)
-    d["half_year"] = half_year
-    d["season"] = "summer" if half_year % 2 else "winter"
-    d["start_player"] = start_player
-    d["workers_placed"] = workers_placed
-    d["occupied"] = dict(occupied or {})
-    d["special_action_by"] = special
-    edit(d["players"][0], p0)
-    edit(d["players"][1], p1)
-    d.pop("pending", None)
-    return d
-
-
-def expected(d: dict[str, Any], pi: int = 0, **changes: dict[str, Any]) -> dict[str, Any]:
-    """Player pi of position d with the given sections updated (absolute values)."""
-    pl = copy.deepcopy(d["players"][pi])
-    edit(pl, changes)
-    return pl
-
-
-def run(d: dict[str, Any], *ids: int) -> arle_ai.GameState:
-    return play(make(d), *ids)
-
-
-def check(s: arle_ai.GameState, d: dict[str, Any], pi: int = 0, *, done: bool = True,
-          **changes: dict[str, Any]) -> None:
-    """The acting player's part equals d's with `changes`; the opponent's is unchanged; with
-    done, the action is over and it is the next turn."""
-    after = s.to_dict()
-    assert after["players"][pi] == expected(d, pi, **changes)
-    assert after["players"][1 - pi] == d["players"][1 - pi]
-    if done:
-        assert s.pending == "turn"
-        assert s.current_player == 1 - pi
-
-
-def legal(s: arle_ai.GameState) -> set[int]:
-    return set(s.legal_actions())
+pos = position
+check = check_action
 
 
 def free_land(s: arle_ai.GameState, pi: int = 0) -> int:
@@ -122,10 +77,6 @@ def free_land(s: arle_ai.GameState, pi: int = 0) -> int:
 # top tidal row -3 (core.md 8.5); barn: no large vehicle -3
 START_HOME_VP = -16.0
 START_BARN_VP = -3.0
-
-
-def vp(s: arle_ai.GameState, category: str, p: int = 0) -> float:
-    return s.score_breakdown(p)[category]
 
 
 # ---------------------------------------------------------------------------------------------

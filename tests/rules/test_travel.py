@@ -26,51 +26,27 @@ from helpers import (
     STOP,
     L,
     animal,
-    base,
     deliver,
+    expected,
     good,
+    legal,
     load,
     make,
     place,
     play,
+    position,
+    run,
     tile,
+    veh,
     vehicle,
+    vp,
 )
 
 # ---------------------------------------------------------------------------------------------
 # position builders and checks
 # ---------------------------------------------------------------------------------------------
 
-
-def edit(pl: dict[str, Any], upd: dict[str, Any] | None) -> None:
-    for section, vals in (upd or {}).items():
-        if isinstance(vals, dict):
-            pl[section].update(vals)
-        else:
-            pl[section] = vals
-
-
-def pos(p0: dict | None = None, p1: dict | None = None, *, half_year: int = 1,
-        start_player: int = 0, workers_placed: int = 0) -> dict[str, Any]:
-    d = base(0)
-    d["half_year"] = half_year
-    d["season"] = "summer" if half_year % 2 else "winter"
-    d["start_player"] = start_player
-    d["workers_placed"] = workers_placed
-    d["occupied"] = {}
-    d["special_action_by"] = None
-    edit(d["players"][0], p0)
-    edit(d["players"][1], p1)
-    d.pop("pending", None)
-    return d
-
-
-def veh(*specs: str | tuple[str, list[int]]) -> list[dict[str, Any]]:
-    out = []
-    for sp in specs:
-        kind, used = (sp, []) if isinstance(sp, str) else sp
-        out.append({"kind": kind, "used": list(used)})
-    return out
+pos = position
 
 
 def barn(*specs: str | tuple[str, list[int]], **pieces: int) -> dict[str, Any]:
@@ -84,16 +60,6 @@ def with_vehicle(kind: str, p0: dict | None = None, **kw: Any) -> dict[str, Any]
     return pos(p0, **kw)
 
 
-def expected(d: dict[str, Any], pi: int = 0, **changes: Any) -> dict[str, Any]:
-    pl = copy.deepcopy(d["players"][pi])
-    edit(pl, changes)
-    return pl
-
-
-def run(d: dict[str, Any], *ids: int) -> arle_ai.GameState:
-    return play(make(d), *ids)
-
-
 def check(s: arle_ai.GameState, d: dict[str, Any], pi: int = 0, **changes: Any) -> None:
     """After an anytime action: still pi's turn; pi's part equals d's with `changes`; the
     opponent's is unchanged."""
@@ -101,10 +67,6 @@ def check(s: arle_ai.GameState, d: dict[str, Any], pi: int = 0, **changes: Any) 
     assert (s.pending, s.current_player) == ("turn", pi)
     assert after["players"][pi] == expected(d, pi, **changes)
     assert after["players"][1 - pi] == d["players"][1 - pi]
-
-
-def legal(s: arle_ai.GameState) -> set[int]:
-    return set(s.legal_actions())
 
 
 def dest_loads(s: arle_ai.GameState) -> set[str]:
@@ -122,10 +84,6 @@ def loaded(kind: str, used: list[int], *dests: str) -> dict[str, Any]:
     """Barn and loaded sections for a vehicle carrying destinations."""
     return {"barn": {"vehicles": veh((kind, used))},
             "loaded": {"destinations": list(dests)}}
-
-
-def vp(s: arle_ai.GameState, category: str, p: int = 0) -> float:
-    return s.score_breakdown(p)[category]
 
 
 def close_half_year(s: arle_ai.GameState) -> arle_ai.GameState:

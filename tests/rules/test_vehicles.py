@@ -15,7 +15,6 @@ vehicles are one choice (D4): only the lowest start/slot is offered.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import pytest
@@ -26,15 +25,19 @@ from helpers import (
     STOP,
     L,
     animal,
-    base,
     build,
     exchange,
+    expected,
     flip,
+    legal,
     load,
     make,
     place,
-    play,
+    position,
+    run,
+    veh,
     vehicle,
+    vp,
 )
 
 MATERIALS = ["wood", "clay", "linen", "woolen", "leather"]
@@ -46,47 +49,7 @@ EXCHANGE_GOODS = ["food", "grain", "flax", "wool", "hide"]
 # position builders and checks
 # ---------------------------------------------------------------------------------------------
 
-
-def edit(pl: dict[str, Any], upd: dict[str, Any] | None) -> None:
-    for section, vals in (upd or {}).items():
-        if isinstance(vals, dict):
-            pl[section].update(vals)
-        else:
-            pl[section] = vals
-
-
-def pos(p0: dict | None = None, p1: dict | None = None, *, half_year: int = 1,
-        start_player: int = 0, workers_placed: int = 0) -> dict[str, Any]:
-    d = base(0)
-    d["half_year"] = half_year
-    d["season"] = "summer" if half_year % 2 else "winter"
-    d["start_player"] = start_player
-    d["workers_placed"] = workers_placed
-    d["occupied"] = {}
-    d["special_action_by"] = None
-    edit(d["players"][0], p0)
-    edit(d["players"][1], p1)
-    d.pop("pending", None)
-    return d
-
-
-def veh(*specs: str | tuple[str, list[int]]) -> list[dict[str, Any]]:
-    """Barn vehicles: "cart" (empty) or ("cart", [0, 1]) (compartments used)."""
-    out = []
-    for sp in specs:
-        kind, used = (sp, []) if isinstance(sp, str) else sp
-        out.append({"kind": kind, "used": list(used)})
-    return out
-
-
-def expected(d: dict[str, Any], pi: int = 0, **changes: Any) -> dict[str, Any]:
-    pl = copy.deepcopy(d["players"][pi])
-    edit(pl, changes)
-    return pl
-
-
-def run(d: dict[str, Any], *ids: int) -> arle_ai.GameState:
-    return play(make(d), *ids)
+pos = position
 
 
 def check(s: arle_ai.GameState, d: dict[str, Any], pi: int = 0, *, done: bool = True,
@@ -98,10 +61,6 @@ def check(s: arle_ai.GameState, d: dict[str, Any], pi: int = 0, *, done: bool = 
     assert after["players"][1 - pi] == d["players"][1 - pi]
     assert s.pending == "turn"
     assert s.current_player == (1 - pi if done else pi)
-
-
-def legal(s: arle_ai.GameState) -> set[int]:
-    return set(s.legal_actions())
 
 
 def loads(s: arle_ai.GameState, items: list[str] = MATERIALS) -> set[int]:
@@ -116,10 +75,6 @@ def ids(item: str, *placements: tuple[int, int]) -> set[int]:
 
 def exchanges(s: arle_ai.GameState) -> set[int]:
     return {a for a in legal(s) if L["exchange"] <= a < L["exchange"] + 5}
-
-
-def vp(s: arle_ai.GameState, category: str, p: int = 0) -> float:
-    return s.score_breakdown(p)[category]
 
 
 def close_half_year(s: arle_ai.GameState, h: int) -> arle_ai.GameState:
