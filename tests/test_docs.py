@@ -1,0 +1,88 @@
+"""The documentation's examples run: every ```python block of README.md and docs/*.md, and
+the doctests of the library's modules."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import pkgutil
+import re
+from pathlib import Path
+
+import pytest
+
+import arle_ai
+from arle_ai.agents import RandomAgent
+from arle_ai.records import GameRecord
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
+
+
+def python_blocks() -> list[tuple[str, str]]:
+    out = []
+    for page in PAGES:
+        for i, m in enumerate(BLOCK.finditer(page.read_text(encoding="utf-8")), 1):
+            out.append((f"{page.relative_to(ROOT)}#{i}", m.group(1)))
+    return out
+
+
+def test_the_pages_have_examples():
+    names = {name.split("#")[0] for name, _ in python_blocks()}
+    assert {"README.md", "docs/notation.md", "docs/game-record.md"} <= names
+
+
+@pytest.mark.parametrize("name, code", python_blocks(), ids=[n for n, _ in python_blocks()])
+def test_python_example_runs(name, code, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    rec = GameRecord.new(seed=4, players=["random", "random"])  # the game.json examples read
+    state, agent = rec.start.copy(), RandomAgent(seed=4)
+    while not state.is_terminal():
+        a = agent.select(state)
+        state.apply(a)
+        rec.actions.append(a)
+    rec.save(tmp_path / "game.json")
+    namespace: dict = {"__name__": "docs_example"}
+    exec(compile(code, name, "exec"), namespace)
+    for key, value in list(namespace.items()):  # examples that define tests: run them too
+        if key.startswith("test_") and callable(value):
+            value()
+
+
+MODULES = sorted(m.name for m in pkgutil.iter_modules(arle_ai.__path__, "arle_ai."))
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_doctests_pass(module):
+    result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0
+
+
+def test_doctests_are_found():
+    tried = sum(doctest.testmod(importlib.import_module(m)).attempted
+                for m in ("arle_ai.notation", "arle_ai.suggest"))
+    assert tried >= 4
+
+
+def documented_commands() -> list[str]:
+    """Every ``$ arle ...`` line and every inline `arle CMD [...]` synopsis of the README."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    lines = re.findall(r"^\$ (arle .*)$", text, re.M)
+    synopses = re.findall(r"`(arle [a-z]+ [^`]*)`", text.replace("\n", " "))
+    return lines + synopses
+
+
+@pytest.mark.parametrize("line", documented_commands())
+def test_readme_commands_use_real_options(line):
+    import click
+
+    from arle_cli.main import cli
+
+    words = line.split()
+    assert words[0] == "arle"
+    command = cli.commands.get(words[1])
+    assert isinstance(command, click.Command), f"no command {words[1]!r}"
+    options = {o for p in command.params for o in getattr(p, "opts", []) + p.secondary_opts}
+    used = set(re.findall(r"(?<![\w-])(--?[a-z][a-z-]*)", " ".join(words[2:])))
+    assert used <= options, f"{line}: unknown {sorted(used - options)}"
