@@ -205,7 +205,7 @@ def test_unknown_spec_exit_2():
     result = run("--agents", "random", "wizard", "--games", "2")
     assert result.exit_code == 2
     assert result.stderr.strip() == "arle: error: unknown agent 'wizard' in 'wizard' " \
-        "(random, greedy, mcts)"
+        "(random, greedy, mcts, py:module.Class)"
     result = run("--agents", "random", "mcts:depth=3", "--games", "2")
     assert result.exit_code == 2
     assert "unknown option 'depth'" in result.stderr

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+import importlib
 import random
 from collections.abc import Callable
 from typing import Any
@@ -91,13 +93,51 @@ _MCTS_OPTIONS = {"iterations": int, "time": float, "c": float, "rollout": str, "
                  "puct": lambda v: v.lower() in ("1", "true", "yes"), "workers": int}
 
 
+def _literal(text: str) -> Any:
+    """A Python literal (number, bool, None, string in quotes), else the text itself."""
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
+
+
+def _python_agent(spec: str, target: str, options: str, seed: int) -> Agent:
+    """The agent of 'py:package.module.Class[:key=value,...]': Class(seed=seed, **options)."""
+    module_name, _, class_name = target.rpartition(".")
+    if not module_name or not class_name:
+        raise ValueError(f"{spec!r}: write py:package.module.ClassName")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise ValueError(f"{spec!r}: cannot import {module_name!r}: {exc}") from None
+    cls = getattr(module, class_name, None)
+    if not (isinstance(cls, type) and issubclass(cls, Agent)):
+        raise ValueError(f"{spec!r}: {target!r} is not an arle_ai.agents.Agent subclass")
+    kwargs: dict[str, Any] = {}
+    for part in filter(None, (p.strip() for p in options.split(","))):
+        key, eq, value = part.partition("=")
+        if not eq or not key.strip().isidentifier():
+            raise ValueError(f"agent option {part!r} in {spec!r} needs key=value")
+        kwargs[key.strip()] = _literal(value.strip())
+    try:
+        return cls(seed=seed, **kwargs)
+    except TypeError as exc:
+        raise ValueError(f"{spec!r}: {exc}") from None
+
+
 def agent_from_spec(spec: str, seed: int = 0) -> Agent:
     """An agent from text such as 'random', 'greedy', 'mcts:iterations=2000',
-    'mcts:time=0.5,c=1.2'. Raises ValueError naming the bad part."""
+    'mcts:time=0.5,c=1.2', or 'py:package.module.Class:key=value' for your own Agent subclass
+    (constructed as Class(seed=seed, key=value); values are Python literals or plain text).
+    Raises ValueError naming the bad part."""
     kind, _, rest = spec.strip().partition(":")
     kind = kind.lower()
+    if kind == "py":
+        target, _, options = rest.partition(":")
+        return _python_agent(spec, target.strip(), options, seed)
     if kind not in _KINDS:
-        raise ValueError(f"unknown agent {kind!r} in {spec!r} (random, greedy, mcts)")
+        raise ValueError(f"unknown agent {kind!r} in {spec!r} (random, greedy, mcts, "
+                         "py:module.Class)")
     options: dict[str, Any] = {}
     if rest:
         for part in rest.split(","):

@@ -30,6 +30,7 @@ import itertools
 import json
 import math
 import multiprocessing
+import operator
 import os
 import random
 from collections.abc import Callable, Iterable, Sequence
@@ -38,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from arle_ai import _core
-from arle_ai.agents import agent_from_spec
+from arle_ai.agents import Agent, agent_from_spec
 from arle_ai.ratings import (
     elo_interval,
     likelihood_of_superiority,
@@ -101,7 +102,7 @@ def play_game(task: dict[str, Any]) -> dict[str, Any]:
         if len(actions) >= MAX_DECISIONS:
             raise RuntimeError(f"game {task['game']}: no end after {MAX_DECISIONS} decisions")
         player = state.current_player
-        action = agents[player].select(state.copy())
+        action = _choose(agents[player], state, task, player)
         state.apply(action)
         actions.append(action)
     scores = state.scores()
@@ -118,6 +119,27 @@ def play_game(task: dict[str, Any]) -> dict[str, Any]:
     rec = record_game(start, actions, players=task["players"],
                       setup={"seed": task["setup_seed"], "variant": task["variant"]}, meta=meta)
     return rec.to_dict()
+
+
+def _choose(agent: Agent, state: _core.GameState, task: dict[str, Any], player: int) -> int:
+    """The agent's legal choice; TournamentError names the game, agent and decision when the
+    agent fails or picks an illegal action (a user's own agent may)."""
+    spec = task["agents"][player]
+    where = (f"game {task['game']}, decision {state.pending!r} of player {player} in "
+             f"half-year {state.half_year}")
+    try:
+        action = agent.select(state.copy())
+    except Exception as exc:
+        raise TournamentError(f"agent {spec!r} failed in {where}: "
+                              f"{type(exc).__name__}: {exc}") from None
+    if not isinstance(action, bool):
+        try:
+            action = operator.index(action)  # numpy integers are fine
+        except TypeError:
+            pass
+    if not state.is_legal(action):
+        raise TournamentError(f"agent {spec!r} chose {action!r}, not a legal action, in {where}")
+    return action
 
 
 class Tournament:

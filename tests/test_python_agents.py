@@ -1,0 +1,66 @@
+"""Your own agent in a tournament: the ``py:module.Class[:key=value,...]`` agent spec."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+from sample_agents import FirstMove
+
+from arle_ai.agents import agent_from_spec
+from arle_ai.tournament import Tournament, TournamentError
+from arle_cli.main import cli
+
+
+def test_a_py_spec_builds_the_class_with_seed_and_literal_options():
+    agent = agent_from_spec("py:sample_agents.FirstMove:index=3", seed=9)
+    assert isinstance(agent, FirstMove)
+    assert (agent.seed, agent.index) == (9, 3)
+    assert agent_from_spec("py:sample_agents.FirstMove").index == 0
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("py:nowhere_at_all.Agent", ["cannot import 'nowhere_at_all'"]),
+    ("py:sample_agents.Missing", ["not an arle_ai.agents.Agent subclass"]),
+    ("py:sample_agents.NotAnAgent", ["not an arle_ai.agents.Agent subclass"]),
+    ("py:FirstMove", ["py:package.module.ClassName"]),
+    ("py:sample_agents.FirstMove:index", ["needs key=value"]),
+    ("py:sample_agents.FirstMove:depth=2", ["unexpected keyword argument 'depth'"]),
+])
+def test_bad_py_specs_name_the_problem(spec, words):
+    with pytest.raises(ValueError) as info:
+        agent_from_spec(spec)
+    for w in words:
+        assert w in str(info.value)
+
+
+def test_a_py_agent_plays_a_tournament_in_worker_processes():
+    t = Tournament(["py:sample_agents.FirstMove:index=1", "random"], 2, seed=2)
+    results = t.run(workers=2)
+    assert len(results) == 2
+    for r in results:
+        assert r["result"]["winner"] in (0, 1)
+    assert results == Tournament(["py:sample_agents.FirstMove:index=1", "random"], 2,
+                                 seed=2).run(workers=1)
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("py:sample_agents.Cheater", ["chose 0, not a legal action", "game 0"]),
+    ("py:sample_agents.Crasher", ["failed in game 0", "RuntimeError: out of ideas"]),
+])
+def test_a_misbehaving_agent_stops_the_tournament_with_a_clear_error(spec, words):
+    with pytest.raises(TournamentError) as info:
+        Tournament([spec, "random"], 2, seed=1).run(workers=1)
+    for w in words:
+        assert w in str(info.value)
+
+
+def test_selfplay_cli_takes_py_specs_and_reports_bad_agents():
+    runner = CliRunner()
+    ok = runner.invoke(cli, ["selfplay", "--agents", "py:sample_agents.FirstMove", "greedy",
+                             "--games", "2"])
+    assert ok.exit_code == 0, ok.output
+    assert "py:sample_agents.FirstMove vs greedy" in ok.output
+    bad = runner.invoke(cli, ["selfplay", "--agents", "py:sample_agents.Cheater", "random",
+                              "--games", "2"])
+    assert bad.exit_code == 2
+    assert "not a legal action" in bad.stderr and "Traceback" not in bad.output
