@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import threading
 import time
@@ -93,7 +94,12 @@ def load_record_file(path: str) -> GameRecord:
 
 
 def make_agent(spec: str, seed: int = 0) -> Agent:
-    """An agent from a spec such as ``mcts:iterations=2000``, or fail naming the bad part."""
+    """An agent from a spec such as ``mcts:iterations=2000``, or fail naming the bad part.
+
+    ``py:`` specs import from the current folder too, as ``python -m`` would (the ``arle``
+    script's own folder is what Python puts first otherwise); worker processes inherit it."""
+    if spec.strip().lower().startswith("py:") and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
     try:
         return agent_from_spec(spec, seed=seed)
     except ValueError as exc:

@@ -64,3 +64,21 @@ def test_selfplay_cli_takes_py_specs_and_reports_bad_agents():
                               "--games", "2"])
     assert bad.exit_code == 2
     assert "not a legal action" in bad.stderr and "Traceback" not in bad.output
+
+
+def test_the_cli_imports_py_agents_from_the_current_folder(tmp_path, monkeypatch):
+    import sys
+
+    (tmp_path / "my_table_agents.py").write_text(
+        "from arle_ai.agents import Agent\n\n\n"
+        "class Last(Agent):\n"
+        "    def __init__(self, seed=0):\n"
+        "        self.seed = seed\n\n"
+        "    def select(self, state):\n"
+        "        return state.legal_actions()[-1]\n")
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["selfplay", "--agents", "py:my_table_agents.Last",
+                                      "random", "--games", "2", "--workers", "2"])
+    assert result.exit_code == 0, result.output
+    assert "py:my_table_agents.Last vs random: 2 games" in result.output
