@@ -17,6 +17,7 @@ from tqdm import tqdm
 
 import arle_ai
 from arle_ai.agents import Agent, agent_from_spec
+from arle_ai.records import FORMAT as RECORD_FORMAT
 from arle_ai.records import GameRecord, RecordError, record_from_dict
 
 VARIANTS = ("standard", "first-game")
@@ -57,19 +58,41 @@ def write_text(text: str, path: str | None) -> None:
         fail(f"{path}: cannot write: {exc.strerror or exc}")
 
 
-def load_position(path: str | None) -> arle_ai.GameState:
-    """Load the position in the JSON file at ``path``; no path means the standard opening."""
+def load_game_file(path: str | None, ply: int | None = None
+                   ) -> tuple[arle_ai.GameState, GameRecord | None]:
+    """The position in the file at ``path`` and, when the file is a game record, the record
+    (cut back to its first ``ply`` decisions when ``ply`` is given; its end otherwise).
+    No path means the standard opening. Fails naming the file and the problem."""
     if path is None:
-        return arle_ai.new_game(seed=0)
+        if ply is not None:
+            fail("--ply needs a game record file")
+        return arle_ai.new_game(seed=0), None
     text = read_text(path)
     try:
-        json.loads(text)
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
         fail(f"{path}: malformed JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})")
+    if isinstance(data, dict) and data.get("format") == RECORD_FORMAT:
+        try:
+            record = record_from_dict(data)
+        except RecordError as exc:
+            fail(f"{path}: invalid game record: {exc}")
+        if ply is not None:
+            if not 0 <= ply <= len(record.actions):
+                fail(f"--ply {ply} is outside 0..{len(record.actions)}, the decisions of {path}")
+            del record.actions[ply:]
+        return record.final_state(), record
+    if ply is not None:
+        fail(f"{path}: --ply needs a game record, and this is a position file")
     try:
-        return arle_ai.GameState.from_json(text)
+        return arle_ai.GameState.from_json(text), None
     except ValueError as exc:  # arle_ai.PositionError is a ValueError
         fail(f"{path}: invalid position: {exc}")
+
+
+def load_position(path: str | None, ply: int | None = None) -> arle_ai.GameState:
+    """The position in a position file or game record (see :func:`load_game_file`)."""
+    return load_game_file(path, ply)[0]
 
 
 def make_game(seed: int, variant: str) -> arle_ai.GameState:

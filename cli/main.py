@@ -42,9 +42,13 @@ def new(seed: int, variant: str, output: str | None) -> None:
 
 @cli.command()
 @click.argument("position", required=False, type=click.Path())
-def show(position: str | None) -> None:
-    """Print POSITION (a JSON position file) readably; no POSITION means the standard opening."""
-    state = load_position(position)
+@click.option("--ply", type=click.IntRange(min=0), default=None,
+              help="With a game record: the position after this many decisions [default: the "
+                   "end].")
+def show(position: str | None, ply: int | None) -> None:
+    """Print POSITION readably: a JSON position file, or a game record (its last position, or
+    the one after --ply decisions); no POSITION means the standard opening."""
+    state = load_position(position, ply)
     click.echo(arle_ai.describe(state))
 
 

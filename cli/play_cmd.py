@@ -20,7 +20,7 @@ import arle_ai
 from arle_ai.agents import Agent, MCTSAgent
 from arle_ai.errors import IllegalActionError
 from arle_ai.records import GameRecord
-from arle_cli.common import VARIANTS, fail, load_position, make_agent, make_game, search_bar
+from arle_cli.common import VARIANTS, fail, load_game_file, make_agent, make_game, search_bar
 from arle_cli.suggest_cmd import format_report
 
 HINT_ITERATIONS = 2000
@@ -201,11 +201,16 @@ def _finish(session: Session, out: str, finished: bool) -> None:
               help="Building set of a new game (ignored with POSITION).")
 @click.option("--hint-iterations", type=click.IntRange(min=1), default=HINT_ITERATIONS,
               show_default=True, help="Search iterations behind 'hint'.")
+@click.option("--ply", type=click.IntRange(min=0), default=None,
+              help="Resuming a game record: go on from after this many decisions [default: "
+                   "its end].")
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
-              help="Where to save the game record [default: arle-game-<seed>.json].")
+              help="Where to save the game record [default: arle-game-<seed>.json, or the "
+                   "resumed record itself].")
 def play(position: str | None, ai_spec: str, seat: int, seed: int, variant: str,
-         hint_iterations: int, out: str | None) -> None:
-    """Play the AI in the terminal from POSITION (a JSON position file) or a new game.
+         hint_iterations: int, ply: int | None, out: str | None) -> None:
+    """Play the AI in the terminal from POSITION or a new game. POSITION is a JSON position
+    file, or a game record (say one saved by 'quit') to resume.
 
     Choose a numbered move or type it in notation; 'hint', 'show', 'list', 'undo', 'help' and
     'quit' are commands. The game is saved as a record (docs/game-record.md)."""
@@ -217,10 +222,18 @@ def play(position: str | None, ai_spec: str, seat: int, seed: int, variant: str,
         state = make_game(seed, variant)
         record = GameRecord.new(seed, variant, players=players, meta=meta)
     else:
-        state = load_position(position)
+        state, saved = load_game_file(position, ply)
         if state.is_terminal():
             fail(f"{position}: the game is over, there is nothing to play")
-        record = GameRecord.from_position(state, players=players, meta=meta)
+        if saved is None:
+            record = GameRecord.from_position(state, players=players, meta=meta)
+        else:  # a saved game goes on, by default in the same file
+            record = saved
+            record.players = players
+            record.meta.update(meta, resumed_at=len(record.actions))
+            out = out or position
+    if ply is not None and position is None:
+        fail("--ply needs a game record to resume")
     out = out or f"arle-game-{seed}.json"
     if not Path(out).resolve().parent.is_dir():
         fail(f"{out}: the folder does not exist, so the game record cannot be saved there")

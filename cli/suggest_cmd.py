@@ -31,14 +31,18 @@ def format_report(report: arle_ai.SuggestionReport) -> str:
 @click.option("--top", type=click.IntRange(min=1), default=5, show_default=True,
               help="How many moves to list.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Search seed.")
+@click.option("--ply", type=click.IntRange(min=0), default=None,
+              help="With a game record: the position after this many decisions [default: the "
+                   "end].")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output on stdout.")
 def suggest(position: str | None, iterations: int | None, time_limit: float | None,
-            workers: int, top: int, seed: int, as_json: bool) -> None:
-    """Suggest the best moves for POSITION (a JSON position file; default: the standard
-    opening), with visits, win rate, mean score margin and principal variation."""
+            workers: int, top: int, seed: int, ply: int | None, as_json: bool) -> None:
+    """Suggest the best moves for POSITION (a JSON position file, or a game record at its end
+    or after --ply decisions; default: the standard opening), with visits, win rate, mean
+    score margin and principal variation."""
     if iterations is not None and time_limit is not None:
         fail("give either --iterations or --time, not both")
-    state = load_position(position)
+    state = load_position(position, ply)
     if state.is_terminal():
         fail(f"{position}: the game is over, there is no move to suggest")
     with search_bar(iterations or (None if time_limit else 2000), time_limit) as progress:

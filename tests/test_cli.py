@@ -207,3 +207,34 @@ def test_search_bar_counts_iterations_or_ticks_seconds_and_then_closes():
         time.sleep(0.3)
     assert time.perf_counter() - start < 1.0  # the timer thread stops with the search
     assert threading.active_count() <= before
+
+
+# ---- game records as positions (show / suggest --ply) ----
+
+
+def test_show_and_suggest_read_a_record_at_its_end_or_a_ply(record_file):
+    rec = load_record(record_file)
+    at5 = rec.state_at(5)
+    result = run("show", str(record_file), "--ply", "5")
+    assert result.exit_code == 0, result.output
+    assert result.output.strip() == arle_ai.describe(at5).strip()
+    end = run("show", str(record_file))
+    assert end.output.strip() == arle_ai.describe(rec.final_state()).strip()
+    sug = run("suggest", str(record_file), "--ply", "5", "--iterations", "50", "--json")
+    assert sug.exit_code == 0, sug.output
+    assert json.loads(sug.stdout)["player"] == at5.current_player
+    assert_bad_input(run("suggest", str(record_file)), "game is over")
+
+
+def test_ply_bad_uses_exit_2(tmp_path, record_file):
+    n = len(load_record(record_file).actions)
+    assert_bad_input(run("show", str(record_file), "--ply", str(n + 1)), f"outside 0..{n}")
+    assert_bad_input(run("show", "--ply", "3"), "--ply needs a game record")
+    pos = tmp_path / "pos.json"
+    pos.write_text(arle_ai.new_game(seed=1).to_json())
+    assert_bad_input(run("show", str(pos), "--ply", "0"), "position file")
+    data = json.loads(record_file.read_text())
+    data["moves"][2] = "place nowhere"
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps(data))
+    assert_bad_input(run("show", str(broken)), "invalid game record", "move 3")

@@ -207,3 +207,35 @@ def test_ctrl_c_while_the_ai_thinks_saves_the_game_so_far(tmp_path, monkeypatch)
     assert result.exit_code == 0, result.output
     assert "game stopped after 1 decision;" in result.output
     assert load_record(out).moves() == ["place fisherman"]
+
+
+def test_a_stopped_game_resumes_from_its_record_in_the_same_file(tmp_path):
+    first, out = play(tmp_path, "--ai", "random", input="2\nquit\n")
+    before = load_record(out).actions
+    assert before
+    result = CliRunner().invoke(cli, ["play", str(out), "--ai", "random"], input="2\nquit\n")
+    assert result.exit_code == 0, result.output
+    rec = load_record(out)
+    assert rec.actions[:len(before)] == before and len(rec.actions) > len(before)
+    data = json.loads(out.read_text())
+    assert data["setup"] == {"seed": 0, "variant": "standard"}
+    assert data["meta"]["resumed_at"] == len(before)
+
+
+def test_play_from_a_record_at_an_earlier_ply_to_a_new_file(tmp_path):
+    _, out = play(tmp_path, "--ai", "random", input="2\n2\nquit\n")
+    branch = tmp_path / "branch.json"
+    result = CliRunner().invoke(cli, ["play", str(out), "--ply", "0", "--ai", "random",
+                                      "--out", str(branch)], input="place colonist\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert load_record(branch).moves()[0] == "place colonist"
+    assert load_record(out).moves()[0] == "place fisherman"  # the original is untouched
+
+
+def test_play_ply_errors(tmp_path):
+    _, out = play(tmp_path, "--ai", "random", input="2\nquit\n")
+    n = len(load_record(out).actions)
+    result = CliRunner().invoke(cli, ["play", str(out), "--ply", str(n + 1)], input="quit\n")
+    assert_bad_input(result, "--ply", f"outside 0..{n}")
+    result = CliRunner().invoke(cli, ["play", "--ply", "1"], input="quit\n")
+    assert_bad_input(result, "--ply needs a game record")
