@@ -192,7 +192,8 @@ def _finish(session: Session, out: str, finished: bool) -> None:
 @click.command()
 @click.argument("position", required=False, type=click.Path())
 @click.option("--ai", "ai_spec", default="mcts:time=2", show_default=True,
-              help="The opponent: random, greedy, mcts:iterations=N or mcts:time=SEC,...")
+              help="The opponent: random, greedy, mcts:iterations=N, mcts:time=SEC,... or "
+                   "py:module.Class (your own agent).")
 @click.option("--seat", type=click.IntRange(0, 1), default=0, show_default=True,
               help="Your seat: player 0 or player 1.")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,

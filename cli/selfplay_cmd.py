@@ -40,8 +40,8 @@ class _SpecsOption(click.Option):
 @click.command()
 @click.option("--agents", "agents", cls=_SpecsOption, multiple=True, required=True,
               metavar="SPEC [SPEC...]",
-              help="Agents to play, e.g. random greedy mcts:iterations=200 (two or more; "
-                   "every pair plays).")
+              help="Agents to play, e.g. random greedy mcts:iterations=200 "
+                   "py:my_agents.MyAgent (two or more; every pair plays).")
 @click.option("--games", type=int, required=True,
               help="Games per pairing (even: each setup is played twice, seats swapped).")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
