@@ -9,7 +9,7 @@ from __future__ import annotations
 import click
 
 import arle_ai
-from arle_cli.common import VARIANTS, load_position, make_game, write_text
+from arle_cli.common import VARIANTS, format_moves, load_position, make_game, write_text
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -45,11 +45,16 @@ def new(seed: int, variant: str, output: str | None) -> None:
 @click.option("--ply", type=click.IntRange(min=0), default=None,
               help="With a game record: the position after this many decisions [default: the "
                    "end].")
-def show(position: str | None, ply: int | None) -> None:
+@click.option("--moves", is_flag=True,
+              help="Also list the legal moves, numbered, in notation (what play accepts).")
+def show(position: str | None, ply: int | None, moves: bool) -> None:
     """Print POSITION readably: a JSON position file, or a game record (its last position, or
     the one after --ply decisions); no POSITION means the standard opening."""
     state = load_position(position, ply)
     click.echo(arle_ai.describe(state))
+    if moves and not state.is_terminal():
+        click.echo(f"legal moves of player {state.current_player} ({state.pending}):")
+        click.echo(format_moves(state))
 
 
 

@@ -10,7 +10,6 @@ far; a finished game is saved with its scores.
 
 from __future__ import annotations
 
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,7 +19,15 @@ import arle_ai
 from arle_ai.agents import Agent, MCTSAgent
 from arle_ai.errors import IllegalActionError
 from arle_ai.records import GameRecord
-from arle_cli.common import VARIANTS, fail, load_game_file, make_agent, make_game, search_bar
+from arle_cli.common import (
+    VARIANTS,
+    fail,
+    format_moves,
+    load_game_file,
+    make_agent,
+    make_game,
+    search_bar,
+)
 from arle_cli.suggest_cmd import format_report
 
 HINT_ITERATIONS = 2000
@@ -69,21 +76,6 @@ def _status(state: arle_ai.GameState) -> str:
             f"decide: {state.pending}; score {scores[0]:g} - {scores[1]:g}")
 
 
-def _menu(state: arle_ai.GameState) -> str:
-    """The legal moves numbered 1..n, in as many columns as the terminal width allows."""
-    moves = [state.action_to_string(a) for a in state.legal_actions()]
-    digits = len(str(len(moves)))
-    cells = [f"{i:>{digits}}. {text}" for i, text in enumerate(moves, 1)]
-    width = max(len(c) for c in cells) + 3
-    columns = max(1, min(4, (shutil.get_terminal_size().columns - 2) // width))
-    rows = -(-len(cells) // columns)
-    lines = []
-    for r in range(rows):
-        row = [cells[i] for i in range(r, len(cells), rows)]
-        lines.append("  " + "".join(c.ljust(width) for c in row).rstrip())
-    return "\n".join(lines)
-
-
 def _read_line(prompt: str) -> str:
     try:
         return click.prompt(prompt, default="", show_default=False, prompt_suffix="> ")
@@ -109,7 +101,7 @@ def _human_turn(session: Session, seed: int, hint_iterations: int) -> None:
     """Read commands until the human makes a move (or undoes, or quits)."""
     state = session.state
     click.echo(f"\n{_status(state)}")
-    click.echo(_menu(state))
+    click.echo(format_moves(state))
     while True:
         text = _read_line(f"your move (1-{len(state.legal_actions())}, help)").strip()
         word = text.lower()
@@ -120,7 +112,7 @@ def _human_turn(session: Session, seed: int, hint_iterations: int) -> None:
         if word == "help":
             click.echo(HELP_TEXT)
         elif word == "list":
-            click.echo(_menu(state))
+            click.echo(format_moves(state))
         elif word == "show":
             click.echo(arle_ai.describe(state))
         elif word == "hint":

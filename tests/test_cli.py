@@ -238,3 +238,15 @@ def test_ply_bad_uses_exit_2(tmp_path, record_file):
     broken = tmp_path / "broken.json"
     broken.write_text(json.dumps(data))
     assert_bad_input(run("show", str(broken)), "invalid game record", "move 3")
+
+
+def test_show_moves_lists_the_legal_moves_in_notation(record_file):
+    rec = load_record(record_file)
+    state = rec.state_at(7)
+    result = run("show", str(record_file), "--ply", "7", "--moves")
+    assert result.exit_code == 0, result.output
+    assert f"legal moves of player {state.current_player} ({state.pending}):" in result.output
+    listed = result.output.split("legal moves of player")[1]
+    for i, a in enumerate(state.legal_actions(), 1):
+        assert f"{i}. {state.action_to_string(a)}" in listed
+    assert "legal moves" not in run("show", str(record_file), "--moves").output  # game over
