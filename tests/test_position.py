@@ -271,3 +271,22 @@ def test_rejected_json_leaves_no_partial_state():
     d["players"][1]["goods"]["grain"] = 15
     t = GameState.from_json(json.dumps(d))
     assert t.to_dict()["players"][1]["goods"]["grain"] == 15
+
+
+def test_pickle_round_trip_and_corrupted_pickles_are_refused():
+    import pickle
+
+    from arle_ai import _core
+
+    s = arle_ai.new_game(seed=3)
+    s.apply(s.legal_actions()[1])
+    t = pickle.loads(pickle.dumps(s))
+    assert t == s and t.raw_bytes() == s.raw_bytes() and t is not s
+    body = s.raw_bytes()
+    good = s.__reduce__()[1][0]
+    assert good[:len(body)] == body
+    flipped = bytearray(good)
+    flipped[10] ^= 0xFF  # one changed byte in the struct
+    for bad in (b"", body, good[:-1], bytes(flipped), b"\xff" * len(good)):
+        with pytest.raises(ValueError, match="state bytes"):
+            _core.GameState._from_bytes(bad)

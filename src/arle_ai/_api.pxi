@@ -1,7 +1,16 @@
 # The Python face of the engine: GameState, positions as dicts, playouts.
 
+import hashlib as _hashlib
 import json as _json
 from arle_ai.errors import IllegalActionError, PositionError
+
+DIGEST_SIZE = 16
+
+
+def _digest(bytes data):
+    """A check on pickled state bytes (against corruption; pickles are never safe to load
+    from an untrusted source)."""
+    return _hashlib.blake2b(data, digest_size=DIGEST_SIZE, person=b"arle-state").digest()
 
 SPACE_KEYS = tuple(a.key for a in _rules.ACTION_SPACES)
 TOOL_KEYS = tuple(t.key for t in _rules.TOOLS)
@@ -79,7 +88,8 @@ cdef class GameState:
         return self.copy()
 
     def __reduce__(self):
-        return (GameState._from_bytes, (self.raw_bytes(),))
+        data = self.raw_bytes()
+        return (GameState._from_bytes, (data + _digest(data),))
 
     def raw_bytes(self):
         """The whole struct as bytes (for pickling and transposition keys)."""
@@ -91,10 +101,15 @@ cdef class GameState:
 
     @staticmethod
     def _from_bytes(bytes data):
-        if len(data) != sizeof(State):
-            raise ValueError("state bytes of the wrong size")
+        """The state pickled by __reduce__: the struct bytes and their digest. Bytes that were
+        cut or changed are refused (copying them in could make the core index out of range)."""
+        if len(data) != sizeof(State) + DIGEST_SIZE:
+            raise ValueError("state bytes of the wrong size (not a pickled GameState)")
+        body = data[:sizeof(State)]
+        if _digest(body) != data[sizeof(State):]:
+            raise ValueError("state bytes do not match their digest (corrupted pickle)")
         cdef GameState g = GameState.__new__(GameState)
-        memcpy(&g.s, <char*>data, sizeof(State))
+        memcpy(&g.s, <char*>body, sizeof(State))
         return g
 
     def __eq__(self, other):
@@ -163,11 +178,13 @@ cdef class GameState:
         return [buf[i] for i in range(n)]
 
     def is_legal(self, a):
-        return isinstance(a, int) and bool(is_legal(&self.s, a))
+        return (isinstance(a, int) and not isinstance(a, bool) and 0 <= a < NUM_ACTIONS
+                and bool(is_legal(&self.s, a)))
 
     def apply(self, a):
         """Apply action id `a` in place; IllegalActionError (state unchanged) if it is not legal."""
-        if not isinstance(a, int) or isinstance(a, bool) or not is_legal(&self.s, a):
+        if not (isinstance(a, int) and not isinstance(a, bool) and 0 <= a < NUM_ACTIONS
+                and is_legal(&self.s, a)):
             raise IllegalActionError(
                 f"illegal action {a!r} ({self._describe_id(a)}) in decision {self.pending!r} "
                 f"of player {self.current_player}")

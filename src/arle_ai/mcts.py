@@ -317,9 +317,8 @@ class MCTS:
 # ---- root parallelism ----
 
 def _worker_search(args: tuple) -> tuple[list[int], list[int], list[float], list[float], int, dict]:
-    options, state_bytes, iterations, time_limit, seed, keep_tree = args
+    options, state, iterations, time_limit, seed, keep_tree = args
     mcts = MCTS(**options)
-    state = _core.GameState._from_bytes(state_bytes)
     done = mcts._run(state, iterations, time_limit, seed)
     root = mcts.table[state.key()]
     table = mcts.table if keep_tree else {}
@@ -339,7 +338,7 @@ def _parallel_search(mcts: MCTS, state: _core.GameState) -> tuple[_Node, int]:
     else:
         split = [None] * k
     base = mcts.seed * 1_000_003 + mcts._searches
-    jobs = [(options, state.raw_bytes(), split[i], mcts.time_limit, base * 7919 + i, i == 0)
+    jobs = [(options, state, split[i], mcts.time_limit, base * 7919 + i, i == 0)
             for i in range(k)]
     ctx = mp.get_context("fork")
     with ctx.Pool(k) as pool:
