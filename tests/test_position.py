@@ -290,3 +290,30 @@ def test_pickle_round_trip_and_corrupted_pickles_are_refused():
     for bad in (b"", body, good[:-1], bytes(flipped), b"\xff" * len(good)):
         with pytest.raises(ValueError, match="state bytes"):
             _core.GameState._from_bytes(bad)
+
+
+def test_a_record_pushes_and_pops_moves_like_a_move_stack():
+    from arle_ai.errors import IllegalActionError
+    from arle_ai.records import GameRecord, load_record
+
+    rec = GameRecord.new(seed=2, players=["a", "b"])
+    a = rec.push("place fisherman")
+    assert rec.moves() == ["place fisherman"] and rec.actions == [a]
+    b = rec.push(rec.final_state().legal_actions()[0])
+    assert rec.actions == [a, b]
+    with pytest.raises(IllegalActionError):
+        rec.push("place fisherman")  # taken
+    assert rec.actions == [a, b]
+    assert rec.pop() == b and rec.actions == [a]
+    rec.actions.append(b)  # edited by hand: the cached position must not go stale
+    expected = arle_ai.new_game(seed=2)
+    expected.apply(a)
+    expected.apply(b)
+    assert rec.final_state() == expected
+    rec.final_state().apply(rec.final_state().legal_actions()[0])  # a copy each time
+    assert rec.final_state() == expected
+    assert load_record(rec.to_dict()).actions == [a, b]
+    rec.pop()
+    rec.pop()
+    with pytest.raises(IndexError):
+        rec.pop()

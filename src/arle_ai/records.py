@@ -38,6 +38,9 @@ class GameRecord:
     actions: list[int] = field(default_factory=list)
     setup: dict[str, Any] | None = None
     meta: dict[str, Any] = field(default_factory=dict)
+    # (the actions it was computed for, the position after them): spares replays in push
+    _cache: tuple[list[int], _core.GameState] | None = field(
+        default=None, init=False, repr=False, compare=False)
 
     @classmethod
     def new(cls, seed: int = 0, variant: str = "standard",
@@ -72,7 +75,26 @@ class GameRecord:
         return s
 
     def final_state(self) -> _core.GameState:
-        return self.state_at(len(self.actions))
+        """The position after every decision so far (a fresh copy)."""
+        if self._cache is None or self._cache[0] != self.actions:  # changed since: replay
+            self._cache = (list(self.actions), self.state_at(len(self.actions)))
+        return self._cache[1].copy()
+
+    def push(self, move: int | str) -> int:
+        """Play ``move`` (an action id or notation) where the game stands and record it;
+        returns its id. IllegalActionError (record unchanged) when it is not legal there."""
+        state = self.final_state()
+        action = state.parse_action(move)
+        state.apply(action)
+        self.actions.append(action)
+        self._cache = (list(self.actions), state)
+        return action
+
+    def pop(self) -> int:
+        """Take back the last decision and return its id (IndexError when there is none)."""
+        if not self.actions:
+            raise IndexError("pop from a record with no decisions")
+        return self.actions.pop()
 
     def moves(self) -> list[str]:
         """Every decision in notation, each written in the position where it was taken."""
