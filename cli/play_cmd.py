@@ -16,7 +16,7 @@ from pathlib import Path
 import click
 
 import arle_ai
-from arle_ai.agents import Agent, MCTSAgent
+from arle_ai.agents import Agent, AgentError, MCTSAgent, choose_action
 from arle_ai.errors import IllegalActionError
 from arle_ai.records import GameRecord
 from arle_cli.common import (
@@ -32,7 +32,6 @@ from arle_cli.suggest_cmd import format_report
 
 HINT_ITERATIONS = 2000
 HINT_TOP = 3
-COMMANDS = ("hint", "show", "list", "undo", "help", "quit")
 HELP_TEXT = (
     "Type the number of a move, or the move in notation (e.g. 'place fisherman'), or:\n"
     "  hint   the search's three best moves here\n"
@@ -137,17 +136,17 @@ def _human_turn(session: Session, seed: int, hint_iterations: int) -> None:
             return
 
 
-def _ai_turn(session: Session, agent: Agent) -> None:
+def _ai_turn(session: Session, agent: Agent, label: str) -> None:
     state = session.state
     player = state.current_player
     if isinstance(agent, MCTSAgent):
         search = agent.search
         with search_bar(search.iterations, search.time_limit, "AI thinking") as progress:
             agent.progress = progress
-            action = agent.select(state.copy())
+            action = choose_action(agent, state, label)
         agent.progress = None
     else:
-        action = agent.select(state.copy())
+        action = choose_action(agent, state, label)
     text = state.action_to_string(action)
     extra = ""
     result = getattr(agent, "last_result", None)
@@ -236,7 +235,7 @@ def play(position: str | None, ai_spec: str, seat: int, seed: int, variant: str,
         while not session.state.is_terminal():
             legal = session.state.legal_actions()
             if session.state.current_player != seat:
-                _ai_turn(session, agent)
+                _ai_turn(session, agent, f"the AI {ai_spec!r}")
             elif len(legal) == 1:
                 click.echo(f"you play (only move): {session.state.action_to_string(legal[0])}")
                 session.play(legal[0])
@@ -245,4 +244,7 @@ def play(position: str | None, ai_spec: str, seat: int, seed: int, variant: str,
     except (QuitGame, KeyboardInterrupt):  # Ctrl-C while the AI thinks also saves the game
         _finish(session, out, finished=False)
         return
+    except AgentError as exc:  # a user's own agent misbehaved: keep the game, say what happened
+        _finish(session, out, finished=False)
+        fail(str(exc))
     _finish(session, out, finished=True)

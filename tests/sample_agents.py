@@ -42,3 +42,8 @@ class Crasher(Agent):
 class NotAnAgent:
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
+
+
+class Fussy(Agent):
+    def __init__(self, seed: int = 0) -> None:
+        raise ValueError("no seeds please")

@@ -26,6 +26,15 @@ def assert_bad_input(result, *words: str) -> None:
         assert w in message, message
 
 
+def broken_copy(record_file, tmp_path, move: int):
+    """A copy of the record whose move number ``move`` (0-based) is no move at all."""
+    data = json.loads(record_file.read_text())
+    data["moves"][move] = "place nowhere"
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps(data))
+    return broken
+
+
 @pytest.fixture
 def record_file(tmp_path):
     """A finished random game between two seeded random agents, saved as a record."""
@@ -142,10 +151,7 @@ def test_analyze_one_player_as_text(record_file):
 def test_analyze_bad_inputs(tmp_path, record_file):
     assert_bad_input(run("analyze", str(tmp_path / "none.json")), "no such file")
     assert_bad_input(run("analyze", str(record_file), "--player", "2"), "player")
-    data = json.loads(record_file.read_text())
-    data["moves"][3] = "place nowhere"
-    broken = tmp_path / "broken.json"
-    broken.write_text(json.dumps(data))
+    broken = broken_copy(record_file, tmp_path, move=3)
     assert_bad_input(run("analyze", str(broken)), "invalid game record", "move 4")
 
 
@@ -233,10 +239,7 @@ def test_ply_bad_uses_exit_2(tmp_path, record_file):
     pos = tmp_path / "pos.json"
     pos.write_text(arle_ai.new_game(seed=1).to_json())
     assert_bad_input(run("show", str(pos), "--ply", "0"), "position file")
-    data = json.loads(record_file.read_text())
-    data["moves"][2] = "place nowhere"
-    broken = tmp_path / "broken.json"
-    broken.write_text(json.dumps(data))
+    broken = broken_copy(record_file, tmp_path, move=2)
     assert_bad_input(run("show", str(broken)), "invalid game record", "move 3")
 
 

@@ -25,6 +25,8 @@ def test_a_py_spec_builds_the_class_with_seed_and_literal_options():
     ("py:FirstMove", ["py:package.module.ClassName"]),
     ("py:sample_agents.FirstMove:index", ["needs key=value"]),
     ("py:sample_agents.FirstMove:depth=2", ["unexpected keyword argument 'depth'"]),
+    ("py:sample_agents.Fussy", ["ValueError: no seeds please"]),
+    ("py:sample_agents_broken.Anything", ["cannot import", "ZeroDivisionError"]),
 ])
 def test_bad_py_specs_name_the_problem(spec, words):
     with pytest.raises(ValueError) as info:
@@ -45,7 +47,7 @@ def test_a_py_agent_plays_a_tournament_in_worker_processes():
 
 @pytest.mark.parametrize("spec, words", [
     ("py:sample_agents.Cheater", ["chose 0, not a legal action", "game 0"]),
-    ("py:sample_agents.Crasher", ["failed in game 0", "RuntimeError: out of ideas"]),
+    ("py:sample_agents.Crasher", ["game 0:", "failed in decision", "RuntimeError: out of ideas"]),
 ])
 def test_a_misbehaving_agent_stops_the_tournament_with_a_clear_error(spec, words):
     with pytest.raises(TournamentError) as info:
@@ -82,3 +84,19 @@ def test_the_cli_imports_py_agents_from_the_current_folder(tmp_path, monkeypatch
                                       "random", "--games", "2", "--workers", "2"])
     assert result.exit_code == 0, result.output
     assert "py:my_table_agents.Last vs random: 2 games" in result.output
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("py:sample_agents.Cheater", ["the AI 'py:sample_agents.Cheater' chose 0, not a legal"]),
+    ("py:sample_agents.Crasher", ["RuntimeError: out of ideas"]),
+])
+def test_play_against_a_misbehaving_agent_exits_2_and_keeps_the_game(tmp_path, spec, words):
+    from arle_ai.records import load_record
+
+    out = tmp_path / "game.json"
+    result = CliRunner().invoke(cli, ["play", "--ai", spec, "--out", str(out)], input="2\n")
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    for w in words:
+        assert w in result.stderr
+    assert load_record(out).moves() == ["place fisherman"]  # the human's move is kept

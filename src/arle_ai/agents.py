@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import operator
 import random
 from collections.abc import Callable
 from typing import Any
@@ -12,7 +13,12 @@ from arle_ai import _core
 from arle_ai.heuristics import DEFAULT_WEIGHTS, Weights, action_scores
 from arle_ai.mcts import MCTS
 
-__all__ = ["Agent", "RandomAgent", "GreedyAgent", "MCTSAgent", "agent_from_spec"]
+__all__ = ["Agent", "AgentError", "RandomAgent", "GreedyAgent", "MCTSAgent", "agent_from_spec",
+           "choose_action"]
+
+
+class AgentError(ValueError):
+    """An agent that failed to choose, or chose an action that is not legal."""
 
 
 class Agent:
@@ -108,8 +114,9 @@ def _python_agent(spec: str, target: str, options: str, seed: int) -> Agent:
         raise ValueError(f"{spec!r}: write py:package.module.ClassName")
     try:
         module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise ValueError(f"{spec!r}: cannot import {module_name!r}: {exc}") from None
+    except Exception as exc:  # not found, or the user's module itself fails to import
+        raise ValueError(f"{spec!r}: cannot import {module_name!r}: "
+                         f"{type(exc).__name__}: {exc}") from None
     cls = getattr(module, class_name, None)
     if not (isinstance(cls, type) and issubclass(cls, Agent)):
         raise ValueError(f"{spec!r}: {target!r} is not an arle_ai.agents.Agent subclass")
@@ -121,8 +128,8 @@ def _python_agent(spec: str, target: str, options: str, seed: int) -> Agent:
         kwargs[key.strip()] = _literal(value.strip())
     try:
         return cls(seed=seed, **kwargs)
-    except TypeError as exc:
-        raise ValueError(f"{spec!r}: {exc}") from None
+    except Exception as exc:  # bad options (TypeError) or the user's constructor failing
+        raise ValueError(f"{spec!r}: {type(exc).__name__}: {exc}") from None
 
 
 def agent_from_spec(spec: str, seed: int = 0) -> Agent:
@@ -154,3 +161,23 @@ def agent_from_spec(spec: str, seed: int = 0) -> Agent:
     if kind == "mcts":
         return MCTSAgent(seed=seed, **options)
     return _KINDS[kind](seed=seed)
+
+
+def choose_action(agent: Agent, state: _core.GameState, label: str = "agent") -> int:
+    """The agent's choice in `state` (passed a copy), checked: AgentError names the agent
+    (`label`), the decision and what went wrong when select raises or returns an id that is not
+    legal. Numpy integers are accepted as ids."""
+    where = (f"decision {state.pending!r} of player {state.current_player} in half-year "
+             f"{state.half_year}")
+    try:
+        action = agent.select(state.copy())
+    except Exception as exc:
+        raise AgentError(f"{label} failed in {where}: {type(exc).__name__}: {exc}") from None
+    if not isinstance(action, bool):
+        try:
+            action = operator.index(action)
+        except TypeError:
+            pass
+    if not state.is_legal(action):
+        raise AgentError(f"{label} chose {action!r}, not a legal action, in {where}")
+    return action

@@ -79,7 +79,7 @@ class MCTS:
         rollout: "heuristic" or "random" playouts in the core.
         horizon: rollouts stop when this many more half-years have begun and are finished by
             the static evaluation; -1 plays to the end. Default 2: at equal time it beat 1 by
-            27-13 (docs/benchmarks.md).
+            38-22 over 60 games (docs/benchmarks.md).
         puct: use priors from the heuristic evaluation (softmax of the margin after each move).
         prior_temperature: VP scale of that softmax.
         weights: evaluation and rollout weights.

@@ -30,7 +30,6 @@ import itertools
 import json
 import math
 import multiprocessing
-import operator
 import os
 import random
 from collections.abc import Callable, Iterable, Sequence
@@ -39,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from arle_ai import _core
-from arle_ai.agents import Agent, agent_from_spec
+from arle_ai.agents import Agent, AgentError, agent_from_spec, choose_action
 from arle_ai.ratings import (
     elo_interval,
     likelihood_of_superiority,
@@ -122,24 +121,11 @@ def play_game(task: dict[str, Any]) -> dict[str, Any]:
 
 
 def _choose(agent: Agent, state: _core.GameState, task: dict[str, Any], player: int) -> int:
-    """The agent's legal choice; TournamentError names the game, agent and decision when the
-    agent fails or picks an illegal action (a user's own agent may)."""
-    spec = task["agents"][player]
-    where = (f"game {task['game']}, decision {state.pending!r} of player {player} in "
-             f"half-year {state.half_year}")
+    """The agent's checked choice; TournamentError names the game as well."""
     try:
-        action = agent.select(state.copy())
-    except Exception as exc:
-        raise TournamentError(f"agent {spec!r} failed in {where}: "
-                              f"{type(exc).__name__}: {exc}") from None
-    if not isinstance(action, bool):
-        try:
-            action = operator.index(action)  # numpy integers are fine
-        except TypeError:
-            pass
-    if not state.is_legal(action):
-        raise TournamentError(f"agent {spec!r} chose {action!r}, not a legal action, in {where}")
-    return action
+        return choose_action(agent, state, label=f"agent {task['agents'][player]!r}")
+    except AgentError as exc:
+        raise TournamentError(f"game {task['game']}: {exc}") from None
 
 
 class Tournament:
