@@ -10,6 +10,8 @@ The rules engine is compiled (``arle_ai._core``); this package re-exports its pu
 
 from __future__ import annotations
 
+from importlib import metadata as _metadata
+
 from arle_ai import rules
 from arle_ai._core import (
     ACTION_LAYOUT,
@@ -24,7 +26,10 @@ from arle_ai.errors import IllegalActionError, PositionError
 from arle_ai.mcts import MCTS, ActionStats, SearchResult
 from arle_ai.suggest import Suggestion, SuggestionReport, suggest
 
-__version__ = "0.1.0"
+try:  # the one source of the version is pyproject.toml
+    __version__ = _metadata.version("arle-ai")
+except _metadata.PackageNotFoundError:  # a source tree built in place, not installed
+    __version__ = "0+unknown"
 
 __all__ = [
     "ACTION_LAYOUT",
