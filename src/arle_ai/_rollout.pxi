@@ -61,6 +61,15 @@ cdef inline double eval_margin(State* s, int pi, Weights* w) noexcept nogil:
 cdef inline double squash(double margin, double sigma) noexcept nogil:
     return 0.5 + 0.5 * tanh(margin / sigma)
 
+cdef double terminal_value(State* s, Weights* w, double* margin0) noexcept nogil:
+    """The value of a finished game for player 0, the one definition the search, the rollouts
+    and the analysis share: win 1 / loss 0 (ties are broken by the rules), blended with the
+    squashed VP margin (share `margin_blend`). Sets player 0's VP margin."""
+    cdef double m = (score_half(&s.pl[0]) - score_half(&s.pl[1])) / 2.0
+    cdef double win = 1.0 if winner_of(s) == 0 else 0.0
+    margin0[0] = m
+    return (1.0 - w.w[W_MARGIN_BLEND]) * win + w.w[W_MARGIN_BLEND] * squash(m, w.w[W_SIGMA])
+
 cdef double action_score(State* s, int a, int pi, Weights* w) noexcept nogil:
     cdef State t = s[0]
     apply_action(&t, a)
@@ -111,10 +120,7 @@ cdef double rollout(State* s, uint64_t* rng, Weights* w, int heuristic, int hori
         n = apply_action_next(s, a, buf)
         steps += 1
     if is_terminal(s):
-        m = (score_half(&s.pl[0]) - score_half(&s.pl[1])) / 2.0
-        win = 1.0 if winner_of(s) == 0 else 0.0
-        margin0[0] = m
-        return (1.0 - w.w[W_MARGIN_BLEND]) * win + w.w[W_MARGIN_BLEND] * squash(m, w.w[W_SIGMA])
+        return terminal_value(s, w, margin0)
     m = eval_margin(s, 0, w)
     margin0[0] = m
     return squash(m, w.w[W_SIGMA])
@@ -139,6 +145,17 @@ def rollout_value(GameState state, weights, seed=0, heuristic=True, horizon=-1):
     with nogil:
         v = rollout(&s, &rng, &w, heur, h, &m)
     return v, m
+
+
+def final_value(GameState state, weights):
+    """A finished game's (player 0's value in [0, 1], player 0's VP margin); see
+    terminal_value. ValueError before the end."""
+    cdef Weights w
+    cdef double m = 0
+    if not is_terminal(&state.s):
+        raise ValueError("the game is not over")
+    _weights_from(weights, &w)
+    return terminal_value(&state.s, &w, &m), m
 
 
 def evaluate(GameState state, weights):

@@ -2,18 +2,20 @@
 
 UCT (or PUCT with priors from the heuristic evaluation) on a transposition table: nodes are
 keyed by the position, so equal positions reached by different move orders share statistics,
-and the table is kept between searches (tree reuse). Leaves are valued by one rollout in the
-compiled core (uniform or heuristic policy, optionally truncated and finished by the static
-evaluation). Values are from the deciding player's view: win 1, loss 0 (the rules' tie-break
-leaves no draws), blended with a squashed score margin (see :mod:`arle_ai.heuristics`).
+and the table is kept between searches (tree reuse). The simulation loop (selection,
+expansion, backpropagation) runs in the compiled core on C arrays (``_core.SearchTree``, see
+docs/search.md); this module is its Python face: options, budgets, progress, results and
+root parallelism. Leaves are valued by a :class:`LeafEvaluator` chosen per search: by default
+one compiled rollout (heuristic or uniform policy, truncated after ``horizon`` half-years and
+finished by the static evaluation). Values are from the deciding player's view: win 1, loss 0
+(the rules' tie-break leaves no draws), blended with a squashed score margin (see
+:mod:`arle_ai.heuristics`).
 
 The search is deterministic for a given seed, iteration budget and worker count.
 """
 
 from __future__ import annotations
 
-import math
-import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,25 +23,13 @@ from dataclasses import dataclass, field
 from arle_ai import _core
 from arle_ai.heuristics import DEFAULT_WEIGHTS, Weights
 
-__all__ = ["MCTS", "SearchResult", "ActionStats"]
+__all__ = ["MCTS", "SearchResult", "ActionStats", "LEAVES", "make_evaluator"]
 
 _ROLLOUTS = ("heuristic", "random")
+LEAVES = ("rollout", "static", "null")
 PROGRESS_EVERY = 256
-
-
-class _Node:
-    """Statistics of one position: per legal action its visits, value and margin sums."""
-
-    __slots__ = ("actions", "priors", "visits", "value", "margin", "player", "total")
-
-    def __init__(self, actions: list[int], priors: list[float], player: int) -> None:
-        self.actions = actions
-        self.priors = priors
-        self.visits = [0] * len(actions)
-        self.value = [0.0] * len(actions)
-        self.margin = [0.0] * len(actions)
-        self.player = player
-        self.total = 0
+PV_DEPTH = 8
+PV_RANKS = 5
 
 
 @dataclass(frozen=True)
@@ -69,6 +59,22 @@ class SearchResult:
         return self.actions[0]
 
 
+def make_evaluator(leaf: str = "rollout", rollout: str = "heuristic", horizon: int = 2,
+                   weights: Weights = DEFAULT_WEIGHTS,
+                   prior_temperature: float = 2.0) -> _core.LeafEvaluator:
+    """The compiled leaf evaluator for the search options: one rollout ("rollout", with the
+    `rollout` policy and `horizon`), the static evaluation ("static"), or none ("null": every
+    leaf 0.5, which measures the tree code alone)."""
+    w = weights.as_array()
+    if leaf == "rollout":
+        return _core.RolloutEvaluator(w, prior_temperature, rollout == "heuristic", horizon)
+    if leaf == "static":
+        return _core.StaticEvaluator(w, prior_temperature)
+    if leaf == "null":
+        return _core.NullEvaluator(w, prior_temperature)
+    raise ValueError(f"leaf must be one of {LEAVES}, not {leaf!r}")
+
+
 class MCTS:
     """Monte Carlo tree search.
 
@@ -84,9 +90,19 @@ class MCTS:
         prior_temperature: VP scale of that softmax.
         weights: evaluation and rollout weights.
         seed: makes the search deterministic.
-        workers: root parallelism across processes (iterations are split between them).
-        reuse: keep the transposition table between searches.
-        max_nodes: the table is cleared when it grows past this many positions.
+        workers: root parallelism: a persistent pool of this many processes, each searching
+            its own tree (kept between searches) with its share of the iterations; only the
+            root statistics and principal variations come back.
+        reuse: keep the tree between searches.
+        max_nodes: a ceiling on the tree's positions (None: only max_memory bounds it).
+        max_memory: a ceiling in bytes on the tree (nodes, edges and index, all workers
+            together). When a search reaches it, no node is added: new leaves are still
+            evaluated and backed up, so the existing tree keeps improving. A reused tree over
+            half the ceiling is cut to the part the new root reaches before the next search.
+        leaf: how a new leaf is valued: "rollout" (default), "static" or "null" (see
+            :func:`make_evaluator`).
+        evaluator: a compiled ``_core.LeafEvaluator`` to use instead of `leaf` (for example a
+            learned evaluation); it must be picklable for ``workers`` > 1.
     """
 
     def __init__(
@@ -102,7 +118,10 @@ class MCTS:
         seed: int = 0,
         workers: int = 1,
         reuse: bool = True,
-        max_nodes: int = 300_000,
+        max_nodes: int | None = None,
+        max_memory: int = 1 << 30,
+        leaf: str = "rollout",
+        evaluator: _core.LeafEvaluator | None = None,
     ) -> None:
         if iterations is None and time_limit is None:
             iterations = 1000
@@ -114,8 +133,15 @@ class MCTS:
             raise ValueError(f"rollout must be one of {_ROLLOUTS}, not {rollout!r}")
         if not isinstance(workers, int) or workers < 1:
             raise ValueError(f"workers must be a positive integer, not {workers!r}")
-        if c < 0:
+        if not c >= 0:
             raise ValueError(f"c must be non-negative, not {c!r}")
+        if max_nodes is not None and (not isinstance(max_nodes, int) or max_nodes < 1):
+            raise ValueError(f"max_nodes must be a positive integer, not {max_nodes!r}")
+        if not isinstance(max_memory, int) or max_memory < workers << 16:
+            raise ValueError(f"max_memory must be at least {workers << 16} bytes, "
+                             f"not {max_memory!r}")
+        if evaluator is not None and not isinstance(evaluator, _core.LeafEvaluator):
+            raise ValueError(f"evaluator must be a _core.LeafEvaluator, not {evaluator!r}")
         self.iterations = iterations
         self.time_limit = time_limit
         self.c = c
@@ -128,9 +154,14 @@ class MCTS:
         self.workers = workers
         self.reuse = reuse
         self.max_nodes = max_nodes
-        self.table: dict[bytes, _Node] = {}
-        self._w = weights.as_array()
+        self.max_memory = max_memory
+        self.leaf = leaf
+        self.evaluator = evaluator if evaluator is not None else make_evaluator(
+            leaf, rollout, horizon, weights, prior_temperature)
+        self.tree = _core.SearchTree(max_bytes=max_memory // workers, max_nodes=max_nodes)
         self._searches = 0
+        self._pool = None
+        self._merged: tuple[bytes, list[tuple[int, int, float, float, float]]] | None = None
 
     # ---- public ----
 
@@ -145,220 +176,109 @@ class MCTS:
         start = time.perf_counter()
         self._searches += 1
         if self.workers > 1:
-            merged, done = _parallel_search(self, state)
-            root = merged
+            from arle_ai.search_pool import parallel_search
+
+            stats, pvs, done = parallel_search(self, state)
+            self._merged = (state.key(), stats)
         else:
             done = self._run(state, self.iterations, self.time_limit,
                              self.seed * 1_000_003 + self._searches, progress)
-            root = self.table[state.key()]
-        return self._result(state, root, done, time.perf_counter() - start)
+            stats = self.tree.stats(state)
+            pvs = None
+        return self._result(state, stats, pvs, done, time.perf_counter() - start)
 
     def clear(self) -> None:
         """Forget the tree."""
-        self.table.clear()
+        self.tree.clear()
+        self._merged = None
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
+
+    def close(self) -> None:
+        """Stop the worker processes of a parallel search (they also end with the program)."""
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
 
     def node_count(self) -> int:
-        return len(self.table)
+        """Positions in the tree (of this process; worker trees are not counted)."""
+        return self.tree.node_count
 
     def node_stats(self, state: _core.GameState) -> dict[int, tuple[int, float]] | None:
-        """Visits and value sum per action of `state`'s node, or None if not in the tree."""
-        node = self.table.get(state.key())
-        if node is None:
+        """Visits and value sum per action of `state`'s node, or None if not in the tree.
+        (After a parallel search: the merged root of the last search only.)"""
+        stats = self.tree.stats(state)
+        if stats is None and self._merged is not None and self._merged[0] == state.key():
+            stats = self._merged[1]
+        if stats is None:
             return None
-        return {a: (n, w) for a, n, w in zip(node.actions, node.visits, node.value, strict=True)}
+        return {a: (n, q * n) for a, n, q, _m, _p in stats}
 
     # ---- the search loop ----
 
     def _run(self, state: _core.GameState, iterations: int | None, time_limit: float | None,
              seed: int, progress: Callable[[int], None] | None = None) -> int:
+        """Simulations from `state` in the core, in batches between progress reports."""
+        tree = self.tree
         if not self.reuse:
-            self.table.clear()
-        elif len(self.table) > self.max_nodes:
-            self.table.clear()
-        rng = random.Random(seed)
+            tree.clear()
+        elif tree.bytes_used > tree.max_bytes // 2:
+            tree.prune(state)
+        tree.seed(seed)
+        tree.ensure_root(state, self.evaluator, self.puct)
         deadline = None if time_limit is None else time.perf_counter() + time_limit
+        budget = iterations if iterations is not None else 1 << 62
         done = 0
-        self._expand(state)
-        while True:
-            if iterations is not None and done >= iterations:
-                break
-            if deadline is not None and done % 16 == 0 and time.perf_counter() >= deadline:
-                break
-            self._simulate(state, rng)
-            done += 1
-            if progress is not None and done % PROGRESS_EVERY == 0:
+        reported = 0
+        while done < budget:
+            batch = budget - done if progress is None else min(PROGRESS_EVERY, budget - done)
+            seconds = -1.0
+            if deadline is not None:
+                seconds = deadline - time.perf_counter()
+                if seconds <= 0:
+                    break
+            n = tree.run(state, self.evaluator, batch, seconds, self.c, self.puct)
+            done += n
+            if progress is not None and n == batch and done % PROGRESS_EVERY == 0:
                 progress(done)
-        if progress is not None:
+                reported = done
+            if n < batch:
+                break
+        if progress is not None and reported != done:
             progress(done)
         return done
 
-    def _expand(self, state: _core.GameState) -> _Node:
-        key = state.key()
-        node = self.table.get(key)
-        if node is None:
-            actions = state.legal_actions()
-            if self.puct:
-                priors = self._priors(state, actions)
-            else:
-                priors = [1.0 / len(actions)] * len(actions)
-            node = _Node(actions, priors, state.current_player)
-            self.table[key] = node
-        return node
-
-    def _priors(self, state: _core.GameState, actions: list[int]) -> list[float]:
-        scores = dict(_core.action_scores(state, self._w))
-        t = self.prior_temperature
-        best = max(scores.values())
-        ex = [math.exp((scores[a] - best) / t) for a in actions]
-        z = sum(ex)
-        return [e / z for e in ex]
-
-    def _select(self, node: _Node) -> int:
-        total = node.total
-        best_i = 0
-        best = -1.0
-        c = self.c
-        if self.puct:
-            sq = math.sqrt(total + 1)
-            for i, n in enumerate(node.visits):
-                q = node.value[i] / n if n else 0.5
-                u = q + c * node.priors[i] * sq / (1 + n)
-                if u > best:
-                    best = u
-                    best_i = i
-            return best_i
-        log_total = math.log(total + 1)
-        for i, n in enumerate(node.visits):
-            if n == 0:
-                return i
-            u = node.value[i] / n + c * math.sqrt(log_total / n)
-            if u > best:
-                best = u
-                best_i = i
-        return best_i
-
-    def _simulate(self, root: _core.GameState, rng: random.Random) -> None:
-        state = root.copy()
-        path: list[tuple[_Node, int]] = []
-        table = self.table
-        while True:
-            if state.is_terminal():
-                scores = state.scores()
-                m0 = scores[0] - scores[1]
-                win = 1.0 if state.winner() == 0 else 0.0
-                blend = self.weights.margin_blend
-                v0 = (1 - blend) * win + blend * (0.5 + 0.5 * math.tanh(m0 / self.weights.sigma))
-                break
-            node = table.get(state.key())
-            if node is None:
-                self._expand(state)
-                v0, m0 = _core.rollout_value(state, self._w, rng.getrandbits(62),
-                                             self.rollout == "heuristic", self.horizon)
-                break
-            i = self._select(node)
-            path.append((node, i))
-            state.apply(node.actions[i])
-            if len(path) > 2000:
-                v0, m0 = 0.5, 0.0
-                break
-        for node, i in path:
-            node.total += 1
-            node.visits[i] += 1
-            if node.player == 0:
-                node.value[i] += v0
-                node.margin[i] += m0
-            else:
-                node.value[i] += 1.0 - v0
-                node.margin[i] -= m0
-
     # ---- results ----
 
-    def _principal_variation(self, state: _core.GameState, action: int,
-                             depth: int = 8) -> list[str]:
-        s = state.copy()
-        pv = [s.action_to_string(action)]
-        s.apply(action)
-        for _ in range(depth - 1):
-            if s.is_terminal():
-                break
-            node = self.table.get(s.key())
-            if node is None or node.total == 0:
-                break
-            i = max(range(len(node.actions)), key=lambda j: (node.visits[j], -node.actions[j]))
-            if node.visits[i] == 0:
-                break
-            pv.append(s.action_to_string(node.actions[i]))
-            s.apply(node.actions[i])
-        return pv
-
-    def _result(self, state: _core.GameState, root: _Node, done: int,
-                elapsed: float) -> SearchResult:
-        order = sorted(
-            range(len(root.actions)),
-            key=lambda i: (-root.visits[i],
-                           -(root.value[i] / root.visits[i] if root.visits[i] else 0.0),
-                           root.actions[i]))
-        stats = []
-        for rank, i in enumerate(order):
-            n = root.visits[i]
-            a = root.actions[i]
-            stats.append(ActionStats(
-                action=a,
-                text=state.action_to_string(a),
-                visits=n,
-                mean_value=root.value[i] / n if n else 0.0,
-                mean_margin=root.margin[i] / n if n else 0.0,
-                prior=root.priors[i],
-                pv=self._principal_variation(state, a) if rank < 5 and n else [],
-            ))
-        return SearchResult(best_action=stats[0].action, actions=stats, iterations=done,
+    def _result(self, state: _core.GameState, stats: list, pvs: dict[int, list[int]] | None,
+                done: int, elapsed: float) -> SearchResult:
+        order = sorted(stats, key=lambda t: (-t[1], -(t[2] if t[1] else 0.0), t[0]))
+        out = []
+        for rank, (a, n, q, m, prior) in enumerate(order):
+            pv: list[str] = []
+            if rank < PV_RANKS and n:
+                ids = pvs[a] if pvs is not None else self.tree.principal_variation(
+                    state, a, PV_DEPTH)
+                pv = _pv_text(state, ids)
+            out.append(ActionStats(action=a, text=state.action_to_string(a), visits=n,
+                                   mean_value=q if n else 0.0, mean_margin=m if n else 0.0,
+                                   prior=prior, pv=pv))
+        return SearchResult(best_action=out[0].action, actions=out, iterations=done,
                             time_taken=elapsed, player=state.current_player)
 
-
-# ---- root parallelism ----
-
-def _worker_search(args: tuple) -> tuple[list[int], list[int], list[float], list[float], int, dict]:
-    options, state, iterations, time_limit, seed, keep_tree = args
-    mcts = MCTS(**options)
-    done = mcts._run(state, iterations, time_limit, seed)
-    root = mcts.table[state.key()]
-    table = mcts.table if keep_tree else {}
-    return root.actions, root.visits, root.value, root.margin, done, table
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown
+            pass
 
 
-def _parallel_search(mcts: MCTS, state: _core.GameState) -> tuple[_Node, int]:
-    """Independent searches in worker processes; their root statistics are summed."""
-    import multiprocessing as mp
-
-    k = mcts.workers
-    options = dict(c=mcts.c, rollout=mcts.rollout, horizon=mcts.horizon, puct=mcts.puct,
-                   prior_temperature=mcts.prior_temperature, weights=mcts.weights,
-                   seed=mcts.seed, workers=1, reuse=False, max_nodes=mcts.max_nodes)
-    if mcts.iterations is not None:
-        split = [mcts.iterations // k + (1 if i < mcts.iterations % k else 0) for i in range(k)]
-    else:
-        split = [None] * k
-    base = mcts.seed * 1_000_003 + mcts._searches
-    jobs = [(options, state, split[i], mcts.time_limit, base * 7919 + i, i == 0)
-            for i in range(k)]
-    ctx = mp.get_context("fork")
-    with ctx.Pool(k) as pool:
-        results = pool.map(_worker_search, jobs)
-    actions = results[0][0]
-    node = _Node(list(actions), [1.0 / len(actions)] * len(actions), state.current_player)
-    if mcts.puct:
-        node.priors = mcts._priors(state, actions)
-    done = 0
-    mcts.table.clear()
-    for acts, visits, value, margin, n_done, table in results:
-        done += n_done
-        for i in range(len(acts)):
-            node.visits[i] += visits[i]
-            node.value[i] += value[i]
-            node.margin[i] += margin[i]
-        # keep the first worker's subtree for principal variations
-        if not mcts.table:
-            mcts.table.update(table)
-    node.total = sum(node.visits)
-    mcts.table[state.key()] = node
-    return node, done
+def _pv_text(state: _core.GameState, ids: list[int]) -> list[str]:
+    """Action ids played from `state` as notation."""
+    s = state.copy()
+    out = []
+    for a in ids:
+        out.append(s.action_to_string(a))
+        s.apply(a)
+    return out
