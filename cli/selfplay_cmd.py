@@ -9,7 +9,9 @@ from typing import Any
 import click
 from tqdm import tqdm
 
+from arle_ai.ray_backend import RayBackendError
 from arle_ai.tournament import Tournament, TournamentError, format_summary, json_safe, summarize
+from arle_cli.backend_opts import backend_options, make_runner
 from arle_cli.common import VARIANTS, emit_json, fail, make_agent
 
 
@@ -44,8 +46,9 @@ class _SpecsOption(click.Option):
                    "py:my_agents.MyAgent (two or more; every pair plays).")
 @click.option("--games", type=int, required=True,
               help="Games per pairing (even: each setup is played twice, seats swapped).")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Worker processes playing games in parallel.")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Worker processes playing games in parallel [default: 1; with --backend ray, "
+                   "every CPU of the Ray cluster].")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Master seed: draws the setups and the agents' seeds.")
 @click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True,
@@ -57,14 +60,18 @@ class _SpecsOption(click.Option):
               help="Also report an SPRT of H0: Elo = ELO0 against H1: Elo = ELO1 (first agent "
                    "of each pairing; alpha = beta = 0.05).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON on stdout.")
-def selfplay(agents: tuple[str, ...], games: int, workers: int, seed: int, variant: str,
-             out: str | None, sprt: tuple[float, float] | None, as_json: bool) -> None:
+@backend_options
+def selfplay(agents: tuple[str, ...], games: int, workers: int | None, seed: int, variant: str,
+             out: str | None, sprt: tuple[float, float] | None, as_json: bool, backend: str,
+             address: str | None) -> None:
     """Play a self-play tournament and print its statistics.
 
     Every pair of agents plays GAMES games: GAMES/2 setups drawn from --seed, each played twice
     with the seats swapped. Reports per pairing W-D-L, score (Wilson 95%), Elo difference (95%),
     LOS, mean VP margin (95%) and the start player's wins; with 3 or more agents a rating table.
+    With --backend ray the games are Ray tasks (same results for the same seed).
     """
+    runner = make_runner(backend, address, workers)
     specs = [s.strip() for s in agents]
     if len(specs) < 2:
         fail(f"--agents needs at least 2 agents, got {len(specs)}")
@@ -97,9 +104,9 @@ def selfplay(agents: tuple[str, ...], games: int, workers: int, seed: int, varia
         bar[0].update(1)
 
     try:
-        results = tournament.run(workers=workers, out=out, on_start=on_start,
-                                 on_result=on_result)
-    except TournamentError as exc:
+        results = tournament.run(workers=workers or 1, out=out, on_start=on_start,
+                                 on_result=on_result, runner=runner)
+    except (TournamentError, RayBackendError) as exc:
         fail(str(exc))
     except OSError as exc:
         fail(f"{out}: cannot write: {exc.strerror or exc}")

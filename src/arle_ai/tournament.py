@@ -35,7 +35,7 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from arle_ai import _core
 from arle_ai.agents import Agent, AgentError, agent_from_spec, choose_action
@@ -53,14 +53,22 @@ from arle_ai.ratings import (
 )
 from arle_ai.records import record_game
 
-__all__ = ["FORMAT", "VERSION", "Tournament", "TournamentError", "agent_labels", "format_summary",
-           "json_safe", "play_game", "setup_seeds", "summarize"]
+__all__ = ["FORMAT", "VERSION", "Runner", "Tournament", "TournamentError", "agent_labels",
+           "format_summary", "json_safe", "play_game", "setup_seeds", "summarize"]
 
 FORMAT = "arle-selfplay"
 VERSION = 1
 MAX_DECISIONS = 20_000  # far above any real game (about 170 decisions); guards a looping agent
 _HEADER_KEYS = ("agents", "games", "seed", "variant")
 _TASK_KEYS = ("game", "pairing", "seats", "agents", "agent_seeds", "setup_index", "setup_seed")
+
+
+class Runner(Protocol):
+    """Plays jobs elsewhere (e.g. on Ray): ``fn(job)`` for each, ``finish(result)`` here as each
+    ends. Results must not depend on the runner: only where the games are played does."""
+
+    def run(self, fn: Callable[[Any], Any], jobs: Iterable[Any],
+            finish: Callable[[Any], None]) -> None: ...
 
 
 class TournamentError(ValueError):
@@ -261,12 +269,14 @@ class Tournament:
     def run(self, workers: int = 1, out: str | Path | None = None,
             on_start: Callable[[int, int], None] | None = None,
             on_result: Callable[[dict[str, Any]], None] | None = None,
-            mp_context: str = "spawn") -> list[dict[str, Any]]:
+            mp_context: str = "spawn", runner: Runner | None = None) -> list[dict[str, Any]]:
         """Play the games not yet in ``out`` and return every result, ordered by game index.
 
-        ``workers`` > 1 plays games in that many processes. Each result is appended to ``out``
-        (flushed) as soon as its game ends. ``on_start(to_play, already_done)`` is called once
-        before the first game, ``on_result(result)`` after each game played.
+        ``workers`` > 1 plays games in that many processes; a ``runner`` (e.g.
+        :class:`arle_ai.ray_backend.RayRunner`) plays them instead, wherever it runs jobs.
+        Each result is appended to ``out`` (flushed) as soon as its game ends.
+        ``on_start(to_play, already_done)`` is called once before the first game,
+        ``on_result(result)`` after each game played.
         """
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise TournamentError(f"--workers must be a positive integer, not {workers!r}")
@@ -299,7 +309,9 @@ class Tournament:
                 on_result(result)
 
         try:
-            if workers == 1 or len(pending) <= 1:
+            if runner is not None:
+                runner.run(play_game, pending, finish)
+            elif workers == 1 or len(pending) <= 1:
                 for task in pending:
                     finish(play_game(task))
             else:

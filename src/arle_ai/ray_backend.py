@@ -1,0 +1,143 @@
+"""Independent jobs (tournament games, data generation) as Ray tasks, locally or on a cluster.
+
+Install with ``pip install "arle-ai[ray]"``. A *runner* plays a list of jobs and hands each
+result to a callback as soon as it is ready, in the order they finish::
+
+    runner = RayRunner(address=None)          # None: start a local Ray for the run
+    runner.run(play_game, tasks, finish)
+
+The jobs are plain picklable dicts and ``fn`` a module-level function, so a job played by a Ray
+worker gives exactly what it gives in this process: the backend only changes *where* games are
+played, never their results, and the caller writes the results (to the same file, resumable the
+same way) whichever backend played them.
+
+``address`` is anything ``ray.init`` accepts: ``"auto"`` (a cluster started on this machine by
+``ray start --head``), ``"HOST:6379"`` (a cluster's head node) or ``"ray://HOST:10001"`` (Ray
+Client). The nodes of a cluster need ``arle-ai`` (and any ``py:`` agent module) installed.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterable
+from typing import Any
+
+__all__ = ["RayRunner", "RayBackendError", "BACKENDS"]
+
+BACKENDS = ("local", "ray")
+# Object store of a Ray started here: results are small dicts, so keep the memory modest.
+_LOCAL_OBJECT_STORE_BYTES = 100 * 1024 * 1024
+
+
+class RayBackendError(RuntimeError):
+    """Ray is missing, or the cluster could not be reached."""
+
+
+def _import_ray() -> Any:
+    try:
+        import ray
+    except ImportError:
+        raise RayBackendError('the ray backend needs Ray: pip install "arle-ai[ray]"') from None
+    return ray
+
+
+def _call_with_paths(fn: Callable[[Any], Any], job: Any, paths: list[str]) -> Any:
+    """Runs on a Ray worker: the driver's import paths first (for ``py:`` agent modules, as
+    multiprocessing's spawn does), then ``fn(job)``."""
+    for p in reversed(paths):
+        if p not in sys.path and os.path.isdir(p):
+            sys.path.insert(0, p)
+    return fn(job)
+
+
+class RayRunner:
+    """Plays jobs as Ray tasks (one CPU each) and streams their results back.
+
+    Args:
+        address: the cluster to join (see the module docs); None starts a local Ray for the run
+            (or uses the one this process already joined) and shuts it down afterwards.
+        max_in_flight: at most this many jobs submitted at once (default: twice the cluster's
+            CPUs, so no CPU waits between games while interrupting loses little work).
+        num_cpus: CPUs of a local Ray started here (default: all of this machine's).
+    """
+
+    def __init__(self, address: str | None = None, max_in_flight: int | None = None,
+                 num_cpus: int | None = None) -> None:
+        if max_in_flight is not None and max_in_flight < 1:
+            raise ValueError(f"max_in_flight must be a positive integer, not {max_in_flight!r}")
+        if num_cpus is not None and num_cpus < 1:
+            raise ValueError(f"num_cpus must be a positive integer, not {num_cpus!r}")
+        self.address = address
+        self.max_in_flight = max_in_flight
+        self.num_cpus = num_cpus
+
+    def _connect(self, ray: Any) -> bool:
+        """Join or start Ray; True if this call started (so must stop) it."""
+        if ray.is_initialized():
+            return False
+        try:
+            if self.address is None:
+                ray.init(num_cpus=self.num_cpus, include_dashboard=False,
+                         object_store_memory=_LOCAL_OBJECT_STORE_BYTES, log_to_driver=False,
+                         logging_level="warning", configure_logging=True)
+            else:
+                ray.init(address=self.address, logging_level="warning", log_to_driver=False)
+        except (ConnectionError, RuntimeError, ValueError, TimeoutError) as exc:
+            where = "a local Ray" if self.address is None else f"Ray at {self.address!r}"
+            raise RayBackendError(f"cannot start {where}: {exc}") from None
+        return True
+
+    def run(self, fn: Callable[[Any], Any], jobs: Iterable[Any],
+            finish: Callable[[Any], None]) -> None:
+        """Run ``fn(job)`` for every job on Ray; ``finish(result)`` in this process as each ends.
+
+        A job's exception is raised here as itself (not wrapped), after the jobs that finished
+        before it were handed to ``finish``; the jobs still running are cancelled.
+        """
+        jobs = list(jobs)
+        if not jobs:
+            return
+        ray = _import_ray()
+        started = self._connect(ray)
+        try:
+            remote = ray.remote(num_cpus=1)(_call_with_paths)
+            limit = self.max_in_flight or 2 * max(1, int(ray.cluster_resources().get("CPU", 1)))
+            paths = [os.path.abspath(p or os.curdir) for p in sys.path]
+            fn_ref = ray.put(fn)
+            paths_ref = ray.put(paths)
+            todo = iter(jobs)
+            running: list[Any] = []
+
+            def submit() -> None:
+                for job in todo:
+                    running.append(remote.remote(fn_ref, job, paths_ref))
+                    if len(running) >= limit:
+                        return
+
+            submit()
+            try:
+                while running:
+                    ready, _ = ray.wait(running, num_returns=1)
+                    for ref in ready:
+                        running.remove(ref)
+                        finish(_result(ray, ref))
+                    submit()
+            except BaseException:
+                for ref in running:
+                    ray.cancel(ref, force=True)
+                raise
+        finally:
+            if started:
+                ray.shutdown()
+
+
+def _result(ray: Any, ref: Any) -> Any:
+    """The job's result; its own exception (not Ray's wrapper) if it failed."""
+    try:
+        return ray.get(ref)
+    except ray.exceptions.RayTaskError as exc:
+        cause = getattr(exc, "cause", None)
+        if isinstance(cause, Exception):
+            raise cause from None
+        raise

@@ -1,0 +1,110 @@
+"""``arle selfplay --backend ray``: a small tournament on a local Ray gives the local results."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from arle_ai import tournament
+from arle_ai.ray_backend import RayRunner
+from arle_ai.tournament import Tournament, TournamentError
+from arle_cli.main import cli
+
+ray = pytest.importorskip("ray")
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    """One local Ray (2 CPUs) for the tests that run tournaments through RayRunner."""
+    ray.init(num_cpus=2, include_dashboard=False, object_store_memory=100 * 1024 * 1024,
+             log_to_driver=False, logging_level="warning")
+    yield
+    ray.shutdown()
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, ["selfplay", *args], catch_exceptions=False)
+
+
+def lines(path: Path) -> tuple[str, list[str]]:
+    head, *games = path.read_text(encoding="utf-8").splitlines()
+    return head, sorted(games, key=lambda g: json.loads(g)["meta"]["game"])
+
+
+def test_cli_on_a_ray_it_starts_gives_the_local_results(tmp_path):
+    args = ["--agents", "random", "greedy", "py:sample_agents.FirstMove:index=2",
+            "--games", "2", "--seed", "5", "--json"]
+    local_out, ray_out = tmp_path / "local.jsonl", tmp_path / "ray.jsonl"
+    was_running = ray.is_initialized()
+    local = run(*args, "--out", str(local_out))
+    on_ray = run(*args, "--out", str(ray_out), "--backend", "ray", "--workers", "2")
+    assert local.exit_code == 0, local.output
+    assert on_ray.exit_code == 0, on_ray.output
+    assert json.loads(on_ray.stdout) == json.loads(local.stdout)
+    assert lines(ray_out) == lines(local_out)  # same header, same records byte for byte
+    assert ray.is_initialized() == was_running  # a Ray started for the run is stopped
+
+
+def test_resume_on_ray_plays_only_the_missing_games(tmp_path, local_ray, monkeypatch):
+    full, cut = tmp_path / "full.jsonl", tmp_path / "cut.jsonl"
+    t = Tournament(["random", "greedy"], 6, seed=3)
+    whole = t.run(out=full)
+    text = full.read_text(encoding="utf-8").splitlines(keepends=True)
+    # the header, 2 finished games and a third cut off mid-line, as an interrupted run leaves it
+    cut.write_text("".join(text[:3]) + text[3][:40], encoding="utf-8")
+    played: list[int] = []
+    real = tournament.play_game
+
+    def counting(task):
+        played.append(task["game"])
+        return real(task)
+
+    monkeypatch.setattr(tournament, "play_game", counting)
+    jobs: list[int] = []
+
+    class Spy(RayRunner):
+        def run(self, fn, tasks, finish):
+            tasks = list(tasks)
+            jobs.extend(task["game"] for task in tasks)
+            super().run(fn, tasks, finish)
+
+    again = Tournament(["random", "greedy"], 6, seed=3)
+    resumed = again.run(out=cut, runner=Spy())
+    assert again.resumed == 2 and again.played == 4
+    assert sorted(jobs) == sorted(set(range(6)) - {json.loads(x)["meta"]["game"]
+                                                   for x in text[1:3]})
+    assert played == []  # the games ran in Ray workers, not in this process
+    assert resumed == whole
+    assert lines(cut) == lines(full)
+
+
+def test_a_failing_game_raises_its_own_error_after_the_finished_ones(tmp_path, local_ray):
+    out = tmp_path / "bad.jsonl"
+    t = Tournament(["random", "py:sample_agents.Cheater"], 2, seed=0)
+    with pytest.raises(TournamentError, match="not a legal action"):
+        t.run(out=out, runner=RayRunner(max_in_flight=1))
+    head, games = lines(out)
+    assert json.loads(head)["agents"] == ["random", "py:sample_agents.Cheater"]
+    assert games == []
+
+
+def test_cli_errors_exit_2():
+    result = run("--agents", "random", "greedy", "--games", "2", "--address", "auto")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == "arle: error: --address needs --backend ray"
+    result = run("--agents", "random", "greedy", "--games", "2", "--backend", "dask")
+    assert result.exit_code == 2
+    result = run("--agents", "random", "greedy", "--games", "2", "--backend", "ray",
+                 "--address", " ")
+    assert result.exit_code == 2
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_runner_rejects_bad_settings():
+    with pytest.raises(ValueError, match="max_in_flight"):
+        RayRunner(max_in_flight=0)
+    with pytest.raises(ValueError, match="num_cpus"):
+        RayRunner(num_cpus=0)
