@@ -15,6 +15,8 @@ from importlib import metadata as _metadata
 from arle_ai import rules
 from arle_ai._core import (
     ACTION_LAYOUT,
+    FEATURE_NAMES,
+    NUM_FEATURES,
     GameState,
     new_game,
     random_playout,
@@ -34,6 +36,8 @@ except _metadata.PackageNotFoundError:  # a source tree built in place, not inst
 __all__ = [
     "ACTION_LAYOUT",
     "NUM_ACTIONS",
+    "FEATURE_NAMES",
+    "NUM_FEATURES",
     "GameState",
     "IllegalActionError",
     "PositionError",

@@ -246,6 +246,15 @@ cdef class GameState:
             return None
         return VEHICLE_KEYS[self.s.pl[player].veh[slot].kind]
 
+    # ---- features ----
+
+    def features(self, player=None):
+        """The position as a float32 vector of NUM_FEATURES slots (docs/features.md), seen by
+        `player` (0 or 1; default: the player to decide, 0 once the game is over): that
+        player's block ("me."), the opponent's ("opp."), the board and the pending decision.
+        Computed in the core."""
+        return _features(self, player)
+
     # ---- positions ----
 
     def to_dict(self):
