@@ -11,13 +11,15 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import click
 from tqdm import tqdm
 
 import arle_ai
 from arle_ai.agents import Agent, agent_from_spec
+from arle_ai.errors import PositionError
+from arle_ai.jsontext import parse_json
 from arle_ai.records import FORMAT as RECORD_FORMAT
 from arle_ai.records import GameRecord, RecordError, record_from_dict
 
@@ -46,6 +48,16 @@ def read_text(path: str) -> str:
         fail(f"{path}: cannot read: {exc.strerror or exc}")
 
 
+def read_json(path: str) -> Any:
+    """The JSON value in the file at ``path`` (a leading byte order mark is ignored), or fail
+    naming the file and what is malformed (including nesting too deep or numbers too long)."""
+    text = read_text(path)
+    try:
+        return parse_json(text)
+    except PositionError as exc:
+        fail(f"{path}: {exc}")
+
+
 def write_text(text: str, path: str | None) -> None:
     """Write ``text``, newline-terminated, to the file at ``path`` (None: to stdout)."""
     if not text.endswith("\n"):
@@ -68,27 +80,28 @@ def load_game_file(path: str | None, ply: int | None = None
         if ply is not None:
             fail("--ply needs a game record file")
         return arle_ai.new_game(seed=0), None
-    text = read_text(path)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        fail(f"{path}: malformed JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})")
+    data = read_json(path)
     if isinstance(data, dict) and data.get("format") == RECORD_FORMAT:
         try:
             record = record_from_dict(data)
         except RecordError as exc:
             fail(f"{path}: invalid game record: {exc}")
         if ply is not None:
-            if not 0 <= ply <= len(record.actions):
-                fail(f"--ply {ply} is outside 0..{len(record.actions)}, the decisions of {path}")
-            del record.actions[ply:]
+            cut_record(record, ply, path)
         return record.final_state(), record
     if ply is not None:
         fail(f"{path}: --ply needs a game record, and this is a position file")
     try:
-        return arle_ai.GameState.from_json(text), None
+        return arle_ai.GameState.from_dict(data), None
     except ValueError as exc:  # arle_ai.PositionError is a ValueError
         fail(f"{path}: invalid position: {exc}")
+
+
+def cut_record(record: GameRecord, ply: int, path: str) -> None:
+    """Cut ``record`` (read from ``path``) back to its first ``ply`` decisions, or fail."""
+    if not 0 <= ply <= len(record.actions):
+        fail(f"--ply {ply} is outside 0..{len(record.actions)}, the decisions of {path}")
+    del record.actions[ply:]
 
 
 def load_position(path: str | None, ply: int | None = None) -> arle_ai.GameState:
@@ -106,11 +119,7 @@ def make_game(seed: int, variant: str) -> arle_ai.GameState:
 
 def load_record_file(path: str) -> GameRecord:
     """Load and replay the game record at ``path``, or fail naming the problem."""
-    text = read_text(path)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        fail(f"{path}: malformed JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})")
+    data = read_json(path)
     try:
         return record_from_dict(data)
     except RecordError as exc:

@@ -6,13 +6,49 @@ Each command lives in its own module; this one only assembles the group.
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 import arle_ai
-from arle_cli.common import VARIANTS, format_moves, load_position, make_game, write_text
+from arle_cli.common import (
+    EXIT_BAD_INPUT,
+    VARIANTS,
+    fail,
+    format_moves,
+    load_position,
+    make_game,
+    write_text,
+)
+
+# click >= 8.2 shows the help for a bare group as this usage error
+NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class ArleGroup(click.Group):
+    """The command group; click's own usage errors become the one ``arle: error:`` line
+    (naming the command and its --help) that every other bad input gives, exit 2."""
+
+    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        try:
+            code = super().main(*args, standalone_mode=False, **kwargs)
+        except NO_ARGS_IS_HELP as exc:  # bare 'arle': the help, as click gives it
+            click.echo(exc.format_message(), err=True)
+            raise SystemExit(EXIT_BAD_INPUT) from None
+        except click.UsageError as exc:
+            where = exc.ctx.command_path if exc.ctx is not None else "arle"
+            fail(f"{where}: {exc.format_message().rstrip('.')} (see '{where} --help')")
+        except click.ClickException as exc:  # e.g. a file option that cannot be opened
+            fail(exc.format_message())
+        except click.Abort:  # Ctrl-C or end of input at a prompt
+            click.echo("arle: aborted", err=True)
+            raise SystemExit(1) from None
+        raise SystemExit(code if isinstance(code, int) else 0)
+
+
+@click.group(name="arle", cls=ArleGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="arle-ai", prog_name="arle")
 def cli() -> None:
     """Rules engine and AI for the board game Fields of Arle."""

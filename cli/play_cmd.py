@@ -10,6 +10,7 @@ far; a finished game is saved with its scores.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from arle_ai.errors import IllegalActionError
 from arle_ai.records import GameRecord
 from arle_cli.common import (
     VARIANTS,
+    cut_record,
     fail,
     format_moves,
     load_game_file,
@@ -30,6 +32,7 @@ from arle_cli.common import (
 )
 from arle_cli.suggest_cmd import format_report
 
+MENU_NUMBER = re.compile(r"[+-]?[0-9]+")
 HINT_ITERATIONS = 2000
 HINT_TOP = 3
 HELP_TEXT = (
@@ -88,11 +91,12 @@ def parse_choice(state: arle_ai.GameState, text: str) -> int:
     IllegalActionError names what is wrong."""
     legal = state.legal_actions()
     t = text.strip()
-    if t.lstrip("+-").isdigit():
-        n = int(t)
-        if 1 <= n <= len(legal):
-            return legal[n - 1]
-        raise IllegalActionError(f"there is no move {n}: choose 1..{len(legal)}")
+    if MENU_NUMBER.fullmatch(t):  # ASCII digits only: int() also takes '٣', str.isdigit '²'
+        digits = t.lstrip("+-").lstrip("0")
+        if len(digits) <= len(str(len(legal))) and 1 <= int(t) <= len(legal):
+            return legal[int(t) - 1]
+        shown = t if len(t) <= 12 else t[:12] + "..."
+        raise IllegalActionError(f"there is no move {shown}: choose 1..{len(legal)}")
     return state.parse_action(t)
 
 
@@ -158,6 +162,27 @@ def _ai_turn(session: Session, agent: Agent, label: str) -> None:
     session.play(action)
 
 
+def _refuse_silent_cut(position: str, out: str | None, ply: int, held: int,
+                       overwrite: bool) -> None:
+    """Fail unless saving a game resumed at ``--ply`` keeps the record's later decisions:
+    saving over ``position`` itself needs --overwrite."""
+    same_file = out is None or Path(out).resolve() == Path(position).resolve()
+    if same_file and not overwrite:
+        fail(f"--ply {ply} would cut {position} from {held} decisions to {ply} when the game "
+             f"is saved: give --out FILE to save the new game elsewhere, or --overwrite to "
+             f"replace {position}")
+
+
+def _free_name(stem: str, suffix: str) -> str:
+    """``stem + suffix``, or ``stem-2 + suffix``, ``stem-3``... : the first that does not
+    exist (a new game never overwrites an earlier one saved under the default name)."""
+    name, k = stem + suffix, 1
+    while Path(name).exists():
+        k += 1
+        name = f"{stem}-{k}{suffix}"
+    return name
+
+
 def _finish(session: Session, out: str, finished: bool) -> None:
     try:
         session.record.save(out)
@@ -197,10 +222,13 @@ def _finish(session: Session, out: str, finished: bool) -> None:
               help="Resuming a game record: go on from after this many decisions [default: "
                    "its end].")
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
-              help="Where to save the game record [default: arle-game-<seed>.json, or the "
-                   "resumed record itself].")
+              help="Where to save the game record [default: arle-game-<seed>.json (-2, -3... "
+                   "if taken), or the resumed record itself].")
+@click.option("--overwrite", is_flag=True,
+              help="With --ply before the end of a record saved to that same record: allow "
+                   "replacing its later decisions.")
 def play(position: str | None, ai_spec: str, seat: int, seed: int, variant: str,
-         hint_iterations: int, ply: int | None, out: str | None) -> None:
+         hint_iterations: int, ply: int | None, out: str | None, overwrite: bool) -> None:
     """Play the AI in the terminal from POSITION or a new game. POSITION is a JSON position
     file, or a game record (say one saved by 'quit') to resume.
 
@@ -214,19 +242,31 @@ def play(position: str | None, ai_spec: str, seat: int, seed: int, variant: str,
         state = make_game(seed, variant)
         record = GameRecord.new(seed, variant, players=players, meta=meta)
     else:
-        state, saved = load_game_file(position, ply)
-        if state.is_terminal():
-            fail(f"{position}: the game is over, there is nothing to play")
+        state, saved = load_game_file(position)
         if saved is None:
+            if ply is not None:
+                fail(f"{position}: --ply needs a game record, and this is a position file")
             record = GameRecord.from_position(state, players=players, meta=meta)
         else:  # a saved game goes on, by default in the same file
             record = saved
+            held = len(record.actions)
+            if ply is not None and ply < held:
+                _refuse_silent_cut(position, out, ply, held, overwrite)
+                cut_record(record, ply, position)
+                state = record.final_state()
+                click.echo(f"going on from decision {ply} of {position}'s {held}; the game will "
+                           f"be saved to {out or position}"
+                           + ("" if out else f", replacing those {held} decisions"))
+            elif ply is not None:
+                cut_record(record, ply, position)  # ply == held is fine; beyond fails
             record.players = players
             record.meta.update(meta, resumed_at=len(record.actions))
             out = out or position
+        if state.is_terminal():
+            fail(f"{position}: the game is over, there is nothing to play")
     if ply is not None and position is None:
         fail("--ply needs a game record to resume")
-    out = out or f"arle-game-{seed}.json"
+    out = out or _free_name(f"arle-game-{seed}", ".json")
     if not Path(out).resolve().parent.is_dir():
         fail(f"{out}: the folder does not exist, so the game record cannot be saved there")
     session = Session(record=record, state=state, human=seat)
@@ -247,4 +287,8 @@ def play(position: str | None, ai_spec: str, seat: int, seed: int, variant: str,
     except AgentError as exc:  # a user's own agent misbehaved: keep the game, say what happened
         _finish(session, out, finished=False)
         fail(str(exc))
+    except Exception as exc:  # anything else: the game is saved first, then one line
+        _finish(session, out, finished=False)
+        fail(f"unexpected {type(exc).__name__} while playing: {exc} (the game so far is saved "
+             f"to {out})")
     _finish(session, out, finished=True)

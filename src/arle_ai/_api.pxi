@@ -5,6 +5,7 @@ import json as _json
 from arle_ai.errors import IllegalActionError, PositionError
 
 DIGEST_SIZE = 16
+MAX_SEED = 2 ** 63 - 1  # seeds are stored as int64 (setup.seed of the position format)
 
 
 def _digest(bytes data):
@@ -68,10 +69,11 @@ cdef class GameState:
         """The start position; buildings and the starting player are drawn from `seed`."""
         if variant not in VARIANTS:
             raise ValueError(f"variant must be one of {VARIANTS}, not {variant!r}")
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise ValueError(f"seed must be an integer, not {seed!r}")
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+            shown = repr(seed) if isinstance(seed, int) and abs(seed) < 10 ** 30 else "that"
+            raise ValueError(f"seed must be an integer in 0..{MAX_SEED} (2**63 - 1), not {shown}")
         cdef GameState g = GameState.__new__(GameState)
-        setup_game(&g.s, <int64_t>(seed & 0x7FFFFFFFFFFFFFFF), VARIANTS.index(variant))
+        setup_game(&g.s, <int64_t>seed, VARIANTS.index(variant))
         flow(&g.s)
         return g
 
@@ -272,12 +274,9 @@ cdef class GameState:
 
     @staticmethod
     def from_json(text):
-        """Read a position; PositionError names the first bad field."""
-        try:
-            d = _json.loads(text)
-        except (TypeError, ValueError) as e:
-            raise PositionError(f"not valid JSON: {e}") from None
-        return GameState.from_dict(d)
+        """Read a position; PositionError names the first bad field (or the JSON error)."""
+        from arle_ai.jsontext import parse_json
+        return GameState.from_dict(parse_json(text))
 
     def __repr__(self):
         if is_terminal(&self.s):

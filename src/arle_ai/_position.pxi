@@ -1,6 +1,16 @@
 # Positions as plain dicts (the JSON format of docs/position-format.md) and their validation.
 # Every value a caller gives is range-checked here before it reaches the C struct.
 
+def _short(value, limit=40):
+    """repr(value) for a message, cut to `limit` characters; never raises (an int past the
+    digit limit or a deeply nested value is named by its type)."""
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):
+        return f"a {type(value).__name__}"
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def _bits(mask, keys):
     return [keys[i] for i in range(len(keys)) if (mask >> i) & 1]
 
@@ -104,9 +114,9 @@ class _Reader:
         if v is None and default is None and not required:
             return None
         if isinstance(v, bool) or not isinstance(v, int):
-            raise PositionError(f"{self.name(key)}: expected an integer, got {v!r}")
+            raise PositionError(f"{self.name(key)}: expected an integer, got {_short(v)}")
         if not lo <= v <= hi:
-            raise PositionError(f"{self.name(key)}: {v} is out of range {lo}..{hi}")
+            raise PositionError(f"{self.name(key)}: {_short(v)} is out of range {lo}..{hi}")
         return v
 
     def sub(self, key, required=False):
@@ -120,9 +130,9 @@ class _Reader:
         out = []
         for x in v:
             if x not in allowed:
-                raise PositionError(f"{self.name(key)}: unknown {what} {x!r}")
+                raise PositionError(f"{self.name(key)}: unknown {what} {_short(x)}")
             if x in out:
-                raise PositionError(f"{self.name(key)}: {x!r} listed twice")
+                raise PositionError(f"{self.name(key)}: {_short(x)} listed twice")
             out.append(x)
         return out
 
@@ -155,7 +165,7 @@ cdef void _player_from_dict(Player* p, r, int pi) except *:
         values = [TOOL_VALUE[t][k] for k in range(TOOL_LEN[t])]
         v = tools.get(TOOL_KEYS[t], values[0])
         if v not in values or isinstance(v, bool):
-            raise PositionError(f"{tools.name(TOOL_KEYS[t])}: {v!r} is not a space of the track "
+            raise PositionError(f"{tools.name(TOOL_KEYS[t])}: {_short(v)} is not a space of the track "
                                 f"(one of {values})")
         p.tools[t] = values.index(v)
     tools.done()
@@ -166,10 +176,11 @@ cdef void _player_from_dict(Player* p, r, int pi) except *:
     if not isinstance(dm, list) or len(dm) > 3 - p.hydrated:
         raise PositionError(f"{home.name('dehydrated_moors')}: a list of at most {3 - p.hydrated} "
                             "peat counts (3 moor tiles in all)")
-    for i, v in enumerate(sorted(dm, reverse=True)):
+    for v in dm:
         if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 4:
-            raise PositionError(f"{home.name('dehydrated_moors')}: {v!r} is not a peat count 1..4 "
+            raise PositionError(f"{home.name('dehydrated_moors')}: {_short(v)} is not a peat count 1..4 "
                                 "(an emptied moor is removed)")
+    for i, v in enumerate(sorted(dm, reverse=True)):
         p.dehydrated[i] = v
     p.moors_removed = 3 - p.hydrated - len(dm)
     p.boardwalk = home.int("boardwalk_peat", 0, 4, default=4)
@@ -197,7 +208,7 @@ cdef void _player_from_dict(Player* p, r, int pi) except *:
         vr = _Reader(v, f"{barn.name('vehicles')}[{i}]")
         kind = vr.get("kind", required=True)
         if kind not in VEHICLE_KEYS[V_HANDCART:]:
-            raise PositionError(f"{vr.name('kind')}: {kind!r} is not a vehicle "
+            raise PositionError(f"{vr.name('kind')}: {_short(kind)} is not a vehicle "
                                 f"(one of {list(VEHICLE_KEYS[V_HANDCART:])})")
         k = VEHICLE_KEYS.index(kind)
         used = vr.get("used", [])
@@ -206,8 +217,10 @@ cdef void _player_from_dict(Player* p, r, int pi) except *:
         m = 0
         for c in used:
             if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < VEH_NSPACES[k]:
-                raise PositionError(f"{vr.name('used')}: {c!r} is not a compartment of a {kind} "
+                raise PositionError(f"{vr.name('used')}: {_short(c)} is not a compartment of a {kind} "
                                     f"(0..{VEH_NSPACES[k] - 1})")
+            if (m >> c) & 1:
+                raise PositionError(f"{vr.name('used')}: compartment {c} listed twice")
             m |= 1 << c
             used_width += VEH_WIDTH[k][c]
         vr.done()
@@ -254,8 +267,8 @@ cdef void _frames_from_list(State* s, list frames) except *:
     for i, fr in enumerate(frames):
         r = _Reader(fr, f"pending[{i}]")
         kind = r.get("kind", required=True)
-        if kind not in _FRAME_INDEX or kind in ("none", "unused"):
-            raise PositionError(f"{r.name('kind')}: unknown decision kind {kind!r}")
+        if not isinstance(kind, str) or kind not in _FRAME_INDEX or kind in ("none", "unused"):
+            raise PositionError(f"{r.name('kind')}: unknown decision kind {_short(kind)}")
         k = _FRAME_INDEX[kind]
         player = r.int("player", -1, 1, default=0)
         if k == K_ACTION:
@@ -265,7 +278,7 @@ cdef void _frames_from_list(State* s, list frames) except *:
             elif step in SUB_FRAMES:
                 a = F_PAY_BUILDING + SUB_FRAMES.index(step)
             else:
-                raise PositionError(f"{r.name('step')}: unknown step {step!r}")
+                raise PositionError(f"{r.name('step')}: unknown step {_short(step)}")
         else:
             a = r.int("a", 0, 60, default=0)
         b = r.int("b", 0, 16, default=0)
@@ -302,16 +315,16 @@ cdef void _state_from_dict(State* s, d) except *:
     r = _Reader(d, "")
     fmt = r.get("format", POSITION_FORMAT)
     if fmt != POSITION_FORMAT:
-        raise PositionError(f"format: expected {POSITION_FORMAT!r}, got {fmt!r}")
+        raise PositionError(f"format: expected {POSITION_FORMAT!r}, got {_short(fmt)}")
     setup = r.sub("setup")
     seed = setup.get("seed", 0)
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 63:
-        raise PositionError(f"setup.seed: expected a non-negative integer, got {seed!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise PositionError(f"setup.seed: expected an integer in 0..{MAX_SEED}, got {_short(seed)}")
     s.seed = seed
     s.rng = rng_seed(seed)
     variant = setup.get("variant", "standard")
     if variant not in VARIANTS:
-        raise PositionError(f"setup.variant: {variant!r} is not one of {list(VARIANTS)}")
+        raise PositionError(f"setup.variant: {_short(variant)} is not one of {list(VARIANTS)}")
     s.variant = VARIANTS.index(variant)
     in_play = setup.keys_list("buildings", BUILDING_KEYS, "building")
     setup.done()
@@ -327,12 +340,12 @@ cdef void _state_from_dict(State* s, d) except *:
     s.half_year = r.int("half_year", 1, 9, required=True)
     season = r.get("season", None)
     if season is not None and season != ("summer" if s.half_year & 1 else "winter"):
-        raise PositionError(f"season: half-year {s.half_year} is not {season!r}")
+        raise PositionError(f"season: half-year {s.half_year} is not {_short(season)}")
     s.start_player = r.int("start_player", 0, 1, required=True)
     s.turn = r.int("workers_placed", 0, 8, default=0)
     sab = r.get("special_action_by", None)
     if sab is not None and (isinstance(sab, bool) or sab not in (0, 1)):
-        raise PositionError(f"special_action_by: expected null, 0 or 1, got {sab!r}")
+        raise PositionError(f"special_action_by: expected null, 0 or 1, got {_short(sab)}")
     s.special_by = -1 if sab is None else sab
     occ = r.get("occupied", {})
     if not isinstance(occ, dict):
@@ -342,7 +355,7 @@ cdef void _state_from_dict(State* s, d) except *:
         if key not in SPACE_KEYS:
             raise PositionError(f"occupied.{key}: unknown action space")
         if isinstance(who, bool) or who not in (0, 1):
-            raise PositionError(f"occupied.{key}: expected player 0 or 1, got {who!r}")
+            raise PositionError(f"occupied.{key}: expected player 0 or 1, got {_short(who)}")
         i = SPACE_KEYS.index(key)
         s.occupied |= 1 << i
         if who == 1:

@@ -194,8 +194,13 @@ def _failure(state: GameState, text: object, legal: list[int], why: str) -> Ille
     shown = [action_to_string(state, a) for a in legal[:10]]
     more = f" (and {len(legal) - 10} more)" if len(legal) > 10 else ""
     alts = ", ".join(repr(t) for t in shown) if shown else "none"
+    try:
+        said = repr(text)
+    except ValueError:  # an int past Python's digit limit
+        said = "that number"
+    said = said if len(said) <= 60 else said[:60] + "..."
     return IllegalActionError(
-        f"cannot play {text!r}: {why}; decision {state.pending!r} of player "
+        f"cannot play {said}: {why}; decision {state.pending!r} of player "
         f"{state.current_player}; legal: {alts}{more}")
 
 
@@ -207,7 +212,9 @@ def parse_action(state: GameState, text: str | int) -> int:
         a = text
     elif isinstance(text, str):
         t = _norm(text)
-        if re.fullmatch(r"[+-]?\d+", t):
+        if re.fullmatch(r"[+-]?[0-9]+", t):  # ASCII digits (\d and int() take others)
+            if len(t.lstrip("+-").lstrip("0")) > len(str(NUM_ACTIONS)):
+                raise _failure(state, text, legal, f"not an action id (0..{NUM_ACTIONS - 1})")
             a = int(t)
         else:
             found = _text_map(state, legal).get(t)

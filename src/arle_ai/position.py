@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from arle_ai import _core
 from arle_ai.errors import PositionError
+from arle_ai.jsontext import BOM, parse_json
 from arle_ai.records import GameRecord, RecordError, load_record
 
 __all__ = ["load_position", "load_record", "GameRecord", "RecordError"]
@@ -19,7 +19,7 @@ def load_position(source: str | Path | dict) -> _core.GameState:
     """
     if isinstance(source, dict):
         return _core.GameState.from_dict(source)
-    if isinstance(source, Path) or not source.lstrip().startswith("{"):
+    if isinstance(source, Path) or not source.lstrip(BOM + " \t\r\n").startswith("{"):
         path = Path(source)
         try:
             text = path.read_text(encoding="utf-8")
@@ -29,9 +29,4 @@ def load_position(source: str | Path | dict) -> _core.GameState:
             raise PositionError(f"{path}: cannot read: {exc}") from None
     else:
         text = source
-    try:
-        json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise PositionError(f"malformed JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
-                            ) from None
-    return _core.GameState.from_json(text)
+    return _core.GameState.from_dict(parse_json(text))

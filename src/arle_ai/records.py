@@ -10,6 +10,7 @@ stands, and the stored result must match the replay.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,6 +18,7 @@ from typing import Any
 
 from arle_ai import _core
 from arle_ai.errors import IllegalActionError, PositionError
+from arle_ai.jsontext import BOM, parse_json
 
 __all__ = ["FORMAT", "VERSION", "GameRecord", "RecordError", "load_record", "record_from_dict",
            "record_game"]
@@ -158,11 +160,12 @@ def _start_from(d: dict[str, Any]) -> tuple[_core.GameState, dict[str, Any] | No
             raise RecordError("'setup' must be an object with 'seed' and 'variant'")
         seed = setup.get("seed", 0)
         variant = setup.get("variant", "standard")
-        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-            raise RecordError(f"setup.seed must be a non-negative integer, not {seed!r}")
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= _core.MAX_SEED:
+            raise RecordError(f"setup.seed must be an integer in 0..{_core.MAX_SEED}, not "
+                              f"{_short(seed)}")
         try:
             return _core.new_game(seed=seed, variant=variant), {"seed": seed, "variant": variant}
-        except ValueError as exc:
+        except ValueError as exc:  # the seed is checked above: the variant is unknown
             raise RecordError(f"setup.variant: {exc}") from None
     if "position" in d:
         try:
@@ -217,12 +220,34 @@ def _check_result(result: Any, final: _core.GameState) -> None:
     if scores is not None:
         got = final.scores()
         if (not isinstance(scores, list) or len(scores) != 2
-                or any(abs(float(a) - b) > 1e-6 for a, b in zip(scores, got, strict=True))):
+                or not all(_is_number(x) for x in scores)):
+            raise RecordError(f"result.scores: expected a list of two numbers, got "
+                              f"{_short(scores)}")
+        if any(abs(a - b) > 1e-6 for a, b in zip(scores, got, strict=True)):
             raise RecordError(f"result.scores {scores!r} do not match the replay {got!r}")
     winner = result.get("winner")
     if winner is not None and winner != final.winner():
-        raise RecordError(f"result.winner {winner!r} does not match the replay "
+        raise RecordError(f"result.winner {_short(winner)} does not match the replay "
                           f"({final.winner()})")
+
+
+def _is_number(x: Any) -> bool:
+    """A finite JSON number (not a bool, not a float overflowing to inf)."""
+    if isinstance(x, bool) or not isinstance(x, int | float):
+        return False
+    try:
+        return math.isfinite(x)
+    except OverflowError:  # an integer too large for a float
+        return False
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    """``repr(value)``, cut to ``limit`` characters (a message stays one readable line)."""
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):  # an int too long to print, or deep nesting
+        return f"a {type(value).__name__}"
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def load_record(source: str | Path | dict[str, Any]) -> GameRecord:
@@ -233,7 +258,7 @@ def load_record(source: str | Path | dict[str, Any]) -> GameRecord:
     """
     if isinstance(source, dict):
         return record_from_dict(source)
-    is_text = isinstance(source, str) and source.lstrip().startswith("{")
+    is_text = isinstance(source, str) and source.lstrip(BOM + " \t\r\n").startswith("{")
     if not is_text:
         path = Path(source)
         try:
@@ -244,9 +269,4 @@ def load_record(source: str | Path | dict[str, Any]) -> GameRecord:
             raise RecordError(f"{path}: cannot read: {exc}") from None
     else:
         text = source
-    try:
-        d = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"malformed JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
-                          ) from None
-    return record_from_dict(d)
+    return record_from_dict(parse_json(text, RecordError))

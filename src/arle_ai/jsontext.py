@@ -1,0 +1,43 @@
+"""Reading JSON text from users: every way it can be malformed becomes one error naming it.
+
+``json.loads`` alone fails in ways that are not JSONDecodeError: RecursionError on deeply
+nested brackets, ValueError on an integer literal of more than 4300 digits. Position files,
+game records and results files all go through :func:`parse_json` so that each of these is a
+PositionError (or the subclass the caller asks for) with a one-line message.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from arle_ai.errors import PositionError
+
+__all__ = ["BOM", "parse_json"]
+
+BOM = "\ufeff"  # a UTF-8 byte order mark some editors put at the start of a file
+
+
+def parse_json(text: str | bytes, error: type[ValueError] = PositionError) -> Any:
+    """The value of the JSON ``text`` (a leading byte order mark is ignored); ``error``
+    (default PositionError) naming the problem when it is not valid JSON."""
+    if isinstance(text, bytes | bytearray):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise error(f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    if not isinstance(text, str):
+        raise error(f"expected JSON text, got {type(text).__name__}")
+    if text.startswith(BOM):
+        text = text[len(BOM):]
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise error(f"malformed JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+                    ) from None
+    except RecursionError:
+        raise error("malformed JSON: nested too deeply") from None
+    except ValueError:  # an integer literal beyond Python's digit limit
+        raise error(f"malformed JSON: an integer literal of more than "
+                    f"{sys.get_int_max_str_digits()} digits") from None
