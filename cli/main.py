@@ -101,7 +101,7 @@ def _register() -> None:
     for module, name in [("arle_cli.suggest_cmd", "suggest"), ("arle_cli.play_cmd", "play"),
                          ("arle_cli.selfplay_cmd", "selfplay"),
                          ("arle_cli.analyze_cmd", "analyze"), ("arle_cli.bench_cmd", "bench"),
-                         ("arle_cli.check_cmd", "check")]:
+                         ("arle_cli.check_cmd", "check"), ("arle_cli.serve_cmd", "serve")]:
         try:
             mod = importlib.import_module(module)
         except ModuleNotFoundError as exc:

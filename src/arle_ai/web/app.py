@@ -1,0 +1,448 @@
+"""The web app: a Starlette ASGI application over the library (``arle serve`` runs it).
+
+Every route answers JSON; a bad request gets a 4xx whose ``error`` names the problem in the
+library's own words, never a 500. Request bodies are read up to ``MAX_BODY`` bytes. Each tab
+holds the id of its own game. Searches (hints, AI moves, analyses) run in child processes
+(:mod:`arle_ai.web.jobs`), at most ``MAX_JOBS`` at once and one per game, each bounded in
+time and memory, and a hint stops when its stream is closed (the page went away or cancelled).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from arle_ai import _core
+from arle_ai.errors import IllegalActionError, PositionError
+from arle_ai.records import FORMAT as RECORD_FORMAT
+from arle_ai.records import RecordError, record_from_dict
+from arle_ai.web import jobs, view
+from arle_ai.web.games import SEAT_KINDS, Game, GameStore
+from arle_ai.web.tournaments import TournamentFileError, read_results
+
+__all__ = ["create_app", "MAX_BODY"]
+
+STATIC = Path(__file__).parent / "static"
+MAX_BODY = 8 * 2**20  # bytes of a request body (an uploaded record or results file)
+MAX_JOBS = 4  # searches running at once over all tabs
+MAX_HINT_SECONDS = 120.0
+MAX_AI_SECONDS = 30.0
+MAX_ANALYSIS_ITERATIONS = 5000
+MAX_SEED = 2**63 - 1
+GRACE = 5.0  # seconds a search may overrun its budget before it is killed
+AI_KINDS = ("mcts", "greedy", "random")
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": " ".join(str(message).split())}, status_code=status)
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    return _error(exc.status_code, exc.detail)
+
+
+def _bad(message: str, status: int = 400) -> HTTPException:
+    return HTTPException(status_code=status, detail=message)
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    """The request's JSON object, read up to MAX_BODY bytes (413 beyond)."""
+    length = request.headers.get("content-length")
+    too_big = f"the request body is larger than the limit of {MAX_BODY // 2**20} MiB"
+    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+        raise _bad(too_big, 413)
+    data = bytearray()
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > MAX_BODY:
+            raise _bad(too_big, 413)
+    if not data:
+        raise _bad("the request needs a JSON object as its body")
+    try:
+        body = json.loads(data)
+    except UnicodeDecodeError:
+        raise _bad("the request body is not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise _bad(f"malformed JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+                   ) from None
+    if not isinstance(body, dict):
+        raise _bad("the request body must be a JSON object")
+    return body
+
+
+def _int(value: Any, name: str, lo: int, hi: int) -> int:
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise _bad(f"{name} must be an integer in {lo}..{hi}, not {value!r}")
+    return value
+
+
+def _float(value: Any, name: str, lo: float, hi: float) -> float:
+    try:
+        x = float(value) if not isinstance(value, bool) else math.nan
+    except (TypeError, ValueError):
+        x = math.nan
+    if not (math.isfinite(x) and lo <= x <= hi):
+        raise _bad(f"{name} must be a number of seconds in {lo:g}..{hi:g}, not {value!r}")
+    return x
+
+
+class WebApp:
+    """The app's state: the games of the open tabs and the searches running."""
+
+    def __init__(self, capacity: int = 64, hint_nodes: int = jobs.MAX_NODES) -> None:
+        self.games = GameStore(capacity=capacity)
+        self.hint_nodes = hint_nodes
+        self.jobs: dict[str, jobs.Job] = {}  # game id -> its running search
+
+    # ---- helpers ----
+
+    def game(self, request: Request) -> tuple[str, Game]:
+        gid = request.path_params["gid"]
+        game = self.games.get(gid)
+        if game is None:
+            raise _bad(f"no game {gid!r} (it may have expired; start a new game)", 404)
+        return gid, game
+
+    def _start(self, gid: str, kind: str, args: tuple, deadline: float) -> jobs.Job:
+        """Start a search for game ``gid`` (stopping its previous one); 429 when busy."""
+        old = self.jobs.pop(gid, None)
+        if old is not None:
+            old.stop()
+        for key in [k for k, j in self.jobs.items() if not j.running]:
+            self.jobs.pop(key).stop()
+        if len(self.jobs) >= MAX_JOBS:
+            raise _bad(f"the server is running {MAX_JOBS} searches already; try again when "
+                       f"one has finished", 429)
+        job = jobs.start_job(kind, args, deadline)
+        self.jobs[gid] = job
+        return job
+
+    def _finish(self, gid: str, job: jobs.Job) -> None:
+        job.stop()
+        if self.jobs.get(gid) is job:
+            del self.jobs[gid]
+
+    def _reply(self, gid: str, game: Game, **extra: Any) -> JSONResponse:
+        return JSONResponse({"id": gid, "game": game.to_view(), **extra})
+
+    # ---- routes ----
+
+    async def catalog(self, request: Request) -> Response:
+        return JSONResponse(view.catalog())
+
+    async def new_game(self, request: Request) -> Response:
+        body = await _body(request)
+        game = _game_from_body(body)
+        if "seats" in body:
+            game.seats = _seats(body["seats"])
+        gid = self.games.add(game)
+        return self._reply(gid, game)
+
+    async def get_game(self, request: Request) -> Response:
+        gid, game = self.game(request)
+        return self._reply(gid, game)
+
+    async def move(self, request: Request) -> Response:
+        gid, game = self.game(request)
+        body = await _body(request)
+        state = game.state
+        if state.is_terminal():
+            raise _bad("the game is over: there is no move to play", 409)
+        if "action" in body:
+            action = body["action"]
+            if isinstance(action, bool) or not isinstance(action, int):
+                raise _bad(f"action must be an action id (an integer), not {action!r}")
+        elif "move" in body:
+            if not isinstance(body["move"], str):
+                raise _bad(f"move must be a move in notation (text), not {body['move']!r}")
+            try:
+                action = state.parse_action(body["move"][:200])
+            except ValueError as exc:
+                raise _bad(f"illegal move: {exc}", 422) from None
+        else:
+            raise _bad("the request needs 'action' (an id) or 'move' (notation)")
+        try:
+            game.play(action)
+        except IllegalActionError as exc:
+            raise _bad(f"illegal move: {exc}", 422) from None
+        self._stop_job(gid)
+        return self._reply(gid, game)
+
+    def _stop_job(self, gid: str) -> None:
+        job = self.jobs.pop(gid, None)
+        if job is not None:
+            job.stop()
+
+    async def undo(self, request: Request) -> Response:
+        gid, game = self.game(request)
+        try:
+            game.undo()
+        except ValueError as exc:
+            raise _bad(str(exc), 409) from None
+        self._stop_job(gid)
+        return self._reply(gid, game)
+
+    async def redo(self, request: Request) -> Response:
+        gid, game = self.game(request)
+        try:
+            game.redo()
+        except ValueError as exc:
+            raise _bad(str(exc), 409) from None
+        self._stop_job(gid)
+        return self._reply(gid, game)
+
+    async def goto(self, request: Request) -> Response:
+        gid, game = self.game(request)
+        body = await _body(request)
+        if "ply" not in body:
+            raise _bad("the request needs 'ply' (the number of decisions to show)")
+        try:
+            game.goto(_int(body["ply"], "ply", 0, len(game.actions)))
+        except ValueError as exc:
+            raise _bad(str(exc)) from None
+        self._stop_job(gid)
+        return self._reply(gid, game)
+
+    async def seats(self, request: Request) -> Response:
+        gid, game = self.game(request)
+        body = await _body(request)
+        if "seats" not in body:
+            raise _bad("the request needs 'seats', e.g. [\"human\", \"ai\"]")
+        game.seats = _seats(body["seats"])
+        return self._reply(gid, game)
+
+    async def ai_move(self, request: Request) -> Response:
+        gid, game = self.game(request)
+        body = await _body(request)
+        spec, seconds = _agent_spec(body.get("ai", {"kind": "mcts", "seconds": 1.0}))
+        state = game.state
+        if state.is_terminal():
+            raise _bad("the game is over: there is no move for the AI", 409)
+        ply, key = game.cursor, state.key()
+        seed = _int(body.get("seed", ply), "seed", 0, MAX_SEED)
+        job = self._start(gid, "move", (state.copy(), spec, seed), seconds + GRACE)
+        try:
+            result = await job.result()
+        except jobs.JobError as exc:
+            raise _bad(str(exc), 503 if "stopped" in str(exc) else 422) from None
+        finally:
+            self._finish(gid, job)
+        if game.cursor != ply or game.state.key() != key:
+            raise _bad("the position changed while the AI was thinking; ask again", 409)
+        game.play(result["action"])
+        return self._reply(gid, game, ai={"action": result["action"], "agent": spec,
+                                          "seconds": result["seconds"]})
+
+    async def hint(self, request: Request) -> Response:
+        gid, game = self.game(request)
+        seconds = _float(request.query_params.get("seconds", "10"), "seconds", 0.2,
+                         MAX_HINT_SECONDS)
+        state = game.state
+        if state.is_terminal():
+            raise _bad("the game is over: there is nothing to search", 409)
+        seed = _int(request.query_params.get("seed", "0"), "seed", 0, MAX_SEED)
+        job = self._start(gid, "hint", (state.copy(), seconds, seed, self.hint_nodes),
+                          seconds + GRACE)
+        head = {"ply": game.cursor, "player": state.current_player, "seconds": seconds}
+        return StreamingResponse(self._stream(gid, job, head), media_type="application/x-ndjson",
+                                 headers={"Cache-Control": "no-store"})
+
+    async def stop_search(self, request: Request) -> Response:
+        gid, _ = self.game(request)
+        running = gid in self.jobs
+        self._stop_job(gid)
+        return JSONResponse({"stopped": running})
+
+    async def _stream(self, gid: str, job: jobs.Job,
+                      head: dict[str, Any]) -> AsyncIterator[bytes]:
+        """The job's messages as JSON lines; the job is stopped however the stream ends."""
+        messages = job.messages()
+        try:
+            yield (json.dumps({"kind": "start", **head}) + "\n").encode()
+            async for kind, payload in messages:
+                yield (json.dumps({"kind": kind, "data": payload}) + "\n").encode()
+        finally:
+            await messages.aclose()
+            self._finish(gid, job)
+
+    async def analysis(self, request: Request) -> Response:
+        gid, game = self.game(request)
+        iterations = _int(request.query_params.get("iterations", "200"), "iterations", 10,
+                          MAX_ANALYSIS_ITERATIONS)
+        if not game.actions:
+            raise _bad("the game has no decisions to analyse yet", 409)
+        actions = list(game.actions)
+        record = game.record()
+        budget = 60 + len(actions) * iterations / 500  # seconds; far above the expected time
+        job = self._start(gid, "analysis", (record, iterations, 0), budget)
+
+        async def stream() -> AsyncIterator[bytes]:
+            messages = job.messages()
+            try:
+                yield (json.dumps({"kind": "start", "decisions": len(actions)}) + "\n").encode()
+                async for kind, payload in messages:
+                    if kind == "done":
+                        payload = _graph(payload)
+                        if game.actions == actions:
+                            game.analysis = payload
+                    yield (json.dumps({"kind": kind, "data": payload}) + "\n").encode()
+            finally:
+                await messages.aclose()
+                self._finish(gid, job)
+
+        return StreamingResponse(stream(), media_type="application/x-ndjson",
+                                 headers={"Cache-Control": "no-store"})
+
+    async def record(self, request: Request) -> Response:
+        gid, game = self.game(request)
+        text = game.record().to_json()
+        return Response(text + "\n", media_type="application/json", headers={
+            "Content-Disposition": f'attachment; filename="arle-game-{gid[:6]}.json"'})
+
+    async def position(self, request: Request) -> Response:
+        gid, game = self.game(request)
+        return Response(game.state.to_json() + "\n", media_type="application/json", headers={
+            "Content-Disposition": f'attachment; filename="arle-position-{game.cursor}.json"'})
+
+    async def check_position(self, request: Request) -> Response:
+        body = await _body(request)
+        if "position" not in body:
+            raise _bad("the request needs 'position' (a position object)")
+        try:
+            state = _core.GameState.from_dict(body["position"])
+        except (PositionError, ValueError, TypeError) as exc:
+            return JSONResponse({"valid": False, "error": str(exc)})
+        return JSONResponse({"valid": True, "error": None, "view": view.position_view(state),
+                             "position": state.to_dict()})
+
+    async def tournament(self, request: Request) -> Response:
+        body = await _body(request)
+        text = body.get("text")
+        if not isinstance(text, str):
+            raise _bad("the request needs 'text': the contents of a selfplay results file")
+        try:
+            summary = await run_in_threadpool(read_results, text)
+        except (TournamentFileError, ValueError) as exc:
+            raise _bad(f"not a readable results file: {exc}", 422) from None
+        return JSONResponse(summary)
+
+    async def index(self, request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    def stop_all(self) -> None:
+        for job in self.jobs.values():
+            job.stop()
+        self.jobs.clear()
+
+
+def _seats(value: Any) -> list[str]:
+    if (not isinstance(value, list) or len(value) != 2
+            or not all(v in SEAT_KINDS for v in value)):
+        raise _bad(f"seats must be two of {list(SEAT_KINDS)}, e.g. [\"human\", \"ai\"], "
+                   f"not {value!r}")
+    return list(value)
+
+
+def _agent_spec(ai: Any) -> tuple[str, float]:
+    """The agent spec built from the page's choice (never text from the request: no py:)."""
+    if not isinstance(ai, dict) or ai.get("kind") not in AI_KINDS:
+        raise _bad(f"ai must be an object whose kind is one of {list(AI_KINDS)} (agent code "
+                   f"is not loaded from the web), not {ai!r}")
+    if ai["kind"] != "mcts":
+        return ai["kind"], 1.0
+    seconds = _float(ai.get("seconds", 1.0), "ai.seconds", 0.05, MAX_AI_SECONDS)
+    return f"mcts:time={seconds:g}", seconds
+
+
+def _game_from_body(body: dict[str, Any]) -> Game:
+    """A game from {seed, variant}, {position}, {record} or {text} (an uploaded file)."""
+    if "text" in body:
+        text = body["text"]
+        if not isinstance(text, str):
+            raise _bad("text must be the contents of a position or game record file")
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise _bad(f"the file is not JSON: {exc.msg} (line {exc.lineno}, column "
+                       f"{exc.colno})") from None
+        key = "record" if isinstance(data, dict) and data.get("format") == RECORD_FORMAT \
+            else "position"
+        body = {key: data}
+    if "record" in body:
+        try:
+            return Game.from_record(record_from_dict(body["record"]))
+        except RecordError as exc:
+            raise _bad(f"invalid game record: {exc}", 422) from None
+    if "position" in body:
+        try:
+            return Game.from_position(_core.GameState.from_dict(body["position"]))
+        except (PositionError, ValueError, TypeError) as exc:
+            raise _bad(f"invalid position: {exc}", 422) from None
+    seed = _int(body.get("seed", 0), "seed", 0, MAX_SEED)
+    variant = body.get("variant", "standard")
+    if variant not in _core.VARIANTS:
+        raise _bad(f"variant must be one of {list(_core.VARIANTS)}, not {variant!r}")
+    return Game.new(seed, variant)
+
+
+def _graph(analysis: dict[str, Any]) -> dict[str, Any]:
+    """The analysis with one point per reviewed decision from player 0's view (the graph)."""
+    points = []
+    for d in analysis["decisions"]:
+        sign = 1 if d["player"] == 0 else -1
+        value = d["best_value"] if sign == 1 else 1.0 - d["best_value"]
+        points.append({"ply": d["ply"], "player": d["player"], "value": value,
+                       "margin": sign * d["best_margin"], "lost": d["value_lost"],
+                       "vp_lost": d["vp_lost"], "played": d["played"], "best": d["best"]})
+    return {**analysis, "points": points}
+
+
+def create_app(allowed_hosts: list[str] | None = None, capacity: int = 64,
+               hint_nodes: int = jobs.MAX_NODES) -> Starlette:
+    """The ASGI app. ``allowed_hosts``: the Host headers accepted (guards against DNS
+    rebinding from web pages); default 127.0.0.1 and localhost. ``capacity``: games kept
+    (one per tab); ``hint_nodes``: the tree size at which a hint stops (its memory bound)."""
+    web = WebApp(capacity=capacity, hint_nodes=hint_nodes)
+    hosts = allowed_hosts or ["127.0.0.1", "localhost"]
+    g = "/api/games/{gid}"
+    routes = [
+        Route("/", web.index),
+        Route("/api/catalog", web.catalog),
+        Route("/api/games", web.new_game, methods=["POST"]),
+        Route(g, web.get_game),
+        Route(g + "/move", web.move, methods=["POST"]),
+        Route(g + "/undo", web.undo, methods=["POST"]),
+        Route(g + "/redo", web.redo, methods=["POST"]),
+        Route(g + "/goto", web.goto, methods=["POST"]),
+        Route(g + "/seats", web.seats, methods=["POST"]),
+        Route(g + "/ai", web.ai_move, methods=["POST"]),
+        Route(g + "/hint", web.hint),
+        Route(g + "/stop", web.stop_search, methods=["POST"]),
+        Route(g + "/analysis", web.analysis),
+        Route(g + "/record", web.record),
+        Route(g + "/position", web.position),
+        Route("/api/position/check", web.check_position, methods=["POST"]),
+        Route("/api/tournament", web.tournament, methods=["POST"]),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes,
+                    middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts)],
+                    exception_handlers={HTTPException: _http_error})
+    app.state.web = web
+    return app

@@ -1,0 +1,233 @@
+"""Searches of the web app, each in its own child process.
+
+A search holds the GIL for as long as it runs, so running it in the server process would
+stall every other tab's requests; in a child process it only shares the CPU. Each child gets
+an address-space limit (memory) and the parent kills it at its deadline or as soon as the
+page that asked for it goes away. Children are forked from a forkserver that imported the
+engine once, so a search starts in milliseconds.
+
+Messages come back through a pipe as ``(kind, payload)`` tuples: ``update`` (a hint's
+statistics so far), ``progress``, ``done`` (the final payload) or ``error`` (a message).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import resource
+import time
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+from arle_ai import _core
+from arle_ai.agents import agent_from_spec, choose_action
+from arle_ai.analysis import analyze_game
+from arle_ai.mcts import MCTS, SearchResult
+from arle_ai.records import GameRecord
+
+__all__ = ["Job", "JobError", "hint_payload", "start_job"]
+
+MEMORY_LIMIT = 1536 * 2**20  # bytes of address space per search process
+MAX_NODES = 400_000  # a hint stops once its tree holds this many positions (about 600 MB)
+UPDATE_SECONDS = 0.2  # a hint reports its statistics this often (5 updates a second)
+PV_SHOWN = 5  # root moves whose principal variation is reported
+
+_context: Any = None
+
+
+class JobError(RuntimeError):
+    """A search process that failed (reported to the page as a 4xx/stream error)."""
+
+
+def _mp() -> Any:
+    """The forkserver context, its server preloading the engine (created on first use)."""
+    global _context
+    if _context is None:
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(["arle_ai", "arle_ai.mcts", "arle_ai.analysis",
+                                    "arle_ai.agents", "arle_ai.web.jobs"])
+        _context = ctx
+    return _context
+
+
+def _limit_memory() -> None:
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+    except (ValueError, OSError):  # pragma: no cover - a platform without the limit
+        pass
+
+
+def pv_with_players(state: _core.GameState, pv: list[str]) -> list[dict[str, Any]]:
+    """The principal variation as ``{"player", "move"}`` steps: who moves at each step."""
+    s = state.copy()
+    steps = []
+    for text in pv:
+        if s.is_terminal():
+            break
+        try:
+            action = s.parse_action(text)
+        except ValueError:
+            break
+        steps.append({"player": s.current_player, "move": text, "action": action})
+        s.apply(action)
+    return steps
+
+
+def hint_payload(state: _core.GameState, result: SearchResult, total: int,
+                 elapsed: float, nodes: int) -> dict[str, Any]:
+    """A hint update: the search totals and every root move's statistics, best first."""
+    moves = []
+    for rank, st in enumerate(result.actions):
+        moves.append({
+            "action": st.action, "move": st.text, "visits": st.visits,
+            "value": st.mean_value, "margin": st.mean_margin,
+            "pv": pv_with_players(state, st.pv) if rank < PV_SHOWN else [],
+        })
+    return {"player": result.player, "iterations": total, "seconds": elapsed,
+            "iterations_per_second": total / elapsed if elapsed > 0 else 0.0,
+            "nodes": nodes, "moves": moves}
+
+
+def _hint_main(conn: Any, state: _core.GameState, seconds: float, seed: int,
+               max_nodes: int = MAX_NODES) -> None:
+    """Search ``state`` for ``seconds`` in slices, sending the statistics after each slice,
+    and stop early once the tree holds ``max_nodes`` positions (the memory bound).
+
+    The tree is kept between slices (MCTS reuse), so the statistics grow as one search."""
+    _limit_memory()
+    try:
+        search = MCTS(time_limit=UPDATE_SECONDS, seed=seed, reuse=True,
+                      max_nodes=max_nodes * 4)
+        start = time.perf_counter()
+        total = 0
+        reason = "time"
+        while True:
+            left = seconds - (time.perf_counter() - start)
+            if left <= 0.005:
+                break
+            search.time_limit = min(UPDATE_SECONDS, left)
+            result = search.search(state)
+            total += result.iterations
+            nodes = search.node_count()
+            conn.send(("update", hint_payload(state, result, total,
+                                              time.perf_counter() - start, nodes)))
+            if nodes >= max_nodes:
+                reason = "memory"
+                break
+        conn.send(("done", {"reason": reason, "iterations": total,
+                            "seconds": time.perf_counter() - start}))
+    except MemoryError:
+        conn.send(("error", "the search ran out of its memory allowance and was stopped"))
+    finally:
+        conn.close()
+
+
+def _move_main(conn: Any, state: _core.GameState, spec: str, seed: int) -> None:
+    """Choose the agent's move in ``state`` and send it."""
+    _limit_memory()
+    try:
+        agent = agent_from_spec(spec, seed=seed)
+        start = time.perf_counter()
+        action = choose_action(agent, state, spec)
+        conn.send(("done", {"action": action, "seconds": time.perf_counter() - start}))
+    except (ValueError, MemoryError) as exc:
+        conn.send(("error", f"the AI ({spec}) failed: {exc}"))
+    finally:
+        conn.close()
+
+
+def _analysis_main(conn: Any, record: GameRecord, iterations: int, seed: int) -> None:
+    """Analyse ``record`` (arle_ai.analysis), sending progress after each position."""
+    _limit_memory()
+    try:
+        def progress(done: int, total: int) -> None:
+            conn.send(("progress", {"done": done, "total": total}))
+
+        analysis = analyze_game(record, iterations=iterations, seed=seed, progress=progress)
+        conn.send(("done", analysis.to_dict()))
+    except (ValueError, MemoryError) as exc:
+        conn.send(("error", f"analysis failed: {exc}"))
+    finally:
+        conn.close()
+
+
+TARGETS: dict[str, Callable[..., None]] = {
+    "hint": _hint_main, "move": _move_main, "analysis": _analysis_main}
+
+
+class Job:
+    """One child process and the receiving end of its pipe."""
+
+    def __init__(self, kind: str, args: tuple, deadline: float) -> None:
+        ctx = _mp()
+        self.kind = kind
+        self.recv_end, send_end = ctx.Pipe(duplex=False)
+        self.process = ctx.Process(target=TARGETS[kind], args=(send_end, *args), daemon=True)
+        self.process.start()
+        send_end.close()
+        self.deadline = time.monotonic() + deadline
+        self.finished = False
+
+    def stop(self) -> None:
+        """Kill the process (if still running) and release its pipe; idempotent."""
+        if self.finished:
+            return
+        self.finished = True
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join(timeout=2)
+        self.recv_end.close()
+
+    @property
+    def running(self) -> bool:
+        return not self.finished and self.process.is_alive()
+
+    def _receive(self) -> tuple[str, Any] | None:
+        """The next message if one is waiting, None if not; ('error', ...) when the process
+        is gone without its last word."""
+        if self.finished:
+            return "error", "the search was stopped"
+        try:
+            if self.recv_end.poll():
+                return self.recv_end.recv()
+        except (EOFError, OSError):
+            return "error", "the search process ended unexpectedly"
+        if time.monotonic() > self.deadline:
+            return "error", "the search passed its time limit and was stopped"
+        if not self.process.is_alive():
+            try:
+                if self.recv_end.poll():
+                    return self.recv_end.recv()
+            except (EOFError, OSError):
+                pass
+            return "error", "the search process ended unexpectedly"
+        return None
+
+    async def messages(self, poll: float = 0.02) -> AsyncIterator[tuple[str, Any]]:
+        """The child's messages until it is done, fails, dies or passes its deadline. The
+        caller stops the job (:meth:`stop`) however the iteration ends."""
+        while True:
+            message = self._receive()
+            if message is None:
+                await asyncio.sleep(poll)
+                continue
+            yield message
+            if message[0] in ("done", "error"):
+                return
+
+    async def result(self) -> Any:
+        """The ``done`` payload (JobError with the child's message otherwise); stops the job."""
+        try:
+            async for kind, payload in self.messages():
+                if kind == "done":
+                    return payload
+                if kind == "error":
+                    raise JobError(payload)
+            raise JobError("the search was stopped")
+        finally:
+            self.stop()
+
+
+def start_job(kind: str, args: tuple, deadline: float) -> Job:
+    """Start a ``hint``, ``move`` or ``analysis`` process; ``deadline`` seconds at most."""
+    return Job(kind, args, deadline)

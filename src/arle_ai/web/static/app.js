@@ -1,0 +1,738 @@
+// Fields of Arle analysis board: the page's logic (plain JavaScript, no build step).
+// Every game fact comes from the server (/api/catalog and the game view); this file draws
+// and sends the player's choices. Each tab keeps its own game id in sessionStorage.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const state = {
+  catalog: null, id: null, game: null, hint: null, analysis: null,
+  aiBusy: false, paused: false, editor: null, editorBase: null,
+};
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v);
+  }
+  for (const c of children) if (c !== null && c !== undefined) node.append(c);
+  return node;
+}
+
+function showMessage(text, ok = false) {
+  const m = $("message");
+  if (!text) { m.hidden = true; return; }
+  m.textContent = text; m.className = ok ? "ok" : ""; m.hidden = false;
+}
+
+async function api(path, options = {}) {
+  const init = { method: options.method || (options.body ? "POST" : "GET"), headers: {} };
+  if (options.body !== undefined) {
+    init.body = JSON.stringify(options.body);
+    init.headers["Content-Type"] = "application/json";
+  }
+  if (options.signal) init.signal = options.signal;
+  const res = await fetch(path, init);
+  let data = null;
+  try { data = await res.json(); } catch (e) { data = null; }
+  if (!res.ok) {
+    const err = new Error((data && data.error) || `${res.status} ${res.statusText}`);
+    err.status = res.status;
+    throw err;
+  }
+  return data;
+}
+
+// Read a JSON-lines stream, calling onMessage for each line; resolves when it ends.
+async function streamLines(path, onMessage, signal) {
+  const res = await fetch(path, { signal });
+  if (!res.ok) {
+    let msg = `${res.status}`;
+    try { msg = (await res.json()).error; } catch (e) { /* keep the status */ }
+    throw new Error(msg);
+  }
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let buf = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buf += decoder.decode(value, { stream: true });
+    let nl;
+    while ((nl = buf.indexOf("\n")) >= 0) {
+      const line = buf.slice(0, nl); buf = buf.slice(nl + 1);
+      if (line.trim()) onMessage(JSON.parse(line));
+    }
+  }
+}
+
+const nameOf = (key) => (state.catalog && state.catalog.names[key]) || key.replaceAll("_", " ");
+const title = (key) => { const s = key.replaceAll("_", " "); return s.charAt(0).toUpperCase() + s.slice(1); };
+const num = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
+const signed = (x, d = 1) => (x >= 0 ? "+" : "") + x.toFixed(d);
+const pct = (x) => (100 * x).toFixed(1) + "%";
+
+function seatName(p) {
+  const g = state.game;
+  const who = g && g.seats[p] === "ai" ? "AI" : "you";
+  return `P${p} (${who})`;
+}
+
+// ---------------------------------------------------------------- the game
+
+async function setGame(reply, { autoAI = true } = {}) {
+  state.id = reply.id;
+  state.game = reply.game;
+  sessionStorage.setItem("arle-game", reply.id);
+  render();
+  if (autoAI) maybeAI();
+}
+
+async function newGame(body) {
+  stopHint();
+  body.seats = [$("seat0").value, $("seat1").value];
+  state.paused = false;
+  await setGame(await api("/api/games", { body }));
+}
+
+async function act(path, body = {}, opts = {}) {
+  stopHint();
+  try {
+    await setGame(await api(`/api/games/${state.id}/${path}`, { body }), opts);
+    showMessage("");
+  } catch (e) {
+    showMessage(e.message);
+    if (e.status === 404) await newGame({ seed: 0 });
+  }
+}
+
+function aiChoice() {
+  const kind = $("ai-kind").value;
+  return kind === "mcts" ? { kind, seconds: Number($("ai-seconds").value) } : { kind };
+}
+
+async function runAI() {
+  if (state.aiBusy || !state.game || state.game.terminal) return;
+  state.aiBusy = true;
+  const p = state.game.to_move;
+  $("ai-status").textContent = `${seatName(p)} is thinking...`;
+  try {
+    const reply = await api(`/api/games/${state.id}/ai`, { body: { ai: aiChoice() } });
+    state.aiBusy = false;
+    const last = reply.game.moves[reply.game.ply - 1];
+    $("ai-status").textContent = `AI (P${p}) played ${last ? last.label : ""} ` +
+      `in ${reply.ai.seconds.toFixed(2)} s`;
+    await setGame(reply);
+  } catch (e) {
+    state.aiBusy = false;
+    $("ai-status").textContent = "";
+    showMessage(e.message);
+  }
+}
+
+function maybeAI() {
+  const g = state.game;
+  if (g && g.ai_to_move && g.ply === g.length && !state.paused) setTimeout(runAI, 30);
+}
+
+// ---------------------------------------------------------------- drawing the board
+
+function render() {
+  const g = state.game;
+  if (!g) return;
+  renderStatus(g);
+  renderSpaces(g);
+  renderTools(g);
+  renderPlayers(g);
+  renderLegal(g);
+  renderMoveList(g);
+  renderLog(g);
+  renderGraph(g);
+  $("seat0").value = g.seats[0]; $("seat1").value = g.seats[1];
+  $("save-record").href = `/api/games/${state.id}/record`;
+  $("save-position").href = `/api/games/${state.id}/position`;
+  $("undo").disabled = g.ply === 0;
+  $("redo").disabled = g.ply >= g.length;
+  $("ai-move").disabled = g.terminal;
+  $("hint-start").disabled = g.terminal;
+}
+
+function renderStatus(g) {
+  const s = $("status");
+  s.replaceChildren();
+  const season = g.season === "summer" ? "Summer" : "Winter";
+  s.append(el("span", {}, el("b", { text: `Half-year ${g.half_year}/9` }), ` (${season})`));
+  s.append(el("span", {}, "Start player: ", el("span", { class: `tag p${g.start_player}`, text: `P${g.start_player}` })));
+  s.append(el("span", { text: `Workers placed ${g.position.workers_placed}/8` }));
+  if (g.terminal) {
+    s.append(el("span", {}, el("b", { text: `Game over: P${g.winner} wins ` }), `${num(g.scores[0])} - ${num(g.scores[1])}`));
+  } else {
+    s.append(el("span", {}, "To move: ", el("span", { class: `tag p${g.to_move}`, text: seatName(g.to_move) })));
+  }
+  s.append(el("span", { text: `Score P0 ${num(g.scores[0])} - P1 ${num(g.scores[1])}` }));
+  if (g.setup) s.append(el("span", { class: "hint-text", text: `seed ${g.setup.seed}, ${g.setup.variant}` }));
+}
+
+function renderSpaces(g) {
+  const wrap = $("spaces");
+  wrap.replaceChildren();
+  const season = g.season;
+  $("spaces-title").textContent = `Action spaces (${season})`;
+  const occupied = g.position.occupied;
+  const placeable = {};
+  for (const m of g.legal) if (m.text.startsWith("place ")) placeable[m.text.split(" ")[1]] = m;
+  for (const sp of state.catalog.spaces.filter((x) => x.season === season)) {
+    const who = occupied[sp.key];
+    const tool = sp.tool ? state.catalog.tools.find((t) => t.key === sp.tool) : null;
+    const card = el("div", { class: `space ${season}` + (who !== undefined ? " taken" : ""), title: sp.key, "data-space": sp.key },
+      el("div", { class: "name", text: sp.name }),
+      el("div", { class: "sub", text: tool ? `${tool.name}: P0 ${g.position.players[0].tools[tool.key]} / P1 ${g.position.players[1].tools[tool.key]}` : "" }));
+    if (who !== undefined) card.append(el("span", { class: `worker p${who}`, title: `worker of P${who}` }));
+    const m = placeable[sp.key];
+    if (m && !g.ai_to_move) {
+      card.classList.add("clickable");
+      card.addEventListener("click", () => act("move", { action: m.action }));
+    }
+    wrap.append(card);
+  }
+  const extra = $("board-extra");
+  extra.replaceChildren();
+  const other = Object.entries(occupied).filter(([k]) => state.catalog.spaces.find((x) => x.key === k).season !== season);
+  let special = "free (one space of the other season)";
+  if (other.length) special = other.map(([k, p]) => `${nameOf(k)} (P${p})`).join(", ");
+  else if (g.position.special_action_by !== null) special = `used by P${g.position.special_action_by}`;
+  extra.append(el("div", {}, el("b", { text: "Special action: " }), special));
+  const bw = el("div", {}, el("b", { text: "Buildings on the board: " }));
+  const byKey = Object.fromEntries(state.catalog.buildings.map((b) => [b.key, b]));
+  for (const key of g.position.buildings_on_board) {
+    const b = byKey[key];
+    bw.append(el("span", { class: `chip b-${b.colour}`, title: `${b.name}: ${b.cost}. ${b.ability} (${b.vp} VP)`, text: b.name }));
+  }
+  if (!g.position.buildings_on_board.length) bw.append("none");
+  extra.append(bw);
+}
+
+function renderTools(g) {
+  const t = $("tools");
+  t.replaceChildren();
+  for (const tool of state.catalog.tools) {
+    const row = el("tr", {}, el("th", { text: tool.name }));
+    tool.values.forEach((v, i) => {
+      const cls = [];
+      if (g.position.players[0].tools[tool.key] === v) cls.push("at0");
+      if (g.position.players[1].tools[tool.key] === v) cls.push("at1");
+      row.append(el("td", { class: cls.join(" "), title: `${tool.vp[i]} VP`, text: String(v) }));
+    });
+    for (let i = tool.values.length; i < 5; i++) row.append(el("td"));
+    const vp = (p) => tool.vp[tool.values.indexOf(g.position.players[p].tools[tool.key])];
+    row.append(el("td", { class: "vp", text: `${vp(0)} / ${vp(1)} VP` }));
+    t.append(row);
+  }
+}
+
+function goodsLine(goods, keys, cap) {
+  const frag = el("span");
+  for (const k of keys) {
+    const v = goods[k] || 0;
+    const g = el("span", { class: "good", title: k }, `${title(k)} `);
+    if (cap) {
+      const bar = el("span", { class: "bar" }, el("i"));
+      bar.firstChild.style.width = `${Math.min(100, (100 * v) / cap)}%`;
+      g.append(bar);
+    }
+    g.append(el("b", { text: String(v) }));
+    frag.append(g);
+  }
+  return frag;
+}
+
+function renderPlayers(g) {
+  const wrap = $("players");
+  wrap.replaceChildren();
+  const cat = state.catalog;
+  g.position.players.forEach((p, i) => {
+    const box = el("div", { class: `player` + (g.to_move === i ? " to-move" : ""), id: `player${i}` });
+    box.append(el("h3", {}, el("span", { class: `p${i}`, text: `${seatName(i)}${g.start_player === i ? " - start player" : ""}` }),
+      el("span", { text: `${num(g.scores[i])} VP` })));
+    const sect = (label, ...content) => box.append(el("div", { class: "sect" }, el("b", { text: label }), ...content));
+    sect("Goods", goodsLine(p.goods, ["food"], cat.food_cap), goodsLine(p.goods, ["grain", "flax", "wool", "hide"], cat.goods_cap));
+    sect("Supply", goodsLine(p.goods, [...cat.goods.materials, "peat"]), goodsLine(p.animals, cat.animals));
+    sect("Textiles", goodsLine(p.goods, cat.goods.textiles));
+    const h = p.home;
+    const moors = `${h.hydrated_moors} moor${h.dehydrated_moors.length ? `, ${h.dehydrated_moors.length} cut (peat ${h.dehydrated_moors.join("+")})` : ""}`;
+    sect("Home", `Dikes ${h.dikes}/7, ${moors}, boardwalk ${h.boardwalk_peat > 0 ? h.boardwalk_peat + " peat" : "gone"}, free land ${g.free_land[i]}; ` +
+      `grain fields ${h.grain_fields}, flax fields ${h.flax_fields}, forests ${h.forests}, parks ${h.parks}, stalls ${h.stalls}, depots ${h.depots}, stables ${h.stables}, double stalls ${h.double_stalls}`);
+    const bsect = el("span");
+    const byKey = Object.fromEntries(cat.buildings.map((b) => [b.key, b]));
+    for (const key of h.buildings) bsect.append(el("span", { class: `chip b-${byKey[key].colour}`, title: byKey[key].ability, text: byKey[key].name }));
+    if (!h.buildings.length) bsect.append("none");
+    sect("Buildings", bsect);
+    const veh = p.barn.vehicles.map((v) => nameOf(v.kind) + (v.used.length ? ` [used ${v.used.join(",")}]` : ""));
+    sect("Barn", `Peat boats ${p.barn.peat_boats}, plows ${p.barn.plows}; ${veh.join(", ") || "no vehicles"}`);
+    const l = p.loaded;
+    const loaded = Object.entries(l).filter(([k, v]) => k !== "destinations" && v).map(([k, v]) => `${v} ${k}`).concat(l.destinations.map(nameOf));
+    sect("Loaded", loaded.join(", ") || "nothing");
+    sect("Travel", `${p.travel.map(nameOf).join(", ") || "none"}; bottlenecks ${p.bottlenecks}`);
+    const table = el("table", { class: "score-table" });
+    const bd = g.breakdown[i];
+    const keys = Object.keys(bd);
+    for (let k = 0; k < keys.length; k += 4) {
+      const tr = el("tr");
+      for (const key of keys.slice(k, k + 4)) tr.append(el("td", { text: title(key) }), el("td", { class: "n", text: num(bd[key]) }));
+      table.append(tr);
+    }
+    box.append(table);
+    wrap.append(box);
+  });
+}
+
+function renderLegal(g) {
+  const list = $("legal");
+  list.replaceChildren();
+  $("prompt").textContent = g.terminal ? "Game over" : g.prompt;
+  const aiTurn = g.ai_to_move && g.ply === g.length && !state.paused;
+  for (const m of g.legal) {
+    const cg = [];
+    if (m.cost) cg.push(el("span", { class: "cost", text: `pay ${m.cost}` }));
+    if (m.gain) { if (cg.length) cg.push("; "); cg.push(el("span", { class: "gain", text: `get ${m.gain}` })); }
+    const btn = el("button", { class: "move-btn", title: m.text, "data-action": String(m.action), onclick: () => act("move", { action: m.action }) },
+      el("span", { class: "label", text: m.label }),
+      el("span", { class: "vp", text: m.vp ? `${signed(m.vp)} VP` : "" }),
+      el("span", { class: "cg" }, ...cg));
+    btn.disabled = aiTurn || state.aiBusy;
+    list.append(btn);
+  }
+}
+
+function renderMoveList(g) {
+  const ol = $("move-list");
+  ol.replaceChildren();
+  g.moves.forEach((m, i) => {
+    const li = el("li", { class: i + 1 === g.ply ? "current" : i + 1 > g.ply ? "future" : "", "data-ply": String(i + 1), title: m.text },
+      el("span", { class: `tag p${m.player}`, text: `P${m.player}` }), ` ${m.label}`);
+    li.addEventListener("click", () => act("goto", { ply: i + 1 }, { autoAI: false }));
+    ol.append(li);
+  });
+  const cur = ol.querySelector(".current");
+  if (cur) cur.scrollIntoView({ block: "nearest" });
+  $("ply-text").textContent = `decision ${g.ply} of ${g.length}`;
+}
+
+function renderLog(g) {
+  const ul = $("event-log");
+  ul.replaceChildren();
+  const shown = g.moves.slice(0, g.ply).slice(-40).reverse();
+  for (const m of shown) {
+    ul.append(el("li", {}, el("span", { class: `tag p${m.player}`, text: `${seatName(m.player)}` }), ` HY${m.half_year}: ${m.event}`));
+  }
+}
+
+// ---------------------------------------------------------------- hint
+
+function stopHint() {
+  if (state.hint) { state.hint.abort(); state.hint = null; }
+  $("hint-stop").disabled = true;
+  $("hint-start").disabled = !state.game || state.game.terminal;
+}
+
+async function startHint() {
+  stopHint();
+  const controller = new AbortController();
+  state.hint = controller;
+  $("hint-stop").disabled = false;
+  $("hint-start").disabled = true;
+  $("hint-status").textContent = "starting...";
+  const seconds = Number($("hint-seconds").value);
+  let updates = 0;
+  try {
+    await streamLines(`/api/games/${state.id}/hint?seconds=${seconds}`, (msg) => {
+      if (msg.kind === "update") { updates++; renderHint(msg.data); }
+      else if (msg.kind === "done") $("hint-status").textContent += msg.data.reason === "memory" ? " - stopped at its memory bound" : " - done";
+      else if (msg.kind === "error") showMessage(msg.data);
+    }, controller.signal);
+  } catch (e) {
+    if (e.name !== "AbortError") showMessage(e.message);
+    else $("hint-status").textContent += " - stopped";
+  }
+  if (state.hint === controller) { state.hint = null; $("hint-stop").disabled = true; $("hint-start").disabled = false; }
+  document.body.dataset.hintUpdates = String(updates);
+}
+
+function renderHint(d) {
+  $("hint-status").textContent = `${d.iterations} iterations, ${d.seconds.toFixed(1)} s, ${Math.round(d.iterations_per_second)}/s`;
+  const t = $("hint-table");
+  t.replaceChildren(el("tr", {}, el("th", { text: "move" }), el("th", { text: "visits" }), el("th", { text: "value" }), el("th", { text: "margin" })));
+  const labels = Object.fromEntries(state.game.legal.map((m) => [m.action, m.label]));
+  for (const m of d.moves.slice(0, 6)) {
+    const row = el("tr", { class: "hint-row" },
+      el("td", {}, el("b", { text: labels[m.action] || m.move })),
+      el("td", { class: "n", text: String(m.visits) }),
+      el("td", { class: "n", text: pct(m.value), title: "mean value for the player to move (win 1, loss 0, blended with the margin)" }),
+      el("td", { class: "n", text: signed(m.margin), title: "mean final VP margin" }));
+    t.append(row);
+    if (m.pv.length > 1) {
+      const pv = el("td", { class: "pv", colspan: "4" });
+      for (const step of m.pv.slice(1)) pv.append(el("span", { class: `tag p${step.player}`, text: `P${step.player}` }), ` ${step.move}  `);
+      t.append(el("tr", {}, pv));
+    }
+  }
+}
+
+// ---------------------------------------------------------------- analysis and graph
+
+async function startAnalysis() {
+  const it = Number($("analysis-iterations").value);
+  $("analysis-status").textContent = "starting...";
+  $("analysis-start").disabled = true;
+  try {
+    await streamLines(`/api/games/${state.id}/analysis?iterations=${it}`, (msg) => {
+      if (msg.kind === "progress") $("analysis-status").textContent = `${msg.data.done}/${msg.data.total} positions`;
+      else if (msg.kind === "done") { state.game.analysis = msg.data; $("analysis-status").textContent = "done"; renderGraph(state.game); }
+      else if (msg.kind === "error") showMessage(msg.data);
+    });
+  } catch (e) { showMessage(e.message); $("analysis-status").textContent = ""; }
+  $("analysis-start").disabled = false;
+}
+
+function renderGraph(g) {
+  const box = $("graph");
+  const list = $("mistakes");
+  box.replaceChildren(); list.replaceChildren();
+  const a = g.analysis;
+  if (!a) { box.append(el("div", { class: "hint-text", text: "Analyse the game to see the value and VP margin per decision." })); return; }
+  const pts = a.points;
+  const W = 420, H = 150, L = 30, R = 30, T = 8, B = 18;
+  const maxPly = Math.max(1, g.length);
+  const maxM = Math.max(5, ...pts.map((p) => Math.abs(p.margin)));
+  const x = (ply) => L + ((W - L - R) * ply) / maxPly;
+  const yv = (v) => T + (H - T - B) * (1 - v);
+  const ym = (m) => T + ((H - T - B) * (1 - (m / maxM + 1) / 2));
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  const add = (tag, attrs, text) => {
+    const n = document.createElementNS(ns, tag);
+    for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
+    if (text !== undefined) n.textContent = text;
+    svg.append(n); return n;
+  };
+  add("line", { x1: L, x2: W - R, y1: yv(0.5), y2: yv(0.5), stroke: "#ccc" });
+  add("text", { x: 2, y: yv(1) + 8, "font-size": 9, fill: "#555" }, "P0 1");
+  add("text", { x: 2, y: yv(0), "font-size": 9, fill: "#555" }, "0");
+  add("text", { x: W - R + 2, y: ym(maxM) + 8, "font-size": 9, fill: "#b28b3e" }, `+${Math.round(maxM)}`);
+  add("text", { x: W - R + 2, y: ym(-maxM), "font-size": 9, fill: "#b28b3e" }, `-${Math.round(maxM)}`);
+  add("text", { x: L, y: H - 4, "font-size": 9, fill: "#555" }, "value (P0's view, blue) and VP margin (brown) per decision");
+  const path = (f) => pts.map((p, i) => `${i ? "L" : "M"}${x(p.ply).toFixed(1)},${f(p).toFixed(1)}`).join(" ");
+  add("path", { d: path((p) => ym(p.margin)), fill: "none", stroke: "#b28b3e", "stroke-width": 1.2 });
+  add("path", { d: path((p) => yv(p.value)), fill: "none", stroke: "#2d6cb5", "stroke-width": 1.5 });
+  add("line", { x1: x(g.ply), x2: x(g.ply), y1: T, y2: H - B, stroke: "#e2b93b", "stroke-width": 2 });
+  for (const m of a.mistakes) {
+    const p = pts.find((q) => q.ply === m.ply);
+    if (!p) continue;
+    const c = add("circle", { cx: x(p.ply), cy: yv(p.value), r: 5, fill: m.value_lost > 0.05 ? "#c0392b" : "#e67e22", class: "mistake", "data-ply": m.ply });
+    c.addEventListener("click", () => act("goto", { ply: m.ply - 1 }, { autoAI: false }));
+    add("text", { x: x(p.ply) + 6, y: yv(p.value) - 4, "font-size": 10, fill: "#c0392b" }, m.value_lost > 0.05 ? "??" : "?");
+  }
+  svg.addEventListener("click", (ev) => {
+    if (ev.target.tagName === "circle") return;
+    const r = svg.getBoundingClientRect();
+    const ply = Math.round(((ev.clientX - r.left) * W / r.width - L) / (W - L - R) * maxPly);
+    act("goto", { ply: Math.max(0, Math.min(g.length, ply)) }, { autoAI: false });
+  });
+  box.append(svg);
+  for (const m of a.mistakes) {
+    list.append(el("li", { onclick: () => act("goto", { ply: m.ply - 1 }, { autoAI: false }) },
+      el("span", { class: `tag p${m.player}`, text: `P${m.player}` }),
+      ` decision ${m.ply} (half-year ${m.half_year}): played ${m.played}, best ${m.best}, lost ${m.value_lost.toFixed(3)} (${m.vp_lost.toFixed(1)} VP)`));
+  }
+}
+
+// ---------------------------------------------------------------- position editor
+
+const HOME_FIELDS = ["dikes", "hydrated_moors", "boardwalk_peat", "grain_fields", "flax_fields", "forests", "parks", "stalls", "depots", "stables", "double_stalls"];
+
+function numberInput(path, value, min = 0, max = 999) {
+  return el("input", { type: "number", min: String(min), max: String(max), value: String(value), "data-path": path });
+}
+
+function buildEditor(position) {
+  state.editorBase = JSON.parse(JSON.stringify(position));
+  delete state.editorBase.pending;
+  const form = $("editor");
+  form.replaceChildren();
+  const cat = state.catalog;
+  const general = el("fieldset", {}, el("legend", { text: "Game" }));
+  const gg = el("div", { class: "grid" });
+  gg.append(el("label", { text: "Half-year" }), numberInput("half_year", position.half_year, 1, 9));
+  const sp = el("select", { "data-path": "start_player", "data-type": "int" }, el("option", { value: "0", text: "P0" }), el("option", { value: "1", text: "P1" }));
+  sp.value = String(position.start_player);
+  gg.append(el("label", { text: "Start player" }), sp);
+  gg.append(el("label", { text: "Workers placed" }), numberInput("workers_placed", position.workers_placed || 0, 0, 8));
+  general.append(gg, el("div", { class: "hint-text", text: "Buildings still on the board:" }));
+  const onBoard = el("div", { class: "checks" });
+  for (const b of cat.buildings) {
+    const cb = el("input", { type: "checkbox", "data-list": "buildings_on_board", value: b.key });
+    cb.checked = position.buildings_on_board.includes(b.key);
+    onBoard.append(el("label", {}, cb, ` ${b.name}`));
+  }
+  general.append(onBoard);
+  form.append(general);
+  position.players.forEach((p, i) => {
+    const fs = el("fieldset", { id: `editor-p${i}` }, el("legend", { class: `p${i}`, text: `Player ${i}` }));
+    const grid = el("div", { class: "grid" });
+    const allGoods = [...cat.goods.track, ...cat.goods.materials, "peat", ...cat.goods.textiles];
+    for (const k of allGoods) grid.append(el("label", { text: title(k) }), numberInput(`players.${i}.goods.${k}`, p.goods[k] || 0));
+    for (const k of cat.animals) grid.append(el("label", { text: title(k) }), numberInput(`players.${i}.animals.${k}`, p.animals[k] || 0));
+    for (const t of cat.tools) {
+      const s = el("select", { "data-path": `players.${i}.tools.${t.key}`, "data-type": "int" });
+      for (const v of t.values) s.append(el("option", { value: String(v), text: String(v) }));
+      s.value = String(p.tools[t.key]);
+      grid.append(el("label", { text: t.name }), s);
+    }
+    for (const k of HOME_FIELDS) grid.append(el("label", { text: title(k) }), numberInput(`players.${i}.home.${k}`, p.home[k]));
+    grid.append(el("label", { text: "Cut moors (peat)" }), el("input", { type: "text", size: "6", value: p.home.dehydrated_moors.join(","), "data-path": `players.${i}.home.dehydrated_moors`, "data-type": "intlist" }));
+    grid.append(el("label", { text: "Peat boats" }), numberInput(`players.${i}.barn.peat_boats`, p.barn.peat_boats));
+    grid.append(el("label", { text: "Plows" }), numberInput(`players.${i}.barn.plows`, p.barn.plows));
+    grid.append(el("label", { text: "Bottlenecks" }), numberInput(`players.${i}.bottlenecks`, p.bottlenecks));
+    fs.append(grid);
+    const counts = {};
+    for (const v of p.barn.vehicles) counts[v.kind] = (counts[v.kind] || 0) + 1;
+    const vg = el("div", { class: "grid" });
+    for (const v of cat.vehicles.filter((x) => x.kind !== "equipment")) vg.append(el("label", { text: v.name }), numberInput(`players.${i}.vehicles.${v.key}`, counts[v.key] || 0, 0, 3));
+    fs.append(el("div", { class: "hint-text", text: "Vehicles in the barn:" }), vg);
+    const travel = el("div", { class: "checks" });
+    for (const d of cat.destinations) {
+      const cb = el("input", { type: "checkbox", "data-list": `players.${i}.travel`, value: d.key });
+      cb.checked = p.travel.includes(d.key);
+      travel.append(el("label", {}, cb, ` ${d.name}`));
+    }
+    fs.append(el("div", { class: "hint-text", text: "Travel track:" }), travel);
+    const built = el("div", { class: "checks" });
+    for (const b of cat.buildings) {
+      const cb = el("input", { type: "checkbox", "data-list": `players.${i}.home.buildings`, value: b.key });
+      cb.checked = p.home.buildings.includes(b.key);
+      built.append(el("label", {}, cb, ` ${b.name}`));
+    }
+    fs.append(el("div", { class: "hint-text", text: "Buildings built:" }), built);
+    form.append(fs);
+  });
+  checkEditor();
+}
+
+function setPath(obj, path, value) {
+  const keys = path.split(".");
+  let o = obj;
+  for (const k of keys.slice(0, -1)) o = o[k];
+  o[keys[keys.length - 1]] = value;
+}
+
+function editorPosition() {
+  const pos = JSON.parse(JSON.stringify(state.editorBase));
+  const form = $("editor");
+  for (const input of form.querySelectorAll("[data-path]")) {
+    const path = input.dataset.path;
+    const raw = input.value.trim();
+    let value;
+    if (input.dataset.type === "intlist") value = raw ? raw.split(",").map((s) => (/^\s*-?\d+\s*$/.test(s) ? Number(s) : s.trim())) : [];
+    else value = /^-?\d+$/.test(raw) ? Number(raw) : raw;
+    const m = path.match(/^players\.(\d)\.vehicles\.(\w+)$/);
+    if (m) continue;
+    setPath(pos, path, value);
+  }
+  for (const i of [0, 1]) {
+    const vehicles = [];
+    for (const v of state.catalog.vehicles) {
+      const input = form.querySelector(`[data-path="players.${i}.vehicles.${v.key}"]`);
+      if (!input) continue;
+      const n = /^\d+$/.test(input.value.trim()) ? Number(input.value) : 0;
+      const kept = state.editorBase.players[i].barn.vehicles.filter((x) => x.kind === v.key);
+      for (let k = 0; k < n; k++) vehicles.push(kept[k] || { kind: v.key, used: [] });
+    }
+    pos.players[i].barn.vehicles = vehicles;
+  }
+  const lists = {};
+  for (const cb of form.querySelectorAll("[data-list]")) {
+    lists[cb.dataset.list] = lists[cb.dataset.list] || [];
+    if (cb.checked) lists[cb.dataset.list].push(cb.value);
+  }
+  for (const [path, value] of Object.entries(lists)) setPath(pos, path, value);
+  return pos;
+}
+
+let editorTimer = null;
+let editorSeq = 0;
+async function checkEditor() {
+  const pos = editorPosition();
+  const seq = ++editorSeq;
+  const box = $("editor-check");
+  try {
+    const r = await api("/api/position/check", { body: { position: pos } });
+    if (seq !== editorSeq) return;
+    for (const inp of $("editor").querySelectorAll(".invalid")) inp.classList.remove("invalid");
+    if (r.valid) {
+      box.className = "check good";
+      box.textContent = `Valid position: half-year ${r.view.half_year} (${r.view.season}), P${r.view.to_move} to move; score P0 ${num(r.view.scores[0])} - P1 ${num(r.view.scores[1])}`;
+      state.editor = r.position;
+      const blob = new Blob([JSON.stringify(r.position, null, 1) + "\n"], { type: "application/json" });
+      $("editor-export").href = URL.createObjectURL(blob);
+      $("editor-export").classList.remove("disabled");
+      $("editor-play").disabled = false;
+    } else {
+      box.className = "check bad";
+      box.textContent = r.error;
+      state.editor = null;
+      $("editor-play").disabled = true;
+      $("editor-export").removeAttribute("href");
+      markField(r.error);
+    }
+  } catch (e) { box.className = "check bad"; box.textContent = e.message; }
+}
+
+// Outline the input the library's message names (e.g. "players[1].goods.grain: ...").
+function markField(message) {
+  const m = message.match(/^([\w\[\].]+):/);
+  if (!m) return;
+  const path = m[1].replace(/\[(\d+)\]/g, ".$1");
+  const input = $("editor").querySelector(`[data-path="${path}"]`);
+  if (input) input.classList.add("invalid");
+}
+
+// ---------------------------------------------------------------- tournament results
+
+async function openTournament(file) {
+  $("tournament-status").textContent = `reading ${file.name}...`;
+  const out = $("tournament");
+  out.replaceChildren();
+  try {
+    const text = await file.text();
+    const s = await api("/api/tournament", { body: { text } });
+    $("tournament-status").textContent = `${file.name}: ${s.games} games, ${s.agents.length} agents` + (s.header.variant ? `, ${s.header.variant}` : "");
+    const t = el("table", { class: "data", id: "pairings" });
+    t.append(el("tr", {}, ...["pairing", "games", "W-D-L", "score [95%]", "Elo [95%]", "LOS", "VP margin [95%]", "start player won"].map((h) => el("th", { text: h }))));
+    const f = (x, d = 1) => (x === null ? "inf" : signed(x, d));
+    for (const p of s.pairings) {
+      t.append(el("tr", {},
+        el("td", { text: `${p.labels[0]} vs ${p.labels[1]}` }),
+        el("td", { class: "n", text: String(p.games) }),
+        el("td", { class: "n", text: `${p.wins}-${p.draws}-${p.losses}` }),
+        el("td", { class: "n", text: `${pct(p.score)} [${pct(p.score_interval[0])}, ${pct(p.score_interval[1])}]` }),
+        el("td", { class: "n", text: `${f(p.elo)} [${f(p.elo_interval[0])}, ${f(p.elo_interval[1])}]` }),
+        el("td", { class: "n", text: p.los === null ? "-" : pct(p.los) }),
+        el("td", { class: "n", text: `${f(p.margin, 2)} [${f(p.margin_interval[0], 2)}, ${f(p.margin_interval[1], 2)}]` }),
+        el("td", { class: "n", text: pct(p.start_player_win_rate) })));
+    }
+    out.append(el("h2", { text: "Pairings (from the first agent's view)" }), t);
+    out.append(el("h2", { text: "Ratings (maximum-likelihood Elo, mean 0)" }), ratingsChart(s.chart));
+  } catch (e) {
+    $("tournament-status").textContent = "";
+    showMessage(e.message);
+  }
+}
+
+function ratingsChart(rows) {
+  const ns = "http://www.w3.org/2000/svg";
+  const W = 700, rowH = 24, L = 220, H = rows.length * rowH + 24;
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("width", W); svg.setAttribute("height", H); svg.setAttribute("id", "ratings-chart");
+  const max = Math.max(50, ...rows.map((r) => Math.abs(r.rating || 0)));
+  const mid = L + (W - L - 60) / 2;
+  const scale = (W - L - 60) / 2 / max;
+  const add = (tag, attrs, text) => {
+    const n = document.createElementNS(ns, tag);
+    for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
+    if (text !== undefined) n.textContent = text;
+    svg.append(n);
+  };
+  add("line", { x1: mid, x2: mid, y1: 0, y2: H - 18, stroke: "#999" });
+  rows.forEach((r, i) => {
+    const y = i * rowH + 4;
+    const v = r.rating || 0;
+    add("text", { x: 4, y: y + 15, "font-size": 12 }, `${r.agent} (${r.games} games, ${pct(r.score)})`);
+    add("rect", { x: v >= 0 ? mid : mid + v * scale, y, width: Math.max(1, Math.abs(v) * scale), height: rowH - 8, fill: v >= 0 ? "#4f7a3a" : "#c0392b" });
+    add("text", { x: v >= 0 ? mid + v * scale + 4 : mid + v * scale - 48, y: y + 13, "font-size": 11 }, signed(v));
+  });
+  add("text", { x: mid - 4, y: H - 4, "font-size": 10, fill: "#555" }, "0");
+  return svg;
+}
+
+// ---------------------------------------------------------------- wiring
+
+function showPage(name) {
+  for (const p of ["play", "editor", "tournament"]) {
+    $(`page-${p}`).hidden = p !== name;
+    $(`tab-${p}`).classList.toggle("active", p === name);
+  }
+  if (name === "editor" && !state.editorBase && state.game) buildEditor(state.game.position);
+}
+
+async function loadFile(file) {
+  try {
+    const text = await file.text();
+    stopHint();
+    await setGame(await api("/api/games", { body: { text, seats: [$("seat0").value, $("seat1").value] } }), { autoAI: false });
+    showMessage(`Opened ${file.name}: ${state.game.length} decisions`, true);
+  } catch (e) { showMessage(`${file.name}: ${e.message}`); }
+}
+
+function navigate(delta) {
+  const g = state.game;
+  if (!g) return;
+  const ply = delta === "start" ? 0 : delta === "end" ? g.length : g.ply + delta;
+  if (ply < 0 || ply > g.length || ply === g.ply) return;
+  act("goto", { ply }, { autoAI: false });
+}
+
+async function init() {
+  state.catalog = await api("/api/catalog");
+  for (const v of state.catalog.variants) $("new-variant").append(el("option", { value: v, text: v }));
+  document.querySelectorAll(".tab").forEach((b) => b.addEventListener("click", () => showPage(b.dataset.page)));
+  $("new-game").addEventListener("click", () => newGame({ seed: Number($("new-seed").value), variant: $("new-variant").value }).catch((e) => showMessage(e.message)));
+  for (const i of [0, 1]) $(`seat${i}`).addEventListener("change", () => { state.paused = false; act("seats", { seats: [$("seat0").value, $("seat1").value] }); });
+  $("undo").addEventListener("click", () => { state.paused = true; act("undo", {}, { autoAI: false }); });
+  $("redo").addEventListener("click", () => act("redo", {}, { autoAI: false }));
+  $("ai-move").addEventListener("click", () => { state.paused = false; runAI(); });
+  $("pause").addEventListener("click", () => { state.paused = true; render(); });
+  $("hint-start").addEventListener("click", startHint);
+  $("hint-stop").addEventListener("click", () => { stopHint(); fetch(`/api/games/${state.id}/stop`, { method: "POST" }); });
+  $("analysis-start").addEventListener("click", startAnalysis);
+  $("nav-first").addEventListener("click", () => navigate("start"));
+  $("nav-prev").addEventListener("click", () => navigate(-1));
+  $("nav-next").addEventListener("click", () => navigate(1));
+  $("nav-last").addEventListener("click", () => navigate("end"));
+  $("load-file").addEventListener("change", (ev) => { if (ev.target.files[0]) loadFile(ev.target.files[0]); ev.target.value = ""; });
+  $("tournament-file").addEventListener("change", (ev) => { if (ev.target.files[0]) openTournament(ev.target.files[0]); ev.target.value = ""; });
+  $("editor").addEventListener("input", () => { clearTimeout(editorTimer); editorTimer = setTimeout(checkEditor, 120); });
+  $("editor-from-game").addEventListener("click", () => buildEditor(state.game.position));
+  $("editor-from-new").addEventListener("click", async () => {
+    const r = await api("/api/games", { body: { seed: Number($("new-seed").value), variant: $("new-variant").value, seats: ["human", "human"] } });
+    buildEditor(r.game.position);
+  });
+  $("editor-play").addEventListener("click", async () => {
+    if (!state.editor) return;
+    try {
+      await setGame(await api("/api/games", { body: { position: state.editor, seats: [$("seat0").value, $("seat1").value] } }));
+      showPage("play");
+    } catch (e) { showMessage(e.message); }
+  });
+  document.addEventListener("keydown", (ev) => {
+    if ($("page-play").hidden || ["INPUT", "SELECT", "TEXTAREA"].includes(document.activeElement.tagName)) return;
+    if (ev.key === "ArrowLeft") { ev.preventDefault(); navigate(-1); }
+    else if (ev.key === "ArrowRight") { ev.preventDefault(); navigate(1); }
+    else if (ev.key === "Home") { ev.preventDefault(); navigate("start"); }
+    else if (ev.key === "End") { ev.preventDefault(); navigate("end"); }
+  });
+  window.addEventListener("pagehide", () => { if (state.id) navigator.sendBeacon(`/api/games/${state.id}/stop`); });
+  const saved = sessionStorage.getItem("arle-game");
+  if (saved) {
+    try { await setGame(await api(`/api/games/${saved}`), { autoAI: false }); }
+    catch (e) { await newGame({ seed: 0 }); }
+  } else {
+    $("seat1").value = "ai";
+    await newGame({ seed: 0 });
+  }
+  document.body.dataset.ready = "1";
+}
+
+init().catch((e) => showMessage(`cannot start: ${e.message}`));

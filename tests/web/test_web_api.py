@@ -1,0 +1,464 @@
+"""API tests of the web app (arle serve): every endpoint, with good and bad input."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+pytest.importorskip("starlette")
+from starlette.testclient import TestClient  # noqa: E402
+
+import arle_ai  # noqa: E402
+from arle_ai.records import GameRecord, load_record  # noqa: E402
+from arle_ai.tournament import Tournament  # noqa: E402
+from arle_ai.web import app as web_app  # noqa: E402
+from arle_ai.web.app import MAX_BODY, create_app  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(create_app(allowed_hosts=["testserver"])) as c:
+        yield c
+
+
+def new(client, **body):
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 200, r.text
+    return r.json()["id"], r.json()["game"]
+
+
+def error(r, status):
+    assert r.status_code == status, r.text
+    message = r.json()["error"]
+    assert isinstance(message, str) and message and "\n" not in message
+    return message
+
+
+def lines(client, url):
+    with client.stream("GET", url) as s:
+        assert s.status_code == 200
+        return [json.loads(line) for line in s.iter_lines() if line.strip()]
+
+
+# ---- catalog and the page ----
+
+def test_page_and_assets_are_served(client):
+    r = client.get("/")
+    assert r.status_code == 200 and "<script src=\"/static/app.js\">" in r.text
+    for asset in ("app.js", "app.css", "favicon.svg"):
+        assert client.get(f"/static/{asset}").status_code == 200
+    # fully offline: the page loads nothing from another host
+    for asset in ("/", "/static/app.js", "/static/app.css"):
+        assert "http://" not in client.get(asset).text.replace("http://www.w3.org", "")
+        assert "https://" not in client.get(asset).text
+
+
+def test_catalog_has_printed_names(client):
+    cat = client.get("/api/catalog").json()
+    assert len(cat["spaces"]) == 30 and len(cat["tools"]) == 10
+    assert cat["names"]["summer_grocer"] == "Grocer"
+    assert {b["key"] for b in cat["buildings"]} == {b.key for b in arle_ai.rules.BUILDINGS}
+    assert cat["variants"] == ["standard", "first-game"]
+
+
+# ---- new games ----
+
+def test_new_game_opens_on_the_standard_opening(client):
+    _, game = new(client)
+    assert game["position"] == arle_ai.new_game(seed=0).to_dict()
+    assert game["setup"] == {"seed": 0, "variant": "standard"}
+    assert game["ply"] == 0 and game["seats"] == ["human", "ai"]
+    legal = {m["text"]: m for m in game["legal"]}
+    assert legal["place summer_grocer"]["label"] == "Grocer"
+    assert legal["place fisherman"]["gain"]  # the option shows what it brings
+    assert game["breakdown"][0] == arle_ai.new_game(seed=0).score_breakdown(0)
+
+
+def test_new_game_from_seed_variant_position_record_and_text(client):
+    _, g = new(client, seed=5, variant="first-game")
+    assert g["position"] == arle_ai.new_game(seed=5, variant="first-game").to_dict()
+    pos = arle_ai.new_game(seed=2).to_dict()
+    _, g = new(client, position=pos)
+    assert g["position"] == pos and g["setup"] is None
+    rec = _record(seed=1, plies=12)
+    _, g = new(client, record=rec.to_dict())
+    assert g["ply"] == g["length"] == 12
+    _, g = new(client, text=rec.to_json())
+    assert g["length"] == 12 and [m["text"] for m in g["moves"]] == rec.moves()
+    _, g = new(client, text=json.dumps(pos), seats=["ai", "ai"])
+    assert g["position"] == pos and g["seats"] == ["ai", "ai"]
+
+
+@pytest.mark.parametrize("body, status, words", [
+    ({"seed": -1}, 400, "seed must be an integer"),
+    ({"seed": "x"}, 400, "seed must be an integer"),
+    ({"seed": True}, 400, "seed must be an integer"),
+    ({"seed": 2**64}, 400, "seed must be an integer"),
+    ({"variant": "huge"}, 400, "variant must be one of"),
+    ({"seats": ["human"]}, 400, "seats must be two of"),
+    ({"seats": ["human", "py:evil.Agent"]}, 400, "seats must be two of"),
+    ({"position": {"half_year": 12}}, 422, "invalid position"),
+    ({"position": "nope"}, 422, "invalid position"),
+    ({"record": {"format": "arle-game-record", "setup": {"seed": 0}, "moves": ["fly"]}},
+     422, "move 1 ('fly')"),
+    ({"record": []}, 422, "invalid game record"),
+    ({"text": "{not json"}, 400, "the file is not JSON"),
+    ({"text": 7}, 400, "text must be"),
+])
+def test_new_game_refuses_bad_input(client, body, status, words):
+    assert words in error(client.post("/api/games", json=body), status)
+
+
+def test_bodies_are_checked_and_bounded(client):
+    assert "JSON object" in error(client.post("/api/games", content=b""), 400)
+    assert "malformed JSON" in error(client.post("/api/games", content=b"{"), 400)
+    assert "must be a JSON object" in error(client.post("/api/games", json=[1, 2]), 400)
+    assert "UTF-8" in error(client.post("/api/games", content=b'{"a": "\xff"}'), 400)
+    huge = b'{"text": "' + b"x" * (MAX_BODY + 10) + b'"}'
+    assert "larger than the limit" in error(client.post("/api/games", content=huge), 413)
+
+    def chunks():  # no Content-Length: the limit is applied while reading
+        yield b'{"text": "'
+        for _ in range(MAX_BODY // 2**20 + 2):
+            yield b"x" * 2**20
+        yield b'"}'
+    assert "larger than the limit" in error(client.post("/api/games", content=chunks()), 413)
+    r = client.post("/api/games", content=b"{}", headers={"content-length": "abc"})
+    assert r.status_code in (400, 413)
+
+
+def test_unknown_routes_games_and_hosts(client):
+    assert "no game" in error(client.get("/api/games/nope"), 404)
+    assert error(client.get("/api/nothing"), 404)
+    assert error(client.get("/api/games"), 405)
+    with TestClient(create_app()) as other:  # only 127.0.0.1 and localhost are accepted
+        assert other.get("/", headers={"host": "evil.example"}).status_code == 400
+        assert other.get("/api/catalog", headers={"host": "127.0.0.1:8765"}).status_code == 200
+
+
+# ---- play ----
+
+def test_moves_by_id_and_notation_and_illegal_moves(client):
+    gid, g = new(client, seats=["human", "human"])
+    first = g["legal"][2]
+    r = client.post(f"/api/games/{gid}/move", json={"action": first["action"]})
+    assert r.status_code == 200
+    g = r.json()["game"]
+    assert g["ply"] == 1 and g["moves"][0]["text"] == first["text"]
+    assert g["moves"][0]["player"] == 0 and g["moves"][0]["event"].startswith(first["label"])
+    text = g["legal"][0]["text"]
+    g = client.post(f"/api/games/{gid}/move", json={"move": text.upper()}).json()["game"]
+    assert g["ply"] == 2
+    before = client.get(f"/api/games/{gid}").json()["game"]
+    assert "illegal move" in error(client.post(f"/api/games/{gid}/move", json={"action": 672}),
+                                   422)
+    assert "not an action text" in error(
+        client.post(f"/api/games/{gid}/move", json={"move": "place nowhere"}), 422)
+    assert error(client.post(f"/api/games/{gid}/move", json={"action": -5}), 422)
+    assert error(client.post(f"/api/games/{gid}/move", json={"action": 10**30}), 422)
+    assert "integer" in error(client.post(f"/api/games/{gid}/move", json={"action": "3"}), 400)
+    assert "integer" in error(client.post(f"/api/games/{gid}/move", json={"action": True}), 400)
+    assert "text" in error(client.post(f"/api/games/{gid}/move", json={"move": 3}), 400)
+    assert "needs 'action'" in error(client.post(f"/api/games/{gid}/move", json={}), 400)
+    assert client.get(f"/api/games/{gid}").json()["game"] == before  # nothing changed
+
+
+def test_a_finished_game_takes_no_moves(client):
+    rec = _record(seed=4, plies=None)
+    gid, g = new(client, record=rec.to_dict())
+    assert g["terminal"] and g["legal"] == [] and g["winner"] in (0, 1)
+    assert "game is over" in error(client.post(f"/api/games/{gid}/move", json={"action": 1}), 409)
+    assert "game is over" in error(client.post(f"/api/games/{gid}/ai", json={}), 409)
+    assert "game is over" in error(client.get(f"/api/games/{gid}/hint"), 409)
+
+
+def test_undo_redo_and_navigation(client):
+    gid, g = new(client, seats=["human", "human"])
+    for _ in range(4):
+        g = client.post(f"/api/games/{gid}/move",
+                        json={"action": g["legal"][-1]["action"]}).json()["game"]
+    line = [m["text"] for m in g["moves"]]
+    g = client.post(f"/api/games/{gid}/undo").json()["game"]
+    assert (g["ply"], g["length"]) == (3, 4)
+    g = client.post(f"/api/games/{gid}/redo").json()["game"]
+    assert g["ply"] == 4 and [m["text"] for m in g["moves"]] == line
+    assert "nothing to redo" in error(client.post(f"/api/games/{gid}/redo"), 409)
+    g = client.post(f"/api/games/{gid}/goto", json={"ply": 1}).json()["game"]
+    assert g["ply"] == 1 and g["length"] == 4
+    assert g["position"] == _replay(line[:1])
+    # replaying the line's next move keeps the line; another move replaces the rest
+    g = client.post(f"/api/games/{gid}/move", json={"move": line[1]}).json()["game"]
+    assert (g["ply"], g["length"]) == (2, 4)
+    other = next(m for m in g["legal"] if m["text"] != line[2])
+    g = client.post(f"/api/games/{gid}/move", json={"action": other["action"]}).json()["game"]
+    assert (g["ply"], g["length"]) == (3, 3)
+    client.post(f"/api/games/{gid}/goto", json={"ply": "0"})
+    assert "nothing to undo" in error(client.post(f"/api/games/{gid}/undo"), 409)
+    assert "ply must be an integer in 0..3" in error(
+        client.post(f"/api/games/{gid}/goto", json={"ply": 9}), 400)
+    assert "needs 'ply'" in error(client.post(f"/api/games/{gid}/goto", json={}), 400)
+
+
+def test_undo_against_the_ai_goes_back_to_the_human_decision(client):
+    gid, g = new(client, seats=["human", "ai"])
+    g = client.post(f"/api/games/{gid}/move", json={"move": "place colonist"}).json()["game"]
+    while not g["ai_to_move"]:
+        g = client.post(f"/api/games/{gid}/move",
+                        json={"action": g["legal"][0]["action"]}).json()["game"]
+    r = client.post(f"/api/games/{gid}/ai", json={"ai": {"kind": "greedy"}})
+    assert r.status_code == 200, r.text
+    g = r.json()["game"]
+    assert g["moves"][-1]["player"] == 1 and r.json()["ai"]["agent"] == "greedy"
+    g = client.post(f"/api/games/{gid}/undo").json()["game"]
+    assert not g["terminal"] and g["seats"][g["to_move"]] == "human"
+    assert g["moves"][g["ply"]]["player"] == 0  # back before the human's own move
+
+
+def test_seats_and_ai_moves(client):
+    gid, g = new(client)
+    g = client.post(f"/api/games/{gid}/seats", json={"seats": ["ai", "ai"]}).json()["game"]
+    assert g["seats"] == ["ai", "ai"] and g["ai_to_move"]
+    for ai in ({"kind": "random"}, {"kind": "mcts", "seconds": 0.1}):
+        r = client.post(f"/api/games/{gid}/ai", json={"ai": ai})
+        assert r.status_code == 200, r.text
+    assert r.json()["game"]["ply"] == 2 and r.json()["ai"]["agent"] == "mcts:time=0.1"
+    assert "seats must be" in error(client.post(f"/api/games/{gid}/seats", json={"seats": 1}),
+                                    400)
+    assert "needs 'seats'" in error(client.post(f"/api/games/{gid}/seats", json={}), 400)
+
+
+@pytest.mark.parametrize("ai, words", [
+    ({"kind": "py:os.System"}, "not loaded from the web"),
+    ("py:arle_ai.agents.RandomAgent", "not loaded from the web"),
+    ({"kind": "mcts", "seconds": 0}, "ai.seconds must be"),
+    ({"kind": "mcts", "seconds": 1e9}, "ai.seconds must be"),
+    ({"kind": "mcts", "seconds": "nan"}, "ai.seconds must be"),
+])
+def test_ai_choices_are_checked(client, ai, words):
+    gid, _ = new(client)
+    assert words in error(client.post(f"/api/games/{gid}/ai", json={"ai": ai}), 400)
+
+
+def test_games_are_per_tab(client):
+    a, _ = new(client, seats=["human", "human"])
+    b, gb = new(client, seats=["human", "human"])
+    client.post(f"/api/games/{a}/move", json={"move": "place colonist"})
+    assert client.get(f"/api/games/{b}").json()["game"] == gb
+    assert client.get(f"/api/games/{a}").json()["game"]["ply"] == 1
+
+
+def test_the_store_forgets_the_least_recently_used_games():
+    with TestClient(create_app(allowed_hosts=["testserver"], capacity=2)) as c:
+        a, _ = new(c)
+        b, _ = new(c)
+        c.get(f"/api/games/{a}")
+        new(c)
+        assert c.get(f"/api/games/{a}").status_code == 200
+        assert "expired" in error(c.get(f"/api/games/{b}"), 404)
+
+
+# ---- downloads ----
+
+def test_record_and_position_downloads_read_back(client):
+    gid, g = new(client, seats=["human", "human"])
+    for _ in range(3):
+        g = client.post(f"/api/games/{gid}/move",
+                        json={"action": g["legal"][0]["action"]}).json()["game"]
+    r = client.get(f"/api/games/{gid}/record")
+    assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
+    rec = load_record(r.text)
+    assert rec.moves() == [m["text"] for m in g["moves"]]
+    client.post(f"/api/games/{gid}/goto", json={"ply": 1})
+    r = client.get(f"/api/games/{gid}/position")
+    assert arle_ai.GameState.from_json(r.text).to_dict() == _replay(rec.moves()[:1])
+
+
+# ---- searches ----
+
+def test_hint_streams_live_statistics_with_who_moves(client):
+    gid, _ = new(client)
+    msgs = lines(client, f"/api/games/{gid}/hint?seconds=0.9&seed=1")
+    assert msgs[0]["kind"] == "start" and msgs[0]["player"] == 0
+    updates = [m["data"] for m in msgs if m["kind"] == "update"]
+    assert len(updates) >= 3
+    assert updates[-1]["iterations"] > updates[0]["iterations"] > 0
+    best = updates[-1]["moves"][0]
+    assert best["visits"] > 0 and 0 <= best["value"] <= 1
+    assert best["pv"][0]["player"] == 0 and {s["player"] for s in best["pv"]} <= {0, 1}
+    assert msgs[-1]["kind"] == "done" and msgs[-1]["data"]["reason"] == "time"
+    assert not client.app.state.web.jobs  # the process was stopped and forgotten
+
+
+def test_hint_stops_at_its_memory_bound():
+    with TestClient(create_app(allowed_hosts=["testserver"], hint_nodes=2000)) as client:
+        gid, _ = new(client)
+        msgs = lines(client, f"/api/games/{gid}/hint?seconds=60")
+    assert msgs[-1]["kind"] == "done" and msgs[-1]["data"]["reason"] == "memory"
+    assert msgs[-1]["data"]["seconds"] < 30
+
+
+@pytest.mark.parametrize("query, words", [
+    ("seconds=0", "seconds must be"), ("seconds=abc", "seconds must be"),
+    ("seconds=1e6", "seconds must be"), ("seconds=inf", "seconds must be"),
+    ("seed=-3", "seed must be"),
+])
+def test_hint_refuses_bad_parameters(client, query, words):
+    gid, _ = new(client)
+    assert words in error(client.get(f"/api/games/{gid}/hint?{query}"), 400)
+
+
+def test_searches_are_limited_stoppable_and_end_with_their_page(live_server, monkeypatch):
+    import httpx
+
+    base, web = live_server
+    monkeypatch.setattr(web_app, "MAX_JOBS", 1)
+    with httpx.Client(base_url=base, timeout=30) as http:
+        a = http.post("/api/games", json={}).json()["id"]
+        b = http.post("/api/games", json={}).json()["id"]
+        with http.stream("GET", f"/api/games/{a}/hint?seconds=60") as s:
+            stream = s.iter_lines()
+            assert json.loads(next(stream))["kind"] == "start"
+            assert json.loads(next(stream))["kind"] == "update"
+            job = web.jobs[a]
+            assert "searches already" in error(http.get(f"/api/games/{b}/hint?seconds=1"), 429)
+            # other requests are served while the search runs
+            start = time.perf_counter()
+            assert http.post(f"/api/games/{b}/move", json={"move": "pass"}).status_code == 200
+            assert time.perf_counter() - start < 1.0
+        # the page went away (the stream was closed): the search process is stopped
+        deadline = time.monotonic() + 5
+        while job.process.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not job.process.is_alive() and a not in web.jobs
+        with http.stream("GET", f"/api/games/{a}/hint?seconds=60") as s:
+            stream = s.iter_lines()  # (a dropped iterator closes the response)
+            next(stream)
+            job = web.jobs[a]
+            assert job.running
+            assert http.post(f"/api/games/{a}/stop").json() == {"stopped": True}
+            assert not job.process.is_alive()
+        assert http.post(f"/api/games/{a}/stop").json() == {"stopped": False}
+
+
+def test_analysis_gives_values_margins_and_mistakes(client):
+    rec = _record(seed=3, plies=14)
+    gid, _ = new(client, record=rec.to_dict())
+    msgs = lines(client, f"/api/games/{gid}/analysis?iterations=30")
+    assert msgs[0] == {"kind": "start", "decisions": 14}
+    assert [m["data"]["done"] for m in msgs if m["kind"] == "progress"] == list(range(1, 15))
+    result = msgs[-1]["data"]
+    assert msgs[-1]["kind"] == "done" and result["iterations"] == 30
+    assert len(result["points"]) == len(result["decisions"]) > 0
+    for p in result["points"]:
+        assert 0 <= p["value"] <= 1 and p["player"] in (0, 1)
+    assert result["mistakes"] == sorted(result["mistakes"],
+                                        key=lambda d: (-d["value_lost"], d["ply"]))
+    assert client.get(f"/api/games/{gid}").json()["game"]["analysis"] == result
+    assert "iterations must be" in error(client.get(f"/api/games/{gid}/analysis?iterations=0"),
+                                         400)
+    fresh, _ = new(client)
+    assert "no decisions" in error(client.get(f"/api/games/{fresh}/analysis"), 409)
+
+
+# ---- the editor's checks ----
+
+def test_position_check_uses_the_library_messages(client):
+    pos = arle_ai.new_game(seed=0).to_dict()
+    r = client.post("/api/position/check", json={"position": pos})
+    assert r.json()["valid"] and r.json()["view"]["half_year"] == 1
+    pos["players"][1]["goods"]["grain"] = 16
+    r = client.post("/api/position/check", json={"position": pos})
+    assert r.status_code == 200
+    assert r.json() == {"valid": False,
+                        "error": "players[1].goods.grain: 16 is out of range 0..15"}
+    r = client.post("/api/position/check", json={"position": [1]})
+    assert r.json()["valid"] is False and r.json()["error"]
+    assert "needs 'position'" in error(client.post("/api/position/check", json={}), 400)
+
+
+# ---- tournament results ----
+
+def test_tournament_results_file(client, tmp_path):
+    out = tmp_path / "t.jsonl"
+    Tournament(["random", "greedy", "mcts:iterations=20"], games=2, seed=1).run(out=out)
+    text = out.read_text()
+    s = client.post("/api/tournament", json={"text": text}).json()
+    assert s["games"] == 6 and len(s["pairings"]) == 3
+    p = s["pairings"][0]
+    assert p["wins"] + p["draws"] + p["losses"] == 2 and len(p["score_interval"]) == 2
+    assert {r["agent"] for r in s["chart"]} == {"random", "greedy", "mcts:iterations=20"}
+    # a cut-off last line (an interrupted run) is ignored, as arle selfplay does
+    cut = client.post("/api/tournament", json={"text": text[:-40]}).json()
+    assert cut["games"] == 5
+
+
+def test_tournament_file_never_loads_agent_code(client, tmp_path):
+    out = tmp_path / "t.jsonl"
+    Tournament(["random", "greedy"], games=2, seed=0).run(out=out)
+    head, *games = out.read_text().splitlines()
+    header = json.loads(head)
+    header["agents"] = ["py:no_such_module_xyz.Agent", "greedy"]
+    text = "\n".join([json.dumps(header), *games])
+    s = client.post("/api/tournament", json={"text": text}).json()
+    assert s["pairings"][0]["labels"][0].startswith("py:no_such_module_xyz")
+
+
+@pytest.mark.parametrize("text, words", [
+    ("", "empty"),
+    ("nope", "line 1 is not JSON"),
+    ('{"format": "other"}', "not a selfplay results file"),
+    ('{"format": "arle-selfplay", "version": 9, "agents": ["a", "b"]}', "version 9"),
+    ('{"format": "arle-selfplay", "version": 1, "agents": "a"}', "'agents' must be"),
+    ('{"format": "arle-selfplay", "version": 1, "agents": ["a", "b"]}\n{"meta": 3}\n{}',
+     "line 2: not a game record"),
+    ('{"format": "arle-selfplay", "version": 1, "agents": ["a", "b"]}\n'
+     '{"meta": {"game": 0, "pairing": [0, 5], "seats": [0, 5], "scores": [1, 2]}}\n',
+     "meta.pairing must be"),
+    ('{"format": "arle-selfplay", "version": 1, "agents": ["a", "b"]}\n'
+     '{"meta": {"game": 0, "pairing": [0, 1], "seats": [1, 0], "scores": [1, "x"], '
+     '"winner": 0, "start_player": 0, "winner_agent": 0}}\n', "meta.scores must be"),
+])
+def test_tournament_refuses_bad_files(client, text, words):
+    assert words in error(client.post("/api/tournament", json={"text": text}), 422)
+
+
+def test_tournament_needs_text(client):
+    assert "needs 'text'" in error(client.post("/api/tournament", json={"file": 1}), 400)
+
+
+# ---- never a 500 ----
+
+@pytest.mark.parametrize("body", [None, 1, "x", [], {}, {"action": None}, {"move": None},
+                                  {"ply": -1}, {"seats": None}, {"ai": None}, {"seed": []},
+                                  {"position": None}, {"record": None}, {"text": None}])
+def test_no_endpoint_answers_500(client, body):
+    gid, _ = new(client, seats=["human", "human"])
+    for path in ("/api/games", f"/api/games/{gid}/move", f"/api/games/{gid}/goto",
+                 f"/api/games/{gid}/seats", f"/api/games/{gid}/ai", "/api/position/check",
+                 "/api/tournament", f"/api/games/{gid}/undo", f"/api/games/{gid}/redo"):
+        r = client.post(path, content=json.dumps(body).encode() if body is not None else b"")
+        assert r.status_code < 500, (path, body, r.text)
+        if r.status_code >= 400:
+            assert r.json()["error"]
+
+
+# ---- helpers ----
+
+def _record(seed: int, plies: int | None) -> GameRecord:
+    """A game of random legal moves (to its end when ``plies`` is None)."""
+    import random
+
+    rng = random.Random(seed)
+    rec = GameRecord.new(seed=seed)
+    while not rec.final_state().is_terminal() and (plies is None or len(rec.actions) < plies):
+        rec.push(rng.choice(rec.final_state().legal_actions()))
+    return rec
+
+
+def _replay(moves: list[str]) -> dict:
+    s = arle_ai.new_game(seed=0)
+    for m in moves:
+        s.apply(s.parse_action(m))
+    return s.to_dict()
