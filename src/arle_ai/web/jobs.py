@@ -28,7 +28,8 @@ from arle_ai.records import GameRecord
 __all__ = ["Job", "JobError", "hint_payload", "start_job"]
 
 MEMORY_LIMIT = 1536 * 2**20  # bytes of address space per search process
-MAX_NODES = 400_000  # a hint stops once its tree holds this many positions (about 600 MB)
+HINT_MEMORY = 512 * 2**20  # bytes of a hint's search tree (MCTS max_memory)
+MAX_NODES = 2_000_000  # a hint stops once its tree holds this many positions
 UPDATE_SECONDS = 0.2  # a hint reports its statistics this often (5 updates a second)
 PV_SHOWN = 5  # root moves whose principal variation is reported
 
@@ -97,7 +98,7 @@ def _hint_main(conn: Any, state: _core.GameState, seconds: float, seed: int,
     _limit_memory()
     try:
         search = MCTS(time_limit=UPDATE_SECONDS, seed=seed, reuse=True,
-                      max_nodes=max_nodes * 4)
+                      max_memory=HINT_MEMORY)
         start = time.perf_counter()
         total = 0
         reason = "time"

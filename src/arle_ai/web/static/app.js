@@ -676,12 +676,16 @@ async function loadFile(file) {
   } catch (e) { showMessage(`${file.name}: ${e.message}`); }
 }
 
-function navigate(delta) {
+// Arrow keys may repeat faster than the server answers: step from the last ply asked for.
+async function navigate(delta) {
   const g = state.game;
   if (!g) return;
-  const ply = delta === "start" ? 0 : delta === "end" ? g.length : g.ply + delta;
-  if (ply < 0 || ply > g.length || ply === g.ply) return;
-  act("goto", { ply }, { autoAI: false });
+  const from = state.navTarget ?? g.ply;
+  const ply = delta === "start" ? 0 : delta === "end" ? g.length : from + delta;
+  if (ply < 0 || ply > g.length || ply === from) return;
+  state.navTarget = ply;
+  await act("goto", { ply }, { autoAI: false });
+  if (state.navTarget === ply) state.navTarget = null;
 }
 
 async function init() {

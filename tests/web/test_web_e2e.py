@@ -1,0 +1,209 @@
+"""End-to-end tests of arle serve in a real headless Chromium (Debian's ``chromium``).
+
+Playwright drives the browser installed by the system (no browser can be downloaded here);
+.ci/run installs it with apt-get when it is missing. Screenshots go to a temporary folder, or
+to $ARLE_WEB_SCREENSHOTS when set (how docs/web-*.png are made).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+from arle_ai.records import GameRecord
+from arle_ai.tournament import Tournament
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--no-first-run"]
+
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
+                                reason="Debian's chromium is not installed (apt-get install "
+                                       "chromium; .ci/run does)")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture()
+def page(browser, live_server):
+    context = browser.new_context(viewport={"width": 1280, "height": 800},
+                                  accept_downloads=True)
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on("requestfailed", lambda r: None if "ABORTED" in (r.failure or "") else
+          errors.append(f"request failed: {r.url} ({r.failure})"))  # cancelling aborts
+    offsite: list[str] = []
+    pg.on("request", lambda r: None if r.url.startswith(live_server[0]) or
+          r.url.startswith(("blob:", "data:")) else offsite.append(r.url))
+    pg.goto(live_server[0] + "/")
+    pg.wait_for_selector("body[data-ready='1']")
+    yield pg
+    assert not errors, errors
+    assert not offsite, f"the page fetched from other hosts: {offsite}"
+    context.close()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory):
+    folder = os.environ.get("ARLE_WEB_SCREENSHOTS")
+    path = Path(folder) if folder else tmp_path_factory.mktemp("screens")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def ply_text(page) -> str:
+    return page.inner_text("#ply-text")
+
+
+def test_play_by_clicking_with_ai_replies_hint_and_undo(page, shots):
+    assert "Half-year 1/9" in page.inner_text("#status")
+    assert page.locator(".space").count() == 15  # the summer spaces of the opening
+    assert "Grocer" in page.inner_text("#spaces")
+    assert page.locator("#tools tr").count() == 10
+    page.select_option("#ai-kind", "greedy")
+    page.click(".space.clickable[data-space='colonist']")  # a worker by clicking the board
+    page.wait_for_selector("#move-list li[data-ply='1']")
+    # answer our own sub-decisions by clicking moves until the AI has replied
+    for _ in range(30):
+        if page.locator("#move-list .tag.p1").count():
+            break
+        buttons = page.locator("#legal .move-btn:not([disabled])")
+        if buttons.count():
+            n = page.locator("#move-list li").count()
+            buttons.first.click()
+            page.wait_for_function(
+                f"document.querySelectorAll('#move-list li').length > {n}")
+        else:
+            page.wait_for_timeout(100)
+    page.wait_for_selector("#event-log li .tag.p1")
+    assert "P1 (AI)" in page.inner_text("#event-log")
+    page.wait_for_function("!document.querySelector('#ai-status').textContent.includes("
+                           "'thinking')")
+    # play two more of our moves by clicking
+    for _ in range(2):
+        page.wait_for_selector("#legal .move-btn:not([disabled])")
+        n = page.locator("#move-list li").count()
+        page.locator("#legal .move-btn:not([disabled])").first.click()
+        page.wait_for_function(f"document.querySelectorAll('#move-list li').length > {n}")
+        page.wait_for_function("!document.querySelector('#ai-status').textContent.includes("
+                               "'thinking')")
+    # a hint with live updates
+    page.fill("#hint-seconds", "1.5")
+    page.click("#hint-start")
+    page.wait_for_selector("#hint-table .hint-row")
+    page.wait_for_function("document.body.dataset.hintUpdates !== undefined", timeout=15000)
+    assert int(page.evaluate("document.body.dataset.hintUpdates")) >= 4
+    assert "iterations" in page.inner_text("#hint-status")
+    assert page.locator("#hint-table .pv .tag").count() > 0  # the pv says who moves
+    page.screenshot(path=str(shots / "web-play.png"))
+    # undo goes back to before our last decision
+    before = page.evaluate("Number(document.querySelector('#ply-text').textContent"
+                           ".split(' ')[1])")
+    page.click("#undo")
+    page.wait_for_function(f"!document.querySelector('#ply-text').textContent"
+                           f".startsWith('decision {before} ')")
+    after = int(ply_text(page).split()[1])
+    assert after < before
+    page.click("#redo")
+    page.wait_for_function(f"document.querySelector('#ply-text').textContent"
+                           f".startsWith('decision {before if before - after == 1 else ''}')")
+
+
+def test_hint_can_be_cancelled(page):
+    page.fill("#hint-seconds", "60")
+    page.click("#hint-start")
+    page.wait_for_selector("#hint-table .hint-row")
+    page.click("#hint-stop")
+    page.wait_for_function("document.querySelector('#hint-status').textContent"
+                           ".includes('stopped')")
+    assert page.is_enabled("#hint-start")
+
+
+def test_load_a_record_step_through_it_and_analyse(page, shots, tmp_path):
+    rng = random.Random(5)
+    rec = GameRecord.new(seed=5)
+    for _ in range(40):
+        rec.push(rng.choice(rec.final_state().legal_actions()))
+    path = tmp_path / "game.json"
+    rec.save(path)
+    page.select_option("#seat1", "human")
+    page.wait_for_function("document.querySelector('#seat1').value === 'human'")
+    page.set_input_files("#load-file", str(path))
+    page.wait_for_function("document.querySelector('#message').textContent.includes('Opened')")
+    assert ply_text(page) == "decision 40 of 40"
+    page.click("#move-list li[data-ply='10']")
+    page.wait_for_function("document.querySelector('#ply-text').textContent === "
+                           "'decision 10 of 40'")
+    page.locator("body").click(position={"x": 5, "y": 790})  # focus off the inputs
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function("document.querySelector('#ply-text').textContent === "
+                           "'decision 9 of 40'")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("document.querySelector('#ply-text').textContent === "
+                           "'decision 11 of 40'")
+    assert page.inner_text("#move-list li.current").strip().endswith(
+        page.evaluate("document.querySelector('#move-list li.current').textContent.slice(3)"))
+    page.fill("#analysis-iterations", "30")
+    page.click("#analysis-start")
+    page.wait_for_function("document.querySelector('#analysis-status').textContent === 'done'",
+                           timeout=60000)
+    assert page.locator("#graph svg path").count() == 2  # value and VP margin
+    assert page.locator("#graph circle.mistake").count() >= 1
+    assert page.locator("#mistakes li").count() >= 1
+    page.locator("#mistakes li").first.click()
+    page.wait_for_function("!document.querySelector('#ply-text').textContent"
+                           ".startsWith('decision 11 ')")
+    page.screenshot(path=str(shots / "web-analysis.png"))
+
+
+def test_editor_validates_as_you_type_and_plays_the_position(page, shots):
+    page.click("#tab-editor")
+    page.click("#editor-from-new")
+    page.wait_for_selector("[data-path='players.0.goods.grain']")
+    page.wait_for_function("document.querySelector('#editor-check').className === "
+                           "'check good'")
+    page.fill("[data-path='players.0.goods.grain']", "16")
+    page.wait_for_function("document.querySelector('#editor-check').className === "
+                           "'check bad'")
+    assert page.inner_text("#editor-check") == "players[0].goods.grain: 16 is out of range 0..15"
+    assert "invalid" in page.get_attribute("[data-path='players.0.goods.grain']", "class")
+    assert page.is_disabled("#editor-play")
+    page.screenshot(path=str(shots / "web-editor.png"))
+    page.fill("[data-path='players.0.goods.grain']", "12")
+    page.check("#editor-p1 input[value='hage']")
+    page.wait_for_function("document.querySelector('#editor-check').className === "
+                           "'check good'")
+    assert page.get_attribute("#editor-export", "href").startswith("blob:")
+    with page.expect_download() as download:
+        page.click("#editor-export")
+    exported = Path(download.value.path()).read_text()
+    assert '"grain": 12' in exported
+    page.click("#editor-play")
+    page.wait_for_selector("#page-play:not([hidden])")
+    assert "Grain 12" in page.inner_text("#player0").replace("\n", " ").replace("  ", " ")
+
+
+def test_tournament_results_page(page, shots, tmp_path):
+    out = tmp_path / "t.jsonl"
+    Tournament(["random", "greedy", "mcts:iterations=30"], games=2, seed=2).run(out=out)
+    page.click("#tab-tournament")
+    page.set_input_files("#tournament-file", str(out))
+    page.wait_for_selector("#pairings tr:nth-child(4)")
+    text = page.inner_text("#pairings")
+    assert "random vs greedy" in text and "W-D-L" in text
+    assert page.locator("#ratings-chart rect").count() == 3
+    page.screenshot(path=str(shots / "web-tournament.png"))
