@@ -7,8 +7,9 @@ import sys
 import click
 from tqdm import tqdm
 
+from arle_ai import limits
 from arle_ai.analysis import GameAnalysis, analyze_game
-from arle_cli.common import emit_json, load_record_file
+from arle_cli.common import SEED, Count, emit_json, load_record_file
 
 
 def format_analysis(analysis: GameAnalysis, players: list[str]) -> str:
@@ -41,9 +42,9 @@ def format_analysis(analysis: GameAnalysis, players: list[str]) -> str:
 @click.argument("record", type=click.Path())
 @click.option("--player", type=click.IntRange(0, 1), default=None,
               help="Only this player's decisions (default: both).")
-@click.option("--iterations", type=click.IntRange(min=1), default=500, show_default=True,
+@click.option("--iterations", type=Count(limits.MAX_ITERATIONS), default=500, show_default=True,
               help="Search iterations per decision.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Search seed.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Search seed.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output on stdout.")
 def analyze(record: str, player: int | None, iterations: int, seed: int, as_json: bool) -> None:
     """For each decision of the game RECORD: the move played, the engine's best and the value

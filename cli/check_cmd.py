@@ -10,8 +10,10 @@ import click
 from tqdm import tqdm
 
 import arle_ai
+from arle_ai import limits
+from arle_ai._core import MAX_SEED
 from arle_ai.testing import InvariantError, play_random_game
-from arle_cli.common import VARIANTS
+from arle_cli.common import SEED, VARIANTS, WORKERS, Count, fail
 
 
 def check_game(job: tuple[int, str]) -> dict[str, Any] | None:
@@ -31,17 +33,19 @@ def check_game(job: tuple[int, str]) -> dict[str, Any] | None:
 
 
 @click.command()
-@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True,
+@click.option("--games", type=Count(limits.MAX_GAMES), default=100, show_default=True,
               help="How many random games to play.")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the first game; game i uses seed + i.")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--workers", type=WORKERS, default=1, show_default=True,
               help="Processes playing games in parallel.")
 @click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True)
 def check(games: int, seed: int, workers: int, variant: str) -> None:
     """Play random legal games, checking arle_ai.testing.check_invariants after every
     decision. On a violation print the seed and the decisions that reproduce it, exit 1."""
-    jobs = [(seed + i, variant) for i in range(games)]
+    if seed + games - 1 > MAX_SEED:
+        fail(f"--seed {seed} with --games {games} runs past the last seed {MAX_SEED}")
+    jobs = ((seed + i, variant) for i in range(games))  # made as played: nothing up front
     failure = None
     with tqdm(total=games, desc="check", unit="game", file=sys.stderr, disable=None) as bar:
         if workers == 1:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 import sys
@@ -17,6 +18,8 @@ import click
 from tqdm import tqdm
 
 import arle_ai
+from arle_ai import limits
+from arle_ai._core import MAX_SEED
 from arle_ai.agents import Agent, agent_from_spec
 from arle_ai.errors import PositionError
 from arle_ai.jsontext import parse_json
@@ -25,6 +28,64 @@ from arle_ai.records import GameRecord, RecordError, record_from_dict
 
 VARIANTS = ("standard", "first-game")
 EXIT_BAD_INPUT = 2
+
+
+class Seconds(click.ParamType):
+    """A time in seconds: finite, positive, at most limits.MAX_SECONDS (nan, inf refused)."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+                ) -> float:
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        if not (math.isfinite(seconds) and 0 < seconds <= limits.MAX_SECONDS):
+            self.fail(f"{value} is not a finite number of seconds in (0, "
+                      f"{limits.MAX_SECONDS:g}]", param, ctx)
+        return seconds
+
+
+class Count(click.IntRange):
+    """A whole number in 1..maximum (click names the range when a value is outside it)."""
+
+    def __init__(self, maximum: int, minimum: int = 1) -> None:
+        super().__init__(minimum, maximum)
+
+
+class Workers(click.ParamType):
+    """A number of processes in 1..limits.MAX_WORKERS (4 per core of this machine)."""
+
+    name = "integer"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+                ) -> int:
+        n = click.INT.convert(value, param, ctx)
+        if n < 1:
+            self.fail(f"{n} is not a positive number of processes", param, ctx)
+        if n > limits.MAX_WORKERS:
+            self.fail(f"{n} is more than {limits.MAX_WORKERS} processes (at most 4 per core; "
+                      f"this machine has {limits.CORES})", param, ctx)
+        return n
+
+
+SEED = click.IntRange(0, MAX_SEED)  # seeds are int64 in positions and records
+WORKERS = Workers()
+
+
+def check_iterations_per_worker(state: arle_ai.GameState, iterations: int | None,
+                                workers: int) -> None:
+    """Fail when ``workers`` processes would share ``iterations`` so thinly that a worker
+    cannot try each legal move once (its statistics would leave moves unvisited)."""
+    if iterations is None or workers == 1:
+        return
+    moves = len(state.legal_actions())
+    if iterations // workers < moves:
+        most = max(1, iterations // moves)
+        fail(f"--iterations {iterations} over --workers {workers} gives each worker "
+             f"{iterations // workers} iterations, fewer than the {moves} legal moves: use at "
+             f"most {most} workers or at least {moves * workers} iterations")
 
 
 def fail(message: str) -> NoReturn:

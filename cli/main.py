@@ -13,6 +13,7 @@ import click
 import arle_ai
 from arle_cli.common import (
     EXIT_BAD_INPUT,
+    SEED,
     VARIANTS,
     fail,
     format_moves,
@@ -55,7 +56,7 @@ def cli() -> None:
 
 
 @cli.command()
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed for the setup draw.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed for the setup draw.")
 @click.option(
     "--variant",
     type=click.Choice(VARIANTS),

@@ -17,11 +17,14 @@ from pathlib import Path
 import click
 
 import arle_ai
+from arle_ai import limits
 from arle_ai.agents import Agent, AgentError, MCTSAgent, choose_action
 from arle_ai.errors import IllegalActionError
 from arle_ai.records import GameRecord
 from arle_cli.common import (
+    SEED,
     VARIANTS,
+    Count,
     cut_record,
     fail,
     format_moves,
@@ -212,11 +215,11 @@ def _finish(session: Session, out: str, finished: bool) -> None:
                    "py:module.Class (your own agent).")
 @click.option("--seat", type=click.IntRange(0, 1), default=0, show_default=True,
               help="Your seat: player 0 or player 1.")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the setup draw (without POSITION) and of the AI.")
 @click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True,
               help="Building set of a new game (ignored with POSITION).")
-@click.option("--hint-iterations", type=click.IntRange(min=1), default=HINT_ITERATIONS,
+@click.option("--hint-iterations", type=Count(limits.MAX_ITERATIONS), default=HINT_ITERATIONS,
               show_default=True, help="Search iterations behind 'hint'.")
 @click.option("--ply", type=click.IntRange(min=0), default=None,
               help="Resuming a game record: go on from after this many decisions [default: "

@@ -9,10 +9,11 @@ from typing import Any
 import click
 from tqdm import tqdm
 
+from arle_ai import limits
 from arle_ai.ray_backend import RayBackendError
 from arle_ai.tournament import Tournament, TournamentError, format_summary, json_safe, summarize
 from arle_cli.backend_opts import backend_options, make_runner
-from arle_cli.common import VARIANTS, emit_json, fail, make_agent
+from arle_cli.common import SEED, VARIANTS, Count, emit_json, fail, make_agent
 
 
 class _SpecsOption(click.Option):
@@ -44,12 +45,12 @@ class _SpecsOption(click.Option):
               metavar="SPEC [SPEC...]",
               help="Agents to play, e.g. random greedy mcts:iterations=200 "
                    "py:my_agents.MyAgent (two or more; every pair plays).")
-@click.option("--games", type=int, required=True,
+@click.option("--games", type=Count(limits.MAX_GAMES), required=True,
               help="Games per pairing (even: each setup is played twice, seats swapped).")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Worker processes playing games in parallel [default: 1; with --backend ray, "
                    "every CPU of the Ray cluster].")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Master seed: draws the setups and the agents' seeds.")
 @click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True,
               help="Building set of every game.")
@@ -71,6 +72,9 @@ def selfplay(agents: tuple[str, ...], games: int, workers: int | None, seed: int
     LOS, mean VP margin (95%) and the start player's wins; with 3 or more agents a rating table.
     With --backend ray the games are Ray tasks (same results for the same seed).
     """
+    if workers is not None and workers > limits.MAX_WORKERS and address is None:
+        fail(f"--workers {workers} is more than {limits.MAX_WORKERS} processes (at most 4 per "
+             f"core; this machine has {limits.CORES})")
     runner = make_runner(backend, address, workers)
     specs = [s.strip() for s in agents]
     if len(specs) < 2:

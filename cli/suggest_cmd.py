@@ -5,7 +5,18 @@ from __future__ import annotations
 import click
 
 import arle_ai
-from arle_cli.common import emit_json, fail, load_position, search_bar
+from arle_ai import limits
+from arle_cli.common import (
+    SEED,
+    WORKERS,
+    Count,
+    Seconds,
+    check_iterations_per_worker,
+    emit_json,
+    fail,
+    load_position,
+    search_bar,
+)
 
 
 def format_report(report: arle_ai.SuggestionReport) -> str:
@@ -22,15 +33,15 @@ def format_report(report: arle_ai.SuggestionReport) -> str:
 
 @click.command()
 @click.argument("position", required=False, type=click.Path())
-@click.option("--iterations", type=click.IntRange(min=1), default=None,
+@click.option("--iterations", type=Count(limits.MAX_ITERATIONS), default=None,
               help="Search iterations (default 2000 when no --time is given).")
-@click.option("--time", "time_limit", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--time", "time_limit", type=Seconds(), default=None,
               help="Search time in seconds instead of an iteration budget.")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--workers", type=WORKERS, default=1, show_default=True,
               help="Processes searching in parallel (root parallelism).")
 @click.option("--top", type=click.IntRange(min=1), default=5, show_default=True,
               help="How many moves to list.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Search seed.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Search seed.")
 @click.option("--ply", type=click.IntRange(min=0), default=None,
               help="With a game record: the position after this many decisions [default: the "
                    "end].")
@@ -45,6 +56,7 @@ def suggest(position: str | None, iterations: int | None, time_limit: float | No
     state = load_position(position, ply)
     if state.is_terminal():
         fail(f"{position}: the game is over, there is no move to suggest")
+    check_iterations_per_worker(state, iterations, workers)
     with search_bar(iterations or (None if time_limit else 2000), time_limit) as progress:
         report = arle_ai.suggest(state, iterations=iterations, time_limit=time_limit,
                                  workers=workers, top=top, seed=seed, progress=progress)

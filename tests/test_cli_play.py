@@ -164,7 +164,7 @@ def test_the_mcts_ai_reports_its_search(tmp_path):
     (["--seat", "2"], ["--seat", "2"]),
     (["--ai", "wizard"], ["unknown agent", "wizard"]),
     (["--ai", "mcts:depth=3"], ["unknown option", "depth"]),
-    (["--ai", "mcts:time=0"], ["time_limit must be positive"]),
+    (["--ai", "mcts:time=0"], ["time_limit must be", "seconds in (0,"]),
     (["--seed", "-1"], ["--seed"]),
     (["--variant", "huge"], ["--variant"]),
     (["--hint-iterations", "0"], ["--hint-iterations"]),

@@ -60,28 +60,54 @@ def test_score_variance_trinomial():
     assert score_variance(60, 0, 40) == approx(0.24)
 
 
-def test_elo_interval_known_case():
-    # 30-40-30: m = 0.5, var = 0.15, se = sqrt(0.15/100) = 0.0387298, z = 1.959964
-    # high = 0.5 + 0.0759097 = 0.5759097 -> 400*log10(0.5759097/0.4240903) = +53.158
+def _elo(p: float) -> float:
+    return 400 * math.log10(p / (1 - p))
+
+
+def test_elo_interval_is_the_wilson_interval_in_elo():
+    z = 1.959963984540054
+    for w, d, l in [(30, 40, 30), (60, 0, 40), (8, 0, 2), (3, 0, 1), (1, 5, 0)]:  # noqa: E741
+        n = w + d + l
+        p = (w + d / 2) / n
+        lo, hi = wilson_interval(p, n, z)
+        elo, low, high = elo_interval(w, d, l)
+        assert elo == approx(_elo(p))
+        assert low == approx(_elo(lo), abs=1e-9)
+        assert high == approx(_elo(hi), abs=1e-9)
+    # 30-40-30: centre 0.5, half = z/(1 + z^2/100) * sqrt(0.25/100 + z^2/40000) = 0.0960...
     elo, low, high = elo_interval(30, 40, 30)
     assert elo == 0.0
-    assert high == approx(53.158, abs=1e-3)
-    assert low == approx(-53.158, abs=1e-3)
-    # wider at a lower confidence? no: narrower
+    assert high == approx(67.6675, abs=1e-3) and low == approx(-67.6675, abs=1e-3)
     _, low90, high90 = elo_interval(30, 40, 30, confidence=0.90)
-    assert low < low90 < high90 < high
-    # 60-0-40: m = 0.6, se = sqrt(0.24/100) = 0.0489898; 0.6 -+ 0.0960178
-    elo, low, high = elo_interval(60, 0, 40)
-    assert elo == approx(70.437, abs=1e-3)  # 400*log10(1.5)
-    assert low == approx(400 * math.log10(0.5039822 / 0.4960178), abs=1e-3)
-    assert high == approx(400 * math.log10(0.6960178 / 0.3039822), abs=1e-3)
+    assert low < low90 < high90 < high  # narrower at a lower confidence
+
+
+def test_elo_interval_holds_zero_when_the_score_interval_holds_half():
+    # issue 14: two identical agents at 8-2 got Elo +240.8 [+36.3, +inf] from the normal
+    # approximation while the Wilson score interval [49%, 94%] holds 50%
+    elo, low, high = elo_interval(8, 0, 2)
+    assert elo == approx(240.824, abs=1e-3)
+    assert low < 0 < high
+    assert low == approx(-6.84, abs=0.01) and high == approx(488.48, abs=0.01)
+    z = 1.959963984540054
+    for w in range(0, 13):
+        for d in range(0, 5):
+            for l in range(0, 13):  # noqa: E741
+                n = w + d + l
+                if n == 0:
+                    continue
+                lo, hi = wilson_interval((w + d / 2) / n, n, z)
+                _, low, high = elo_interval(w, d, l)
+                assert (low <= 0 <= high) == (lo <= 0.5 <= hi), (w, d, l)
 
 
 def test_elo_interval_at_the_edges():
     elo, low, high = elo_interval(4, 0, 0)
-    assert (elo, low, high) == (math.inf, math.inf, math.inf)  # no spread: var 0
+    assert elo == math.inf and high == math.inf and math.isfinite(low) and low > 0
+    elo, low, high = elo_interval(0, 0, 4)
+    assert elo == -math.inf and low == -math.inf and math.isfinite(high) and high < 0
     elo, low, high = elo_interval(3, 0, 1)
-    assert high == math.inf and math.isfinite(low)
+    assert math.isfinite(high) and low < 0
     assert all(math.isnan(x) for x in elo_interval(0, 0, 0))
     with pytest.raises(ValueError):
         elo_interval(1, 1, 1, confidence=1.0)

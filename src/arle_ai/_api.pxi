@@ -60,7 +60,10 @@ cdef class GameState:
     cdef State s
 
     def __init__(self):
-        memset(&self.s, 0, sizeof(State))
+        """GameState() is new_game(0), the standard opening of seed 0: a blank struct is not a
+        position (no pending decision), and the core is never given one."""
+        setup_game(&self.s, 0, 0)
+        flow(&self.s)
 
     # ---- construction ----
 
@@ -321,7 +324,7 @@ def random_playouts(GameState state, int n, seed=0):
         for i in range(n):
             s = state.s
             total += playout_random(&s, &rng, 100000)
-    return total / max(n, 1)
+    return <double>total / max(n, 1)
 
 
 cdef State _copy_ring[64]

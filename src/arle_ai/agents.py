@@ -159,7 +159,10 @@ def agent_from_spec(spec: str, seed: int = 0) -> Agent:
             except ValueError:
                 raise ValueError(f"bad value {value!r} for {key!r} in {spec!r}") from None
     if kind == "mcts":
-        return MCTSAgent(seed=seed, **options)
+        try:
+            return MCTSAgent(seed=seed, **options)
+        except ValueError as exc:  # an option out of its range (the MCTS checks name it)
+            raise ValueError(f"{spec!r}: {exc}") from None
     return _KINDS[kind](seed=seed)
 
 

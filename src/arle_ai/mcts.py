@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from arle_ai import _core
+from arle_ai import _core, limits
 from arle_ai.heuristics import DEFAULT_WEIGHTS, Weights
 
 __all__ = ["MCTS", "SearchResult", "ActionStats", "LEAVES", "make_evaluator"]
@@ -125,16 +125,15 @@ class MCTS:
     ) -> None:
         if iterations is None and time_limit is None:
             iterations = 1000
-        if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
-            raise ValueError(f"iterations must be a positive integer, not {iterations!r}")
-        if time_limit is not None and not time_limit > 0:
-            raise ValueError(f"time_limit must be positive, not {time_limit!r}")
+        if iterations is not None:
+            limits.check_count(iterations, "iterations", limits.MAX_ITERATIONS)
+        if time_limit is not None:
+            limits.check_seconds(time_limit, "time_limit")
         if rollout not in _ROLLOUTS:
             raise ValueError(f"rollout must be one of {_ROLLOUTS}, not {rollout!r}")
-        if not isinstance(workers, int) or workers < 1:
-            raise ValueError(f"workers must be a positive integer, not {workers!r}")
-        if not c >= 0:
-            raise ValueError(f"c must be non-negative, not {c!r}")
+        limits.check_workers(workers)
+        if isinstance(c, bool) or not isinstance(c, int | float) or not 0 <= c <= limits.MAX_C:
+            raise ValueError(f"c must be a number in 0..{limits.MAX_C:g}, not {c!r}")
         if max_nodes is not None and (not isinstance(max_nodes, int) or max_nodes < 1):
             raise ValueError(f"max_nodes must be a positive integer, not {max_nodes!r}")
         if not isinstance(max_memory, int) or max_memory < workers << 16:
@@ -173,6 +172,8 @@ class MCTS:
         (single-process searches only; it does not change what the search finds)."""
         if state.is_terminal():
             raise ValueError("the game is over: there is nothing to search")
+        if not state.legal_actions():
+            raise ValueError("the position has no legal decision (not from new_game/from_dict)")
         start = time.perf_counter()
         self._searches += 1
         if self.workers > 1:

@@ -18,6 +18,7 @@ Client). The nodes of a cluster need ``arle-ai`` (and any ``py:`` agent module) 
 
 from __future__ import annotations
 
+import itertools
 import os
 import sys
 from collections.abc import Callable, Iterable
@@ -95,9 +96,11 @@ class RayRunner:
         A job's exception is raised here as itself (not wrapped), after the jobs that finished
         before it were handed to ``finish``; the jobs still running are cancelled.
         """
-        jobs = list(jobs)
-        if not jobs:
+        todo = iter(jobs)  # taken as submitted: a long run materialises nothing up front
+        first = next(todo, None)
+        if first is None:
             return
+        todo = itertools.chain([first], todo)
         ray = _import_ray()
         started = self._connect(ray)
         try:
@@ -106,7 +109,6 @@ class RayRunner:
             paths = [os.path.abspath(p or os.curdir) for p in sys.path]
             fn_ref = ray.put(fn)
             paths_ref = ray.put(paths)
-            todo = iter(jobs)
             running: list[Any] = []
 
             def submit() -> None:

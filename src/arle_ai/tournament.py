@@ -32,15 +32,22 @@ import math
 import multiprocessing
 import os
 import random
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX
+    fcntl = None  # type: ignore[assignment]
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Any, Protocol
 
-from arle_ai import _core
+from arle_ai import _core, limits
 from arle_ai.agents import Agent, AgentError, agent_from_spec, choose_action
+from arle_ai.errors import PositionError
+from arle_ai.jsontext import parse_json
 from arle_ai.ratings import (
-    elo_interval,
+    elo_from_score,
     likelihood_of_superiority,
     mean_interval,
     rating_table,
@@ -136,6 +143,57 @@ def _choose(agent: Agent, state: _core.GameState, task: dict[str, Any], player: 
         raise TournamentError(f"game {task['game']}: {exc}") from None
 
 
+class _Lazy(Sequence[Any]):
+    """A read-only list whose items are made when asked for (a tournament of many games
+    materialises nothing per game up front); equal to any sequence with the same items."""
+
+    def __init__(self, count: int) -> None:
+        self._count = count
+
+    def _item(self, k: int) -> Any:
+        raise NotImplementedError
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, k: Any) -> Any:
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(self._count))]
+        if not -self._count <= k < self._count:
+            raise IndexError(f"index {k} is outside 0..{self._count - 1}")
+        return self._item(k % self._count)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+
+class _SetupSeeds(_Lazy):
+    """``setup_seeds(seed, count)``, drawn only as far as the games asked for need."""
+
+    def __init__(self, seed: int, count: int) -> None:
+        super().__init__(count)
+        self._rng = random.Random(seed)
+        self._drawn: list[int] = []
+
+    def _item(self, k: int) -> int:
+        while len(self._drawn) <= k:
+            self._drawn.append(self._rng.randrange(2**31))
+        return self._drawn[k]
+
+
+class _Tasks(_Lazy):
+    """The tournament's game tasks by index, each built when asked for."""
+
+    def __init__(self, make: Callable[[int], dict[str, Any]], count: int) -> None:
+        super().__init__(count)
+        self._make = make
+
+    def _item(self, g: int) -> dict[str, Any]:
+        return self._make(g)
+
+
 class Tournament:
     """A planned round robin; :meth:`run` plays the games not yet in the results file."""
 
@@ -146,8 +204,10 @@ class Tournament:
             raise TournamentError(f"a tournament needs at least 2 agents, not {len(agents)}")
         for spec in agents:
             agent_from_spec(spec)  # ValueError naming the bad part
-        if isinstance(games, bool) or not isinstance(games, int) or games <= 0:
-            raise TournamentError(f"--games must be a positive even number, not {games!r}")
+        if (isinstance(games, bool) or not isinstance(games, int)
+                or not 0 < games <= limits.MAX_GAMES):
+            raise TournamentError(f"--games must be a positive even number up to "
+                                  f"{limits.MAX_GAMES}, not {games!r}")
         if games % 2:
             raise TournamentError(f"--games must be even (each setup is played twice, seats "
                                   f"swapped), not {games}")
@@ -160,8 +220,8 @@ class Tournament:
         self.seed = seed
         self.variant = variant
         self.pairings = list(itertools.combinations(range(len(agents)), 2))
-        self.setups = setup_seeds(seed, games // 2)
-        self.tasks = [self._task(g) for g in range(len(self.pairings) * games)]
+        self.setups = _SetupSeeds(seed, games // 2)
+        self.tasks = _Tasks(self._task, len(self.pairings) * games)  # each made when needed
         self.resumed = 0
         self.played = 0
 
@@ -213,8 +273,8 @@ class Tournament:
         keep = 0  # bytes of the file that hold complete, valid lines
         for n, line in enumerate(lines, 1):
             try:
-                value = json.loads(line.decode("utf-8"))
-            except (UnicodeDecodeError, json.JSONDecodeError):
+                value = parse_json(line)
+            except PositionError:  # not UTF-8, not JSON, nested too deeply...
                 if n > 1 and n == len(lines) and keep + len(line) == len(data):
                     break  # after the header, the cut-off end of an interrupted write
                 raise TournamentError(f"{path}: line {n} is not JSON (not a selfplay results "
@@ -280,12 +340,24 @@ class Tournament:
         """
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise TournamentError(f"--workers must be a positive integer, not {workers!r}")
+        lock = _lock_results(Path(out)) if out is not None else None
+        try:
+            return self._run_locked(workers, out, on_start, on_result, mp_context, runner)
+        finally:
+            if lock is not None:
+                lock.close()  # releases the lock
+
+    def _run_locked(self, workers: int, out: str | Path | None,
+                    on_start: Callable[[int, int], None] | None,
+                    on_result: Callable[[dict[str, Any]], None] | None,
+                    mp_context: str, runner: Runner | None) -> list[dict[str, Any]]:
         done = self.load(out, repair=True) if out is not None else {}
-        pending = [t for t in self.tasks if t["game"] not in done]
+        pending = (self.tasks[g] for g in range(self.total) if g not in done)
+        to_play = self.total - len(done)
         self.resumed = len(done)
         self.played = 0
         if on_start is not None:
-            on_start(len(pending), len(done))
+            on_start(to_play, len(done))
         fh = None
         if out is not None:
             path = Path(out)
@@ -311,11 +383,11 @@ class Tournament:
         try:
             if runner is not None:
                 runner.run(play_game, pending, finish)
-            elif workers == 1 or len(pending) <= 1:
+            elif workers == 1 or to_play <= 1:
                 for task in pending:
                     finish(play_game(task))
             else:
-                _run_parallel(pending, min(workers, len(pending)), mp_context, finish)
+                _run_parallel(pending, min(workers, to_play), mp_context, finish)
         finally:
             if fh is not None:
                 fh.close()
@@ -328,16 +400,39 @@ def _ends_with_newline(path: Path) -> bool:
         return fh.read(1) == b"\n"
 
 
-def _run_parallel(tasks: list[dict[str, Any]], workers: int, mp_context: str,
+def _lock_results(path: Path) -> Any:
+    """An open handle on the results file holding its exclusive lock (released when closed):
+    two runs appending to one file would interleave lines that neither can resume from."""
+    try:
+        fh = path.open("ab")  # creates the file if need be; appending changes nothing
+    except OSError as exc:
+        raise TournamentError(f"{path}: cannot open: {exc.strerror or exc}") from None
+    if fcntl is not None:  # POSIX; elsewhere runs are not guarded
+        try:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            fh.close()
+            raise TournamentError(f"{path} is being written by another selfplay run (it holds "
+                                  f"the file's lock): wait for it to end, or use another "
+                                  f"--out file") from None
+    return fh
+
+
+def _run_parallel(tasks: Iterable[dict[str, Any]], workers: int, mp_context: str,
                   finish: Callable[[dict[str, Any]], None]) -> None:
+    """Play ``tasks`` in ``workers`` processes, keeping only 2 per worker submitted at once."""
     ctx = multiprocessing.get_context(mp_context)
+    todo = iter(tasks)
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        futures = {pool.submit(play_game, t) for t in tasks}
+        futures = {pool.submit(play_game, t) for t in itertools.islice(todo, 2 * workers)}
         try:
             while futures:
                 finished, futures = wait(futures, return_when=FIRST_COMPLETED)
                 for f in sorted(finished, key=lambda f: f.exception() is not None):
                     finish(f.result())  # re-raises a worker's exception after the good ones
+                    nxt = next(todo, None)
+                    if nxt is not None:
+                        futures.add(pool.submit(play_game, nxt))
         except BaseException:
             for f in futures:
                 f.cancel()
@@ -368,7 +463,7 @@ def summarize(results: Iterable[dict[str, Any]], agents: Sequence[str] | None = 
     """The statistics of a tournament's results (any order: they are sorted by game index).
 
     Per pairing, from the view of the agent listed first: W-D-L, score with its Wilson 95%
-    interval, Elo difference with its 95% interval (trinomial variance), LOS, mean VP margin
+    interval, Elo difference with its 95% interval (the Wilson interval in Elo), LOS, mean VP margin
     with its 95% interval, the start player's wins; with ``sprt = (elo0, elo1)`` the LLR, the
     bounds and the verdict. With more than two agents, a maximum-likelihood rating table
     (``ratings``; ``ratings_prior`` is the number of virtual draws added per pairing, 1 when
@@ -398,7 +493,9 @@ def summarize(results: Iterable[dict[str, Any]], agents: Sequence[str] | None = 
         d = sum(1 for row in rows if row[0] == 0.5)
         lo = n - w - d
         score = score_fraction(w, d, lo)
-        elo, elo_low, elo_high = elo_interval(w, d, lo)
+        score_low, score_high = wilson_interval(score, n)
+        elo = elo_from_score(score)  # its interval is the score interval's, in Elo
+        elo_low, elo_high = elo_from_score(score_low), elo_from_score(score_high)
         margin, margin_low, margin_high = mean_interval([row[1] for row in rows])
         start_wins = sum(1 for row in rows if row[2])
         entry: dict[str, Any] = {
@@ -410,7 +507,7 @@ def summarize(results: Iterable[dict[str, Any]], agents: Sequence[str] | None = 
             "draws": d,
             "losses": lo,
             "score": score,
-            "score_interval": list(wilson_interval(score, n)),
+            "score_interval": [score_low, score_high],
             "elo": elo,
             "elo_interval": [elo_low, elo_high],
             "los": likelihood_of_superiority(w, lo),
