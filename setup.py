@@ -1,10 +1,26 @@
 """Build the Cython extension ``arle_ai._core``; all metadata lives in pyproject.toml."""
 
+import importlib.util
+from pathlib import Path
+
 import numpy as np
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 CORE_DIR = "src/arle_ai"
+
+
+def _generate_tables() -> None:
+    """Write src/arle_ai/_tables.pxi (the engine's enums) from rules.py before compiling."""
+    path = Path(__file__).resolve().parent / CORE_DIR / "_gen_tables.py"
+    spec = importlib.util.spec_from_file_location("_arle_gen_tables", path)
+    assert spec is not None and spec.loader is not None
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    gen.write()
+
+
+_generate_tables()
 
 extensions = [
     Extension(

@@ -14,12 +14,11 @@ TOOLS = [t.key for t in rules.TOOLS]
 BUILDINGS = [b.key for b in rules.BUILDINGS]
 VEHICLES = [v.key for v in rules.VEHICLES]
 DESTINATIONS = [d.key for d in rules.DESTINATIONS]
-GOODS = ["food", "grain", "flax", "wool", "hide", "wood", "timber", "clay", "brick", "peat",
-         "linen", "woolen", "leather", "summer_wear", "winter_wear", "leather_wear"]
-ANIMALS = ["sheep", "cattle", "horse"]
-FLIPS = ["moor", "forest", "stall", "stable", "peat_boat", "handcart", "cart", "carriage"]
-TILES = ["grain_field", "flax_field", "forest", "stall"]
-LOAD_ITEMS = ["wood", "clay", "linen", "woolen", "leather", "peat"] + DESTINATIONS
+GOODS = list(rules.GOODS)
+ANIMALS = list(rules.ANIMALS)
+FLIPS = list(rules.FLIP_TARGETS)
+TILES = list(rules.HOME_TILES)
+LOAD_ITEMS = list(rules.LOAD_GOODS) + DESTINATIONS
 
 STOP = L["stop"]
 PASS = L["pass"]
@@ -80,11 +79,12 @@ def breed(k: int) -> int:
 
 
 def deliver(destination: str, k: int) -> int:
-    return L["deliver"] + DESTINATIONS.index(destination) * 5 + k
+    return L["deliver"] + DESTINATIONS.index(destination) * rules.DELIVERY_IDS_PER_DESTINATION + k
 
 
 def load(item: str, slot: int, start: int) -> int:
-    return L["load"] + (LOAD_ITEMS.index(item) * L["max_vehicles"] + slot) * 4 + start
+    per_slot = rules.VEHICLE_COMPARTMENTS
+    return L["load"] + (LOAD_ITEMS.index(item) * L["max_vehicles"] + slot) * per_slot + start
 
 
 def base(seed: int = 0, variant: str = "standard") -> dict[str, Any]:

@@ -14,19 +14,19 @@ from importlib import metadata as _metadata
 
 from arle_ai import rules
 from arle_ai._core import (
-    ACTION_LAYOUT,
     FEATURE_NAMES,
     NUM_FEATURES,
     GameState,
     new_game,
     random_playout,
 )
-from arle_ai._core import (
-    NUM_ACTIONS_PY as NUM_ACTIONS,
-)
 from arle_ai.errors import IllegalActionError, PositionError
 from arle_ai.mcts import MCTS, ActionStats, SearchResult
 from arle_ai.suggest import Suggestion, SuggestionReport, suggest
+
+# The action-id layout: first id of each range (rules.ACTION_RANGES), "num_actions", "max_vehicles".
+ACTION_LAYOUT = rules.ACTION_LAYOUT
+NUM_ACTIONS = rules.NUM_ACTIONS
 
 try:  # the one source of the version is pyproject.toml
     __version__ = _metadata.version("arle-ai")

@@ -57,11 +57,14 @@ cdef inline int barn_small(Player* p) noexcept nogil:
     return p.peat_boats + p.plows + count_vehicles(p, V_HANDCART, V_WAGON)
 
 cdef inline int barn_fits(Player* p, int kind) noexcept nogil:
-    """A free barn space for one more piece: 4 small + 2 large + 1 for either (core.md 5.2)."""
+    """A free barn space for one more piece: BARN_SMALL small + BARN_LARGE large + BARN_FLEX
+    for either (core.md 5.2)."""
     cdef int small = barn_small(p), large = large_vehicles(p)
+    if small + large + 1 > BARN_SMALL + BARN_LARGE + BARN_FLEX:
+        return 0
     if VEH_KIND[kind] == 2:
-        return large + 1 <= 3 and small + large + 1 <= 7
-    return small + 1 <= 5 and small + large + 1 <= 7
+        return large + 1 <= BARN_LARGE + BARN_FLEX
+    return small + 1 <= BARN_SMALL + BARN_FLEX
 
 cdef inline int vehicle_mirror_symmetric(int kind) noexcept nogil:
     return kind != V_CARRIAGE
@@ -270,7 +273,7 @@ cdef int cut_actions(Player* p, int* out, int n) noexcept nogil:
     if p.boardwalk > 0:
         out[n] = ACT_CUT + 0
         n += 1
-    for k in range(1, 5):
+    for k in range(1, MOOR_PEAT + 1):
         seen = 0
         for i in range(3):
             if p.dehydrated[i] == k:
@@ -430,34 +433,34 @@ cdef void space_start(State* s, int pi, int space) noexcept nogil:
     cdef Player* p = &s.pl[pi]
     cdef int k
     if space == S_FISHERMAN:
-        advance_tool_free(p, T_FISH, 1)
-        gain(p, G_FOOD, tool_value(p, T_FISH))
+        advance_tool_free(p, T_FISH_TRAPS, 1)
+        gain(p, G_FOOD, tool_value(p, T_FISH_TRAPS))
         gain_animal(s, pi, A_SHEEP, 1)
     elif space == S_GROCER:
         gain(p, G_GRAIN, 1)
         gain(p, G_LEATHER, 1)
         push_space(s, pi, space, 0)
     elif space == S_WOOL_WEAVER:
-        push_space(s, pi, space, tool_value(p, T_LOOM))
+        push_space(s, pi, space, tool_value(p, T_WEAVING_LOOMS))
     elif space == S_COLONIST:
         dehydrate_moor(p)
         gain_animal(s, pi, A_HORSE, 1)
     elif space == S_PEAT_CUTTER:
-        push_cut(s, pi, tool_value(p, T_SPADE))
+        push_cut(s, pi, tool_value(p, T_SPADES))
     elif space == S_DIKE_BUILDER:
         build_dikes(p, dike_value(p))
         push_space(s, pi, space, 0)
     elif space == S_CLAY_WORKER:
-        gain(p, G_CLAY, tool_value(p, T_SHOVEL))
+        gain(p, G_CLAY, tool_value(p, T_SHOVELS))
     elif space == S_FARMER:
         push_space(s, pi, space, 0)
     elif space == S_FORESTER:
         p.goods[G_FOOD] -= 1
         push_space(s, pi, space, 0)
     elif space == S_WOODCUTTER:
-        gain(p, G_WOOD, tool_value(p, T_AXE))
+        gain(p, G_WOOD, tool_value(p, T_AXES))
     elif space == S_MASTER or space == W_MASTER:
-        push_master(s, pi, tool_value(p, T_BENCH))
+        push_master(s, pi, tool_value(p, T_WORKBENCHES))
     elif space == S_CARPENTER or space == S_BUILDER or space == W_CARPENTER:
         push_space(s, pi, space, 0)
     elif space == S_WARDEN:
@@ -468,11 +471,11 @@ cdef void space_start(State* s, int pi, int space) noexcept nogil:
     elif space == W_PEAT_BOATMAN:
         gain(p, G_PEAT, 3 + p.peat_boats)
     elif space == W_TANNER:
-        push_space(s, pi, space, tool_value(p, T_FLESH))
+        push_space(s, pi, space, tool_value(p, T_FLESHING_BEAMS))
     elif space == W_LINEN_WEAVER:
-        push_space(s, pi, space, tool_value(p, T_LOOM))
+        push_space(s, pi, space, tool_value(p, T_WEAVING_LOOMS))
     elif space == W_BUTCHER:
-        push_space(s, pi, space, tool_value(p, T_SLAUGHTER))
+        push_space(s, pi, space, tool_value(p, T_SLAUGHTERING_TABLES))
     elif space == W_CATTLE_TRADER:
         gain(p, G_GRAIN, 2)
         push_space(s, pi, space, 0)      # the sheep comes with the chosen animal
@@ -484,9 +487,9 @@ cdef void space_start(State* s, int pi, int space) noexcept nogil:
         gain(p, G_HIDE, 2)
         push_space(s, pi, space, 0)
     elif space == W_POTTER:
-        push_space(s, pi, space, tool_value(p, T_POTTER))
+        push_space(s, pi, space, tool_value(p, T_POTTERY_WHEELS))
     elif space == W_BAKER:
-        push_space(s, pi, space, tool_value(p, T_OVEN))
+        push_space(s, pi, space, tool_value(p, T_OVENS))
     elif space == W_WOOD_TRADER:
         # 1 food; grain only when no food is left (actions.md W10)
         if p.goods[G_FOOD] >= 1:

@@ -18,8 +18,8 @@ TOOL_KEYS = tuple(t.key for t in _rules.TOOLS)
 BUILDING_KEYS = tuple(b.key for b in _rules.BUILDINGS)
 VEHICLE_KEYS = tuple(v.key for v in _rules.VEHICLES)
 DEST_KEYS = tuple(d.key for d in _rules.DESTINATIONS)
-FLIP_NAMES = ("moor", "forest", "stall", "stable", "peat_boat", "handcart", "cart", "carriage")
-TILE_NAMES = ("grain_field", "flax_field", "forest", "stall")
+FLIP_NAMES = _rules.FLIP_TARGETS
+TILE_NAMES = _rules.HOME_TILES
 LOAD_ITEM_NAMES = LOAD_NAMES + DEST_KEYS
 FRAME_KINDS = ("none", "turn", "end_window", "unused", "feed", "breed", "discard", "final_window",
                "november", "action", "game_over", "advance", "half_end")
@@ -28,13 +28,8 @@ SUB_FRAMES = ("pay_building", "cut", "flip", "master", "field", "forest", "anima
 VARIANTS = ("standard", "first-game")
 POSITION_FORMAT = "arle-position/1"
 
-ACTION_LAYOUT = {
-    "stop": ACT_STOP, "pass": ACT_PASS, "place": ACT_PLACE, "exchange": ACT_EXCHANGE,
-    "use": ACT_USE, "load": ACT_LOAD, "good": ACT_GOOD, "animal": ACT_ANIMAL, "tool": ACT_TOOL,
-    "build": ACT_BUILD, "vehicle": ACT_VEHICLE, "cut": ACT_CUT, "imitate": ACT_IMITATE,
-    "flip": ACT_FLIP, "tile": ACT_TILE, "breed": ACT_BREED, "more": ACT_MORE,
-    "deliver": ACT_DELIVER, "num_actions": NUM_ACTIONS, "max_vehicles": MAXVEH,
-}
+# The action-id layout is rules.ACTION_LAYOUT (the enums ACT_* are generated from it).
+ACTION_LAYOUT = _rules.ACTION_LAYOUT
 NUM_ACTIONS_PY = NUM_ACTIONS
 cdef size_t COMPARE_SIZE
 

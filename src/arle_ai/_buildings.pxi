@@ -1,39 +1,6 @@
 # The 31 buildings: one-off effects when built, clock buildings (any time), the light-green
 # houses before each November (tiles.md 2.5, 2.6).
 
-cdef enum:
-    B_FARMERS_HOUSE = 0
-    B_PLOW_MAKERS_WORKSHOP = 1
-    B_NOVICES_HUT = 2
-    B_WORKSHOP = 3
-    B_WEAVING_PARLOR = 4
-    B_COLONISTS_HOUSE = 5
-    B_CARPENTERS_WORKSHOP = 6
-    B_SCHNAPPS_DISTILLERY = 7
-    B_LOADING_STATION = 8
-    B_LITTER_STORAGE = 9
-    B_WOOD_TRADER = 10
-    B_TURNERY = 11
-    B_SMOKEHOUSE = 12
-    B_SMITHY = 13
-    B_COOPERAGE = 14
-    B_BAKEHOUSE = 15
-    B_MILL = 16
-    B_WEAVING_MILL = 17
-    B_TEXTILE_HOUSE = 18
-    B_SADDLERY = 19
-    B_JOINERY = 20
-    B_WATERFRONT_HOUSE = 21
-    B_POTTERS_INN = 22
-    B_FARMERS_INN = 23
-    B_JUNK_DEALERS_INN = 24
-    B_GULF_HOUSE_INN = 25
-    B_MILK_HOUSE_INN = 26
-    B_SLUICE_YARD_INN = 27
-    B_VILLAGE_CHURCH = 28
-    B_LUTETSBURG_CASTLE = 29
-    B_BERUM_CASTLE = 30
-
 cdef inline int owns(Player* p, int b) noexcept nogil:
     return (p.buildings >> b) & 1
 
@@ -46,7 +13,7 @@ cdef void building_on_build(State* s, int pi, int b) noexcept nogil:
         gain(p, G_WOOD, p.forests)
         push_cut(s, pi, 2 * p.forests)
     elif b == B_SMOKEHOUSE:
-        push_cut(s, pi, tool_value(p, T_FISH))
+        push_cut(s, pi, tool_value(p, T_FISH_TRAPS))
     elif b == B_SMITHY:
         push(s, K_ACTION, pi, F_SMITHY, 0, 0, 0)
     elif b == B_COOPERAGE:
@@ -58,19 +25,19 @@ cdef void building_on_build(State* s, int pi, int b) noexcept nogil:
         gain(p, G_WOOL, k)
         gain(p, G_HIDE, k)
     elif b == B_BAKEHOUSE:
-        push(s, K_ACTION, pi, F_BAKEHOUSE, 0, tool_value(p, T_OVEN), 0)
+        push(s, K_ACTION, pi, F_BAKEHOUSE, 0, tool_value(p, T_OVENS), 0)
     elif b == B_MILL:
         f = p.grain_fields + p.flax_fields
         gain(p, G_FOOD, 12 if f >= 6 else (10 if f == 5 else (8 if f >= 3 else 0)))
     elif b == B_WEAVING_MILL:
         p.goods[G_WINTER_WEAR] += 1
-        advance_tool_free(p, T_LOOM, 2)
+        advance_tool_free(p, T_WEAVING_LOOMS, 2)
     elif b == B_TEXTILE_HOUSE:
         p.goods[G_LINEN] += 1
         p.goods[G_WOOLEN] += 1
         p.goods[G_LEATHER] += 1
     elif b == B_SADDLERY:
-        advance_tool_free(p, T_FLESH, 1)
+        advance_tool_free(p, T_FLESHING_BEAMS, 1)
         push_cut(s, pi, p.animals[A_HORSE])
     elif b == B_JOINERY:
         gain(p, G_PEAT, 2 * p.peat_boats)
@@ -78,9 +45,9 @@ cdef void building_on_build(State* s, int pi, int b) noexcept nogil:
     elif b == B_WATERFRONT_HOUSE:
         gain(p, G_FOOD, 10)
         build_dikes(p, 2)
-        advance_tool_free(p, T_FISH, 3)
+        advance_tool_free(p, T_FISH_TRAPS, 3)
     elif b == B_POTTERS_INN:
-        push(s, K_ACTION, pi, F_ANIMALS, 0, tool_value(p, T_POTTER), 0)
+        push(s, K_ACTION, pi, F_ANIMALS, 0, tool_value(p, T_POTTERY_WHEELS), 0)
     elif b == B_FARMERS_INN:
         push(s, K_ACTION, pi, F_FARMERS_INN, 0, 3, 0)
     elif b == B_JUNK_DEALERS_INN:
@@ -96,19 +63,19 @@ cdef void building_on_build(State* s, int pi, int b) noexcept nogil:
         push_cut(s, pi, p.animals[A_CATTLE])
         check_housing(s, pi)
     elif b == B_SLUICE_YARD_INN:
-        advance_tool_free(p, T_FISH, 2)
-        gain(p, G_WOOD, tool_value(p, T_FISH))
+        advance_tool_free(p, T_FISH_TRAPS, 2)
+        gain(p, G_WOOD, tool_value(p, T_FISH_TRAPS))
     elif b == B_VILLAGE_CHURCH:
         if can_gain_piece(s, pi, V_CARRIAGE):
             add_piece(p, V_CARRIAGE)
     elif b == B_LUTETSBURG_CASTLE:
-        advance_tool_free(p, T_SPADE, 1)
-        advance_tool_free(p, T_POTTER, 1)
-        advance_tool_free(p, T_BENCH, 1)
+        advance_tool_free(p, T_SPADES, 1)
+        advance_tool_free(p, T_POTTERY_WHEELS, 1)
+        advance_tool_free(p, T_WORKBENCHES, 1)
         push(s, K_ACTION, pi, F_FOREST, 0, 1, 0)     # optional: a forest takes a land space
     elif b == B_BERUM_CASTLE:
-        advance_tool_free(p, T_OVEN, 1)
-        advance_tool_free(p, T_LOOM, 1)
+        advance_tool_free(p, T_OVENS, 1)
+        advance_tool_free(p, T_WEAVING_LOOMS, 1)
         push(s, K_ACTION, pi, F_FLIP, 0, 0, 0)
 
 # ---- clock buildings (any time, as often as affordable: docs/rules-decisions.md) ----
@@ -133,10 +100,11 @@ cdef int building_usable(State* s, int pi, int b) noexcept nogil:
 
 cdef int building_use_actions(State* s, int pi, int* out, int n) noexcept nogil:
     cdef int b
-    if (s.pl[pi].buildings & (0x7F << 4)) == 0:
+    cdef uint32_t clocks = s.pl[pi].buildings & CLOCK_BUILDINGS
+    if clocks == 0:
         return n
-    for b in range(B_WEAVING_PARLOR, B_WOOD_TRADER + 1):
-        if building_usable(s, pi, b):
+    for b in range(NBUILDINGS):
+        if (clocks >> b) & 1 and building_usable(s, pi, b):
             out[n] = ACT_USE + b
             n += 1
     return n
@@ -174,8 +142,8 @@ cdef int november_actions(State* s, int pi, int* out) noexcept nogil:
     cdef int n = 0, b
     out[n] = ACT_STOP
     n += 1
-    for b in range(4):
-        if owns(p, b) and not (p.november_used >> b) & 1:
+    for b in range(NBUILDINGS):
+        if (NOVEMBER_HOUSES >> b) & 1 and owns(p, b) and not (p.november_used >> b) & 1:
             out[n] = ACT_USE + b
             n += 1
     return n

@@ -2,6 +2,7 @@
 """The Fields of Arle rules engine, compiled. Everything on the hot path (copy, legal actions,
 apply, playouts) works on one C struct; Python sees it through :class:`GameState`."""
 
+include "_tables.pxi"
 include "_state.pxi"
 include "_data.pxi"
 include "_home.pxi"

@@ -1,17 +1,21 @@
-# Game data as C arrays, filled once at import from arle_ai.rules (the single source).
+# Game numbers as C arrays, filled from arle_ai.rules (the single source) at import.
+# The names and sizes are compiled in from the same module (_tables.pxi, generated); every
+# number below is read here, none is typed into the rules code. _reload_tables() refills them
+# from another rules-like module (the tests change a number and watch the engine follow).
 
 from arle_ai import rules as _rules
 
 cdef int8_t TOOL_LEN[NTOOLS]
-cdef int8_t TOOL_VALUE[NTOOLS][6]
-cdef int8_t TOOL_VP[NTOOLS][6]
+cdef int8_t TOOL_VALUE[NTOOLS][MAX_TOOL_LEN]
+cdef int8_t TOOL_VP[NTOOLS][MAX_TOOL_LEN]
 cdef int8_t TOOL_COST_GOOD[NTOOLS]
 cdef int8_t TOOL_COST_AMOUNT[NTOOLS]
-cdef int8_t DIKE_VALUE[6]
+cdef int8_t DIKE_VALUE[MAX_TOOL_LEN]
 
-cdef int8_t BUILDING_COLOUR[NBUILDINGS]     # 0 light green, 1 dark green, 2 yellow, 3 orange, 4 blue, 5 red
 cdef int8_t BUILDING_VP[NBUILDINGS]
-cdef int8_t BUILDING_TIMING[NBUILDINGS]     # 0 november, 1 anytime, 2 on build
+cdef int8_t BUILDING_COLOUR[NBUILDINGS]     # index in _COLOURS (position validation)
+cdef uint32_t NOVEMBER_HOUSES               # light green: used before each November
+cdef uint32_t CLOCK_BUILDINGS               # dark green: used any time
 
 cdef int8_t VEH_VP[NVKINDS]
 cdef int8_t VEH_KIND[NVKINDS]               # 0 equipment, 1 small, 2 large
@@ -19,18 +23,31 @@ cdef int8_t VEH_COST_WOOD[NVKINDS]
 cdef int8_t VEH_COST_HORSE[NVKINDS]
 cdef int8_t VEH_COST_CATTLE_OR_HORSE[NVKINDS]
 cdef int8_t VEH_NSPACES[NVKINDS]
-cdef int8_t VEH_WIDTH[NVKINDS][4]
+cdef int8_t VEH_WIDTH[NVKINDS][NCOMPARTMENTS]
 cdef int8_t VEH_COMBINABLE[NVKINDS]
 cdef int8_t VEH_FRONT[NVKINDS]
 
 cdef int8_t DEST_SIZE[NDEST]
-cdef int8_t TRAVEL_VP[20]
-cdef int8_t GOODS_TRACK_VP[16]
+cdef int8_t DEST_DELIVERIES[NDEST]          # printed deliveries
+cdef int8_t DELIV_IDS[NDEST]                # delivery ids (choices) of each destination
+cdef int8_t DELIV_SLOT[NDEST][NDELIVERY_IDS]    # the printed delivery a choice makes
+cdef int8_t DELIV_FOOD[NDEST][NDELIVERY_IDS]
+cdef int8_t DELIV_GIVE[NDEST][NDELIVERY_IDS][MAX_GIVES]     # GIVE_* code, -1 = none
+cdef int8_t DELIV_GIVE_N[NDEST][NDELIVERY_IDS][MAX_GIVES]
+
+cdef int8_t TRAVEL_VP[NTRAVEL]
+cdef int8_t GOODS_TRACK_VP[NTRACK]
+cdef int16_t GOOD_CAP[NGOODS]               # goods track 15, food 30 (both indicators), else none
 cdef int8_t HALF_VP[NGOODS]                 # end-game VP of goods in half points
 cdef int8_t MILK_SHEEP[3]
 cdef int8_t MILK_CATTLE[3]
 cdef int8_t SHEAR_SHEEP[3]
+cdef int8_t ANIMAL_VP_BY_RANK[NANIMALS]     # per animal of the least, middle, most kept type
 cdef int8_t LOAD_SIZE[NLOAD]
+cdef int8_t LOAD_GOOD[NLOAD]                # the good a loadable item is
+cdef int8_t LOAD_RESULT_GOOD[NLOAD]         # what a loaded good becomes at inventorying
+cdef int8_t LOAD_EXTRA_GOOD[NLOAD]          # paid on loading as well (-1 none)
+cdef int8_t LOAD_EXTRA_N[NLOAD]
 
 cdef int8_t BCOST_FIXED_G[NBUILDINGS][3]
 cdef int8_t BCOST_FIXED_N[NBUILDINGS][3]
@@ -40,7 +57,25 @@ cdef int8_t BCOST_ANY_MATERIALS[NBUILDINGS]
 cdef int8_t BCOST_DIFF_MATERIALS[NBUILDINGS]
 cdef int8_t BCOST_DIFF_CLOTHING[NBUILDINGS]
 
+cdef int8_t SUSTENANCE_FOOD
+cdef int8_t SUSTENANCE_FUEL_NOVEMBER
+cdef int8_t BOTTLENECK_VP
+cdef int8_t BARN_SMALL
+cdef int8_t BARN_LARGE
+cdef int8_t BARN_FLEX
+cdef int8_t BARN_PENALTY_VP
+
+# setup: starting goods, animals and home tiles; the building draw per variant
 cdef int16_t START_GOODS_ARR[NGOODS]
+cdef int16_t START_ANIMALS_ARR[NANIMALS]
+cdef int8_t START_HYDRATED, START_BOARDWALK, START_GRAIN_FIELDS, START_FLAX_FIELDS, START_STALLS
+cdef enum:
+    MAX_DRAWS = 8
+cdef int8_t NDRAWS[2]                       # per variant (standard, first-game)
+cdef int8_t DRAW_FIRST[2][MAX_DRAWS]        # a colour group: first building, group size,
+cdef int8_t DRAW_COUNT[2][MAX_DRAWS]        # and how many go on the board (drawn at random
+cdef int8_t DRAW_KEEP[2][MAX_DRAWS]         # when fewer than the group)
+
 cdef int8_t HOME_VP_STALL, HOME_VP_DEPOT, HOME_VP_STABLE, HOME_VP_DOUBLE_STALL
 cdef int8_t HOME_VP_FOREST, HOME_VP_PARK, HOME_VP_HYDRATED, HOME_VP_DEHYDRATED, HOME_VP_BOARDWALK
 
@@ -53,63 +88,68 @@ cdef int8_t SUPPLY_HANDCART_WAGON
 cdef int8_t SUPPLY_CART_PAIR
 cdef int8_t SUPPLY_CARRIAGE_PAIR
 
-GOOD_NAMES = ("food", "grain", "flax", "wool", "hide", "wood", "timber", "clay", "brick", "peat",
-              "linen", "woolen", "leather", "summer_wear", "winter_wear", "leather_wear")
-ANIMAL_NAMES = ("sheep", "cattle", "horse")
-LOAD_NAMES = ("wood", "clay", "linen", "woolen", "leather", "peat")
-_COLOURS = ("light_green", "dark_green", "yellow", "orange", "blue", "red")
-_TIMINGS = ("november", "anytime", "on_build")
+# what a delivery hands over: a good (0..NGOODS-1), an animal (GIVE_ANIMAL + type), or a tile
+cdef enum:
+    GIVE_ANIMAL = NGOODS
+    GIVE_ANY_ANIMAL = NGOODS + NANIMALS     # any animals, the owner's choice (a decision)
+    GIVE_ANY_CLOTHING = NGOODS + NANIMALS + 1   # one clothing tile of the owner's choice
+    GIVE_GRAIN_FIELD = NGOODS + NANIMALS + 2
+    GIVE_FLAX_FIELD = NGOODS + NANIMALS + 3
+    GIVE_PLOW = NGOODS + NANIMALS + 4
+    GIVE_PEAT_BOAT = NGOODS + NANIMALS + 5
+    GIVE_MOOR = NGOODS + NANIMALS + 6       # a moor tile (which one: discard_moor)
+
+GOOD_NAMES = tuple(_rules.GOODS)
+ANIMAL_NAMES = tuple(_rules.ANIMALS)
+LOAD_NAMES = tuple(_rules.LOAD_GOODS)
 _VKINDS = ("equipment", "small", "large")
+_COLOURS = ("light_green", "dark_green", "yellow", "orange", "blue", "red")
+_GIVE_TILES = {"any_animal": GIVE_ANY_ANIMAL, "any_clothing": GIVE_ANY_CLOTHING,
+               "grain_field": GIVE_GRAIN_FIELD, "flax_field": GIVE_FLAX_FIELD,
+               "plow": GIVE_PLOW, "peat_boat": GIVE_PEAT_BOAT, "moor": GIVE_MOOR}
 
 
-cdef void _load_data() except *:
+def _give_code(str what):
+    if what in GOOD_NAMES:
+        return GOOD_NAMES.index(what)
+    if what in ANIMAL_NAMES:
+        return GIVE_ANIMAL + ANIMAL_NAMES.index(what)
+    return _GIVE_TILES[what]
+
+
+cdef void _load_tools(r) except *:
     cdef int i, j
-    assert len(_rules.TOOLS) == NTOOLS
-    for i, t in enumerate(_rules.TOOLS):
+    assert len(r.TOOLS) == NTOOLS
+    for i, t in enumerate(r.TOOLS):
+        assert len(t.values) == len(t.vp) <= MAX_TOOL_LEN
         TOOL_LEN[i] = len(t.values)
         for j in range(len(t.values)):
             TOOL_VALUE[i][j] = t.values[j]
             TOOL_VP[i][j] = t.vp[j]
         TOOL_COST_GOOD[i] = GOOD_NAMES.index(t.cost_good)
         TOOL_COST_AMOUNT[i] = t.cost_amount
-    for j, v in enumerate(_rules.SHOVEL_DIKE_VALUES):
+    for j, v in enumerate(r.SHOVEL_DIKE_VALUES):
         DIKE_VALUE[j] = v
-    assert len(_rules.BUILDINGS) == NBUILDINGS
-    for i, b in enumerate(_rules.BUILDINGS):
-        BUILDING_COLOUR[i] = _COLOURS.index(b.colour)
+
+
+cdef void _load_buildings(r) except *:
+    global NOVEMBER_HOUSES, CLOCK_BUILDINGS
+    cdef int i, j
+    assert len(r.BUILDINGS) == NBUILDINGS
+    NOVEMBER_HOUSES = 0
+    CLOCK_BUILDINGS = 0
+    for i, b in enumerate(r.BUILDINGS):
         BUILDING_VP[i] = b.vp
-        BUILDING_TIMING[i] = _TIMINGS.index(b.timing)
-    assert len(_rules.VEHICLES) == NVKINDS
-    keys = [v.key for v in _rules.VEHICLES]
-    for i, v in enumerate(_rules.VEHICLES):
-        VEH_VP[i] = v.vp
-        VEH_KIND[i] = _VKINDS.index(v.kind)
-        cost = dict(v.cost)
-        VEH_COST_WOOD[i] = cost.get("wood", 0)
-        VEH_COST_HORSE[i] = cost.get("horse", 0)
-        VEH_COST_CATTLE_OR_HORSE[i] = cost.get("cattle_or_horse", 0)
-        VEH_NSPACES[i] = len(v.spaces)
-        for j in range(4):
-            VEH_WIDTH[i][j] = v.spaces[j] if j < len(v.spaces) else 0
-        VEH_COMBINABLE[i] = 1 if v.combinable else 0
-        VEH_FRONT[i] = keys.index(v.front)
-    assert len(_rules.DESTINATIONS) == NDEST
-    for i, d in enumerate(_rules.DESTINATIONS):
-        DEST_SIZE[i] = d.size
-    for i in range(20):
-        TRAVEL_VP[i] = _rules.TRAVEL_VP[i]
-    for i in range(16):
-        GOODS_TRACK_VP[i] = _rules.GOODS_TRACK_VP[i]
-    for i in range(NGOODS):
-        HALF_VP[i] = _rules.VP_HALF_POINTS.get(GOOD_NAMES[i], 0)
-    for i in range(3):
-        MILK_SHEEP[i] = _rules.MILKING_SHEEP[i]
-        MILK_CATTLE[i] = _rules.MILKING_CATTLE[i]
-        SHEAR_SHEEP[i] = _rules.SHEARING_SHEEP[i]
-    for i in range(NLOAD):
-        LOAD_SIZE[i] = _rules.LOAD_SIZES.get(LOAD_NAMES[i], 1)   # Loading Station peat: 1 space
-    for i, b in enumerate(_rules.BUILDINGS):
+        BUILDING_COLOUR[i] = _COLOURS.index(b.colour)
+        if b.timing == "november":
+            assert i < 8, "november_used keeps the light-green houses in 8 bits"
+            NOVEMBER_HOUSES |= (<uint32_t>1) << i
+        elif b.timing == "anytime":
+            CLOCK_BUILDINGS |= (<uint32_t>1) << i
+        else:
+            assert b.timing == "on_build", b.timing
         c = b.cost
+        assert len(c.fixed) <= 3 and len(c.either) <= 2
         for j in range(3):
             BCOST_FIXED_G[i][j] = -1
             BCOST_FIXED_N[i][j] = 0
@@ -125,9 +165,63 @@ cdef void _load_data() except *:
         BCOST_ANY_MATERIALS[i] = c.any_materials
         BCOST_DIFF_MATERIALS[i] = c.different_materials
         BCOST_DIFF_CLOTHING[i] = c.different_clothing
+
+
+cdef void _load_setup_draws(r) except *:
+    """The colour groups of rules.BUILDINGS (contiguous, in board order) and how many of each
+    go on the board (BUILDING_COLOUR_SPACES). Light and dark green share the green spaces:
+    the first-game variant puts FIRST_GAME_GREEN there, the standard game draws from the other
+    green buildings."""
+    cdef int v, n
+    keys = [b.key for b in r.BUILDINGS]
+    groups = []     # [first, count]; no negative indexes here (the module is compiled without
+    for i, b in enumerate(r.BUILDINGS):     # wraparound)
+        if i == 0 or r.BUILDINGS[i - 1].colour != b.colour:
+            groups.append([i, 0])
+        groups[len(groups) - 1][1] += 1
+    for v in range(2):
+        n = 0
+        for first, count in groups:
+            colour = r.BUILDINGS[first].colour
+            space = "green" if colour.endswith("green") else colour
+            if space == "green":
+                first_game = keys[first] in r.FIRST_GAME_GREEN
+                if first_game != (v == 1):
+                    continue
+            assert n < MAX_DRAWS
+            DRAW_FIRST[v][n] = first
+            DRAW_COUNT[v][n] = count
+            DRAW_KEEP[v][n] = min(count, r.BUILDING_COLOUR_SPACES[space])
+            n += 1
+        NDRAWS[v] = n
+
+
+cdef void _load_vehicles(r) except *:
+    cdef int i, j
+    assert len(r.VEHICLES) == NVKINDS
+    keys = [v.key for v in r.VEHICLES]
+    for i, v in enumerate(r.VEHICLES):
+        VEH_VP[i] = v.vp
+        VEH_KIND[i] = _VKINDS.index(v.kind)
+        cost = dict(v.cost)
+        assert set(cost) <= {"wood", "horse", "cattle_or_horse"}, cost
+        VEH_COST_WOOD[i] = cost.get("wood", 0)
+        VEH_COST_HORSE[i] = cost.get("horse", 0)
+        VEH_COST_CATTLE_OR_HORSE[i] = cost.get("cattle_or_horse", 0)
+        VEH_NSPACES[i] = len(v.spaces)
+        for j in range(NCOMPARTMENTS):
+            VEH_WIDTH[i][j] = v.spaces[j] if j < len(v.spaces) else 0
+        VEH_COMBINABLE[i] = 1 if v.combinable else 0
+        VEH_FRONT[i] = keys.index(v.front)
+    global BARN_SMALL, BARN_LARGE, BARN_FLEX, BARN_PENALTY_VP
+    BARN_SMALL = r.BARN_SMALL
+    BARN_LARGE = r.BARN_LARGE
+    BARN_FLEX = r.BARN_FLEX
+    BARN_PENALTY_VP = r.BARN_PENALTY_VP
+    assert BARN_SMALL + BARN_LARGE + BARN_FLEX <= MAXVEH
     global SUPPLY_FIELDS, SUPPLY_FOREST_PARK, SUPPLY_STALL_DEPOT, SUPPLY_STABLE_DOUBLE
     global SUPPLY_BOAT_PLOW, SUPPLY_HANDCART_WAGON, SUPPLY_CART_PAIR, SUPPLY_CARRIAGE_PAIR
-    sup = _rules.SUPPLY_TILES
+    sup = r.SUPPLY_TILES
     SUPPLY_FIELDS = sup["field"]
     SUPPLY_FOREST_PARK = sup["forest_park"]
     SUPPLY_STALL_DEPOT = sup["stall_depot"]
@@ -136,11 +230,76 @@ cdef void _load_data() except *:
     SUPPLY_HANDCART_WAGON = sup["handcart_wagon"]
     SUPPLY_CART_PAIR = sup["cart_horse_cart"]
     SUPPLY_CARRIAGE_PAIR = sup["carriage_droshky"]
+
+
+cdef void _load_travel(r) except *:
+    """Destinations, their delivery choices (rules.DELIVERY_CHOICES), loading."""
+    cdef int d, k, j
+    assert len(r.DESTINATIONS) == NDEST
+    for d, dest in enumerate(r.DESTINATIONS):
+        DEST_SIZE[d] = dest.size
+        DEST_DELIVERIES[d] = len(dest.deliveries)
+        choices = r.DELIVERY_CHOICES[d]
+        assert len(choices) <= NDELIVERY_IDS
+        DELIV_IDS[d] = len(choices)
+        for k in range(NDELIVERY_IDS):
+            DELIV_SLOT[d][k] = DELIV_FOOD[d][k] = 0
+            for j in range(MAX_GIVES):
+                DELIV_GIVE[d][k][j] = -1
+                DELIV_GIVE_N[d][k][j] = 0
+        for k, c in enumerate(choices):
+            assert c.delivery < 8, "the deliveries made are kept in a bitmask"
+            DELIV_SLOT[d][k] = c.delivery
+            DELIV_FOOD[d][k] = c.food
+            assert len(c.gives) <= MAX_GIVES
+            for j, (what, n) in enumerate(c.gives):
+                DELIV_GIVE[d][k][j] = _give_code(what)
+                DELIV_GIVE_N[d][k][j] = n
+                assert what != "any_clothing" or n == 1, "one clothing tile per choice"
+    assert len(r.TRAVEL_VP) == NTRAVEL
+    for i in range(NTRAVEL):
+        TRAVEL_VP[i] = r.TRAVEL_VP[i]
+    for i, name in enumerate(LOAD_NAMES):
+        LOAD_GOOD[i] = GOOD_NAMES.index(name)
+        if name in r.LOAD_SIZES:
+            LOAD_SIZE[i] = r.LOAD_SIZES[name]
+            LOAD_RESULT_GOOD[i] = GOOD_NAMES.index(r.LOAD_RESULT[name])
+        else:
+            assert name == "peat"   # the Loading Station's peat
+            LOAD_SIZE[i] = r.LOADING_STATION_PEAT_SIZE
+            LOAD_RESULT_GOOD[i] = GOOD_NAMES.index(name)
+        extra = r.LOAD_EXTRA_COST.get(name, ())
+        assert len(extra) <= 1
+        LOAD_EXTRA_GOOD[i] = GOOD_NAMES.index(extra[0][0]) if extra else -1
+        LOAD_EXTRA_N[i] = extra[0][1] if extra else 0
+
+
+cdef void _load_goods_and_scoring(r) except *:
+    cdef int i
+    assert len(r.GOODS_TRACK_VP) == NTRACK == r.GOODS_CAP + 1
+    for i in range(NTRACK):
+        GOODS_TRACK_VP[i] = r.GOODS_TRACK_VP[i]
     for i in range(NGOODS):
-        START_GOODS_ARR[i] = _rules.START_GOODS.get(GOOD_NAMES[i], 0)
+        HALF_VP[i] = r.VP_HALF_POINTS.get(GOOD_NAMES[i], 0)
+        if GOOD_NAMES[i] == "food":
+            GOOD_CAP[i] = r.FOOD_CAP
+        elif GOOD_NAMES[i] in r.TRACK_GOODS:
+            GOOD_CAP[i] = r.GOODS_CAP
+        else:
+            GOOD_CAP[i] = GOODS_MAX
+    for i in range(3):
+        MILK_SHEEP[i] = r.MILKING_SHEEP[i]
+        MILK_CATTLE[i] = r.MILKING_CATTLE[i]
+        SHEAR_SHEEP[i] = r.SHEARING_SHEEP[i]
+    for i in range(NANIMALS):
+        ANIMAL_VP_BY_RANK[i] = r.ANIMAL_VP_BY_RANK[i]
+    global SUSTENANCE_FOOD, SUSTENANCE_FUEL_NOVEMBER, BOTTLENECK_VP
+    SUSTENANCE_FOOD = r.SUSTENANCE_FOOD
+    SUSTENANCE_FUEL_NOVEMBER = r.SUSTENANCE_FUEL_NOVEMBER
+    BOTTLENECK_VP = r.BOTTLENECK_VP
     global HOME_VP_STALL, HOME_VP_DEPOT, HOME_VP_STABLE, HOME_VP_DOUBLE_STALL
     global HOME_VP_FOREST, HOME_VP_PARK, HOME_VP_HYDRATED, HOME_VP_DEHYDRATED, HOME_VP_BOARDWALK
-    h = _rules.HOME_TILE_VP
+    h = r.HOME_TILE_VP
     HOME_VP_STALL = h["stall"]
     HOME_VP_DEPOT = h["depot"]
     HOME_VP_STABLE = h["stable"]
@@ -150,9 +309,48 @@ cdef void _load_data() except *:
     HOME_VP_HYDRATED = h["hydrated_moor"]
     HOME_VP_DEHYDRATED = h["dehydrated_moor"]
     HOME_VP_BOARDWALK = h["boardwalk"]
-    # the engine's enums must agree with the rules tables
-    assert [t.key for t in _rules.TOOLS][T_OVEN] == "ovens"
-    assert [a.key for a in _rules.ACTION_SPACES][W_LABORER] == "winter_laborer"
-    assert keys[V_DROSHKY] == "droshky"
 
-_load_data()
+
+cdef void _load_start(r) except *:
+    global START_HYDRATED, START_BOARDWALK, START_GRAIN_FIELDS, START_FLAX_FIELDS, START_STALLS
+    for i in range(NGOODS):
+        START_GOODS_ARR[i] = r.START_GOODS.get(GOOD_NAMES[i], 0)
+    for i in range(NANIMALS):
+        START_ANIMALS_ARR[i] = r.START_ANIMALS.get(ANIMAL_NAMES[i], 0)
+    home = r.START_HOME
+    START_HYDRATED = home["hydrated_moor"]
+    START_BOARDWALK = home["boardwalk_peat"]
+    START_GRAIN_FIELDS = home["grain_field"]
+    START_FLAX_FIELDS = home["flax_field"]
+    START_STALLS = home["stall"]
+
+
+cdef void _load_data(r) except *:
+    import arle_ai._gen_tables as _gen
+    digest = _gen.names_digest(r)
+    if digest != TABLES_DIGEST:
+        raise ImportError(
+            "arle_ai._core was built from other names or sizes than arle_ai.rules has now "
+            "(rebuild: python setup.py build_ext --inplace, or pip install -e .)")
+    _load_tools(r)
+    _load_buildings(r)
+    _load_setup_draws(r)
+    _load_vehicles(r)
+    _load_travel(r)
+    _load_goods_and_scoring(r)
+    _load_start(r)
+
+
+def _reload_tables(rules_module=None):
+    """Refill the engine's number tables from `rules_module` (default: arle_ai.rules).
+
+    For tests that change a rules number on a copy and check that the engine follows; call it
+    again without an argument to restore. Names and sizes cannot change (they are compiled in)."""
+    try:
+        _load_data(_rules if rules_module is None else rules_module)
+    except BaseException:
+        _load_data(_rules)      # never leave half-filled tables behind
+        raise
+
+
+_load_data(_rules)

@@ -79,16 +79,17 @@ cdef void setup_player(Player* p) noexcept nogil:
     memset(p, 0, sizeof(Player))
     for g in range(NGOODS):
         p.goods[g] = START_GOODS_ARR[g]
-    p.animals[A_HORSE] = 1
-    p.hydrated = 3
-    p.boardwalk = 4
-    p.grain_fields = 1
-    p.flax_fields = 1
-    p.stalls = 1
+    for g in range(NANIMALS):
+        p.animals[g] = START_ANIMALS_ARR[g]
+    p.hydrated = START_HYDRATED
+    p.boardwalk = START_BOARDWALK
+    p.grain_fields = START_GRAIN_FIELDS
+    p.flax_fields = START_FLAX_FIELDS
+    p.stalls = START_STALLS
 
 cdef uint32_t draw_buildings(uint64_t* rng, int first, int count, int keep) noexcept nogil:
     """Keep `keep` of the buildings first..first+count-1, drawn at random."""
-    cdef int idx[8]
+    cdef int idx[NBUILDINGS]
     cdef int i, j, t
     cdef uint32_t mask = 0
     for i in range(count):
@@ -103,21 +104,20 @@ cdef uint32_t draw_buildings(uint64_t* rng, int first, int count, int keep) noex
     return mask
 
 cdef void setup_game(State* s, int64_t seed, int variant) noexcept nogil:
+    cdef int i
     memset(s, 0, sizeof(State))
     s.seed = seed
     s.rng = rng_seed(seed)
     s.variant = <int8_t>variant
     setup_player(&s.pl[0])
     setup_player(&s.pl[1])
-    # buildings (rules.BUILDINGS order: 4 light green, 7 dark green, 5 yellow, 6 orange, 6 blue, 3 red)
-    if variant == 1:
-        s.in_play = 0xF
-    else:
-        s.in_play = draw_buildings(&s.rng, 4, 7, 4)
-    s.in_play |= draw_buildings(&s.rng, 11, 5, 2)
-    s.in_play |= ((<uint32_t>1 << 6) - 1) << 16
-    s.in_play |= draw_buildings(&s.rng, 22, 6, 3)
-    s.in_play |= ((<uint32_t>1 << 3) - 1) << 28
+    # buildings: per colour group, all of it or a random draw of as many as the board has spaces
+    for i in range(NDRAWS[variant]):
+        if DRAW_KEEP[variant][i] < DRAW_COUNT[variant][i]:
+            s.in_play |= draw_buildings(&s.rng, DRAW_FIRST[variant][i], DRAW_COUNT[variant][i],
+                                        DRAW_KEEP[variant][i])
+        else:
+            s.in_play |= ((<uint32_t>1 << DRAW_COUNT[variant][i]) - 1) << DRAW_FIRST[variant][i]
     s.available = s.in_play
     s.start_player = <int8_t>rng_below(&s.rng, 2)
     s.half_year = 1
@@ -136,13 +136,8 @@ cdef inline void check_housing(State* s, int p) noexcept nogil:
 
 cdef void unload_vehicles(Player* p) noexcept nogil:
     cdef int i
-    p.goods[G_TIMBER] += p.loaded[0]
-    p.goods[G_BRICK] += p.loaded[1]
-    p.goods[G_SUMMER_WEAR] += p.loaded[2]
-    p.goods[G_WINTER_WEAR] += p.loaded[3]
-    p.goods[G_LEATHER_WEAR] += p.loaded[4]
-    p.goods[G_PEAT] += p.loaded[5]
     for i in range(NLOAD):
+        p.goods[LOAD_RESULT_GOOD[i]] += p.loaded[i]
         p.loaded[i] = 0
     for i in range(NDEST):
         if p.dest_loaded & (1 << i):
@@ -167,10 +162,10 @@ cdef inline int shear_wool(Player* p) noexcept nogil:
     return threshold_count(p.animals[A_SHEEP], SHEAR_SHEEP)
 
 cdef void pay_food_sustenance(State* s, int pi) noexcept nogil:
-    """Pay 3 food: food, then grain for what is missing, then animals (owner's choice of type),
-    then a bottleneck per unit nothing can pay (core.md 7.6)."""
+    """Pay the sustenance food: food, then grain for what is missing, then animals (owner's
+    choice of type), then a bottleneck per unit nothing can pay (core.md 7.6)."""
     cdef Player* p = &s.pl[pi]
-    cdef int need = 3, k, types = 0, t
+    cdef int need = SUSTENANCE_FOOD, k, types = 0, t
     k = p.goods[G_FOOD] if p.goods[G_FOOD] < need else need
     p.goods[G_FOOD] -= k
     need -= k
@@ -198,8 +193,8 @@ cdef void pay_food_sustenance(State* s, int pi) noexcept nogil:
     push(s, K_FEED, pi, k, 0, 0, 0)
 
 cdef void pay_fuel(Player* p) noexcept nogil:
-    """November heating: 2 peat, wood (then timber) for what is missing, else bottlenecks."""
-    cdef int need = 2, k
+    """November heating: peat, wood (then timber) for what is missing, else bottlenecks."""
+    cdef int need = SUSTENANCE_FUEL_NOVEMBER, k
     k = p.goods[G_PEAT] if p.goods[G_PEAT] < need else need
     p.goods[G_PEAT] -= k
     need -= k
@@ -225,73 +220,96 @@ cdef void start_breeding(State* s, int pi) noexcept nogil:
         push(s, K_BREED, pi, 0, 0, 0, 0)
 
 cdef inline int owns_november_house(State* s, int pi) noexcept nogil:
-    return (s.pl[pi].buildings & 0xF) != 0
+    return (s.pl[pi].buildings & NOVEMBER_HOUSES) != 0
 
 cdef inline int has_final_anytime(State* s, int pi) noexcept nogil:
     """Anything to do in the window before final scoring: a peat boat with peat, or a clock building."""
     cdef Player* p = &s.pl[pi]
     if p.peat_boats > 0 and p.goods[G_PEAT] > 0:
         return 1
-    return (p.buildings & (0x7F << 4)) != 0
+    return (p.buildings & CLOCK_BUILDINGS) != 0
+
+# The end-of-half-year program (K_HALF_END; its counter is the frame's `a`, kept in position
+# files, so these values are part of the format): the closing anytime windows, the November
+# houses, each player's inventorying (start player first), then the next half-year or the end.
+cdef enum:
+    HE_WINDOW_START = 0         # the start player's closing anytime window
+    HE_WINDOW_OTHER = 1         # the other player's
+    HE_NOVEMBER_START = 2       # light-green houses before November (summer only)
+    HE_NOVEMBER_OTHER = 3
+    HE_NOVEMBER_DONE = 4        # 4..9: forget which houses were used
+    HE_INVENTORY_START = 10     # + step: the start player's inventorying
+    HE_INVENTORY_OTHER = 20     # + step: the other player's
+    HE_PREPARE = 40             # preparations of the next half-year (or on to the final windows)
+    HE_FINAL_START = 50         # the windows before final scoring
+    HE_FINAL_OTHER = 51
+    HE_GAME_END = 52
+
+# inventorying steps (core.md 7.4-7.6): the same four slots in both seasons
+cdef enum:
+    INV_UNLOAD = 0              # vehicles unloaded, loaded destinations travelled
+    INV_PRODUCE = 1             # November: milking; May: breeding
+    INV_HARVEST = 2             # November: fields and forests; May: shearing
+    INV_SUSTENANCE = 3          # November: fuel, then food; May: food
+    INV_DONE = 4
+
+cdef void inventory_step(State* s, int pi, int step) noexcept nogil:
+    """One step of player pi's inventorying in the current season."""
+    cdef Player* p = &s.pl[pi]
+    if step == INV_UNLOAD:
+        unload_vehicles(p)
+    elif is_summer(s):
+        if step == INV_PRODUCE:
+            gain(p, G_FOOD, milk_food(p))
+        elif step == INV_HARVEST:
+            gain(p, G_GRAIN, p.grain_fields)
+            gain(p, G_FLAX, p.flax_fields)
+            gain(p, G_WOOD, p.forests)
+        else:
+            pay_fuel(p)
+            pay_food_sustenance(s, pi)
+    else:
+        if step == INV_PRODUCE:
+            start_breeding(s, pi)
+        elif step == INV_HARVEST:
+            gain(p, G_WOOL, shear_wool(p))
+        else:
+            pay_food_sustenance(s, pi)
 
 cdef void half_end_step(State* s, Frame* f) noexcept nogil:
-    """One step of the end-of-half-year program; pushes decisions as they arise.
-    pc 0,1: closing anytime windows (SP, other); 2,3: November houses; 10..: inventorying,
-    10 * (1 + order) + step; 40: preparations or the final window; 50,51: final windows; 60: end."""
+    """One step of the end-of-half-year program (HE_*); pushes decisions as they arise."""
     cdef int pc = f.a
     cdef int sp = s.start_player
     cdef int pi, step
     f.a += 1
-    if pc == 0 or pc == 1:
-        push(s, K_END_WINDOW, sp if pc == 0 else 1 - sp, 0, 0, 0, 0)
+    if pc == HE_WINDOW_START or pc == HE_WINDOW_OTHER:
+        push(s, K_END_WINDOW, sp if pc == HE_WINDOW_START else 1 - sp, 0, 0, 0, 0)
         return
-    if pc == 2 or pc == 3:
-        pi = sp if pc == 2 else 1 - sp
+    if pc == HE_NOVEMBER_START or pc == HE_NOVEMBER_OTHER:
+        pi = sp if pc == HE_NOVEMBER_START else 1 - sp
         if is_summer(s) and owns_november_house(s, pi):
             s.pl[pi].november_used = 0
             push(s, K_NOVEMBER, pi, 0, 0, 0, 0)
         return
-    if pc < 10:
+    if pc < HE_INVENTORY_START:
         # the November windows are over: forget which houses were used, so that equal
         # positions compare equal in the next half-year
         s.pl[0].november_used = 0
         s.pl[1].november_used = 0
-        f.a = 10
+        f.a = HE_INVENTORY_START
         return
-    if pc < 30:
-        pi = sp if pc < 20 else 1 - sp
+    if pc < HE_PREPARE:
+        pi = sp if pc < HE_INVENTORY_OTHER else 1 - sp
         step = pc % 10
-        if is_summer(s):
-            if step == 0:
-                unload_vehicles(&s.pl[pi])
-            elif step == 1:
-                gain(&s.pl[pi], G_FOOD, milk_food(&s.pl[pi]))
-            elif step == 2:
-                gain(&s.pl[pi], G_GRAIN, s.pl[pi].grain_fields)
-                gain(&s.pl[pi], G_FLAX, s.pl[pi].flax_fields)
-                gain(&s.pl[pi], G_WOOD, s.pl[pi].forests)
-            elif step == 3:
-                pay_fuel(&s.pl[pi])
-                pay_food_sustenance(s, pi)
-            else:
-                f.a = 20 if pc < 20 else 40
+        if step < INV_DONE:
+            inventory_step(s, pi, step)
         else:
-            if step == 0:
-                unload_vehicles(&s.pl[pi])
-            elif step == 1:
-                start_breeding(s, pi)
-            elif step == 2:
-                gain(&s.pl[pi], G_WOOL, shear_wool(&s.pl[pi]))
-            elif step == 3:
-                pay_food_sustenance(s, pi)
-            else:
-                f.a = 20 if pc < 20 else 40
+            f.a = HE_INVENTORY_OTHER if pc < HE_INVENTORY_OTHER else HE_PREPARE
         return
-    if pc == 40:
-        if s.half_year >= 9:
-            f.a = 50
+    if pc == HE_PREPARE:
+        if s.half_year >= HALF_YEARS:
+            f.a = HE_FINAL_START
             return
-        # preparations of the next half-year
         s.start_player = <int8_t>next_start_player(s)
         s.half_year += 1
         s.turn = 0
@@ -301,8 +319,8 @@ cdef void half_end_step(State* s, Frame* f) noexcept nogil:
         pop(s)
         push(s, K_TURN, s.start_player, 0, 0, 0, 0)
         return
-    if pc == 50 or pc == 51:
-        pi = sp if pc == 50 else 1 - sp
+    if pc == HE_FINAL_START or pc == HE_FINAL_OTHER:
+        pi = sp if pc == HE_FINAL_START else 1 - sp
         if has_final_anytime(s, pi):
             push(s, K_FINAL_WINDOW, pi, 0, 0, 0, 0)
         return
@@ -313,7 +331,7 @@ cdef void half_end_step(State* s, Frame* f) noexcept nogil:
 cdef void advance_turn(State* s) noexcept nogil:
     pop(s)
     s.turn += 1
-    if s.turn < 8:
+    if s.turn < TURNS_PER_HALF_YEAR:
         push(s, K_TURN, turn_player(s), 0, 0, 0, 0)
     else:
         push(s, K_HALF_END, s.start_player, 0, 0, 0, 0)
@@ -360,7 +378,7 @@ cdef int anytime_actions(State* s, int pi, int* out, int n, int final) noexcept 
     cdef Player* p = &s.pl[pi]
     cdef int g
     if p.peat_boats > 0 and p.goods[G_PEAT] > 0:
-        for g in range(5):
+        for g in range(NTRACK_GOODS):
             if p.goods[g] < good_cap(g):
                 out[n] = ACT_EXCHANGE + g
                 n += 1

@@ -1,14 +1,11 @@
 # The home board: goods with caps and substitutions, land, dikes, moors, animal housing.
 
 cdef inline int good_cap(int g) noexcept nogil:
-    if g == G_FOOD:
-        return 30
-    if g <= G_HIDE:
-        return 15
-    return GOODS_MAX
+    """The goods track holds 15 of each good (food: 30 over two indicators); others: no cap."""
+    return GOOD_CAP[g]
 
 cdef inline void gain(Player* p, int g, int n) noexcept nogil:
-    """Add n of good g; the goods track caps (15, food 30) clip the gain."""
+    """Add n of good g; the goods track caps clip the gain."""
     cdef int v = p.goods[g] + n
     cdef int cap = good_cap(g)
     if v > cap:
@@ -70,7 +67,7 @@ cdef inline void advance_tool_free(Player* p, int t, int steps) noexcept nogil:
     p.tools[t] = <int8_t>v
 
 cdef inline int dike_value(Player* p) noexcept nogil:
-    return DIKE_VALUE[p.tools[T_SHOVEL]]
+    return DIKE_VALUE[p.tools[T_SHOVELS]]
 
 # ---- land ----
 
@@ -128,14 +125,14 @@ cdef inline void sort_dehydrated(Player* p) noexcept nogil:
                 p.dehydrated[j + 1] = t
 
 cdef inline int dehydrate_moor(Player* p) noexcept nogil:
-    """Flip a hydrated moor and put 4 peat on it; 0 if none is left."""
+    """Flip a hydrated moor and put MOOR_PEAT peat on it; 0 if none is left."""
     cdef int i
     if p.hydrated <= 0:
         return 0
     for i in range(3):
         if p.dehydrated[i] == 0:
             p.hydrated -= 1
-            p.dehydrated[i] = 4
+            p.dehydrated[i] = MOOR_PEAT
             sort_dehydrated(p)
             return 1
     return 0
@@ -222,9 +219,6 @@ cdef inline int animal_total(Player* p) noexcept nogil:
 # pen (+1), 2..5 in a stable (+1) or 4 in a stable (+2); the rest must be housable in the pens
 # left. Counting a plan whose leftover arrangement would breed more is harmless: that larger
 # vector is achievable too and dominates it (docs/rules-decisions.md).
-
-cdef enum:
-    MAX_BREED_PLANS = 24
 
 ctypedef struct BreedPlans:
     int n

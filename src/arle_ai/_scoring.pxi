@@ -15,8 +15,8 @@ SCORE_CATEGORIES = ("clothing_and_materials", "barn", "travel", "tools", "goods_
                     "home_board", "animals", "bottlenecks")
 
 cdef inline int track_vp(int v) noexcept nogil:
-    if v > 15:
-        v = 15
+    if v > NTRACK - 1:
+        v = NTRACK - 1
     if v < 0:
         v = 0
     return GOODS_TRACK_VP[v]
@@ -24,8 +24,8 @@ cdef inline int track_vp(int v) noexcept nogil:
 cdef int food_vp(int food) noexcept nogil:
     """Best split of the food over the two food indicators (core.md 8.5)."""
     cdef int best = 0, x, v
-    for x in range(16):
-        if 0 <= food - x <= 15:
+    for x in range(NTRACK):
+        if 0 <= food - x <= NTRACK - 1:
             v = track_vp(x) + track_vp(food - x)
             if v > best:
                 best = v
@@ -55,16 +55,16 @@ cdef void score_parts(Player* p, int* out) noexcept nogil:
     for i in range(p.nveh):
         v += VEH_VP[p.veh[i].kind]
     if large_vehicles(p) == 0:
-        v -= 3
+        v += BARN_PENALTY_VP
     out[SC_BARN] = 2 * v
-    t = p.travel if p.travel < 19 else 19
+    t = p.travel if p.travel < NTRAVEL - 1 else NTRAVEL - 1
     out[SC_TRAVEL] = 2 * TRAVEL_VP[t]
     v = 0
     for i in range(NTOOLS):
         v += TOOL_VP[i][p.tools[i]]
     out[SC_TOOLS] = 2 * v
     v = food_vp(p.goods[G_FOOD])
-    for g in range(1, 5):
+    for g in range(1, NTRACK_GOODS):
         v += track_vp(p.goods[g])
     if p.depots > 0:
         v *= 2
@@ -83,15 +83,16 @@ cdef void score_parts(Player* p, int* out) noexcept nogil:
     a0 = p.animals[0]
     a1 = p.animals[1]
     a2 = p.animals[2]
-    # sort ascending: least type scores 2 each, second least 1 each
+    # sort ascending: the least kept type scores ANIMAL_VP_BY_RANK[0] each, and so on
     if a0 > a1:
         a0, a1 = a1, a0
     if a1 > a2:
         a1, a2 = a2, a1
     if a0 > a1:
         a0, a1 = a1, a0
-    out[SC_ANIMALS] = 2 * (2 * a0 + a1)
-    out[SC_BOTTLENECKS] = 2 * (-2 * p.bottlenecks)
+    out[SC_ANIMALS] = 2 * (ANIMAL_VP_BY_RANK[0] * a0 + ANIMAL_VP_BY_RANK[1] * a1
+                           + ANIMAL_VP_BY_RANK[2] * a2)
+    out[SC_BOTTLENECKS] = 2 * BOTTLENECK_VP * p.bottlenecks
 
 cdef int score_half(Player* p) noexcept nogil:
     cdef int parts[NSCORE]

@@ -1,15 +1,6 @@
 # Loading vehicles (an anytime action of the work phase) and travel deliveries
 # (core.md 5.4-5.6, 6; tiles.md 3.4, 6).
 
-cdef enum:
-    ITEM_WOOD = 0
-    ITEM_CLAY = 1
-    ITEM_LINEN = 2
-    ITEM_WOOLEN = 3
-    ITEM_LEATHER = 4
-    ITEM_PEAT = 5           # Loading Station: peat from the general supply
-    ITEM_DEST = 6           # + destination
-
 cdef int fit_mask(int kind, int used, int start, int size) noexcept nogil:
     """The compartments an item of `size` takes from compartment `start` on, or 0 if it does
     not fit: a run of free compartments whose widths add up exactly to the size; runs of more
@@ -33,22 +24,21 @@ cdef inline int item_size(int item) noexcept nogil:
         return DEST_SIZE[item - ITEM_DEST]
     return LOAD_SIZE[item]
 
+cdef inline int load_good(int item) noexcept nogil:
+    """The good a loadable item is (rules.LOAD_GOODS names goods)."""
+    return LOAD_GOOD[item]
+
 cdef int item_loadable(State* s, int pi, int item) noexcept nogil:
-    """Whether pi has the item to load (and for clay the peat it costs)."""
+    """Whether pi has the item to load (and what loading it costs besides, rules.LOAD_EXTRA_COST);
+    the Loading Station's peat comes from the general supply."""
     cdef Player* p = &s.pl[pi]
     cdef int d
-    if item == ITEM_WOOD:
-        return p.goods[G_WOOD] > 0
-    if item == ITEM_CLAY:
-        return p.goods[G_CLAY] > 0 and p.goods[G_PEAT] > 0
-    if item == ITEM_LINEN:
-        return p.goods[G_LINEN] > 0
-    if item == ITEM_WOOLEN:
-        return p.goods[G_WOOLEN] > 0
-    if item == ITEM_LEATHER:
-        return p.goods[G_LEATHER] > 0
     if item == ITEM_PEAT:
         return owns(p, B_LOADING_STATION)
+    if item < ITEM_DEST:
+        if p.goods[load_good(item)] <= 0:
+            return 0
+        return LOAD_EXTRA_GOOD[item] < 0 or p.goods[LOAD_EXTRA_GOOD[item]] >= LOAD_EXTRA_N[item]
     d = item - ITEM_DEST
     if (p.dest_done | p.dest_loaded) & (1 << d):
         return 0
@@ -93,136 +83,89 @@ cdef int load_actions(State* s, int pi, int* out, int n) noexcept nogil:
                     continue
                 results[seen] = m
                 seen += 1
-                out[n] = ACT_LOAD + (item * MAXVEH + j) * 4 + k
+                out[n] = ACT_LOAD + (item * MAXVEH + j) * NCOMPARTMENTS + k
                 n += 1
     return n
 
 cdef void apply_load(State* s, int pi, int code) noexcept nogil:
     cdef Player* p = &s.pl[pi]
-    cdef int k = code % 4
-    cdef int j = (code // 4) % MAXVEH
-    cdef int item = code // (4 * MAXVEH)
+    cdef int k = code % NCOMPARTMENTS
+    cdef int j = (code // NCOMPARTMENTS) % MAXVEH
+    cdef int item = code // (NCOMPARTMENTS * MAXVEH)
     cdef int m = fit_mask(p.veh[j].kind, p.veh[j].used, k, item_size(item))
     p.veh[j].used |= <int8_t>m
     sort_vehicles(p)
-    if item == ITEM_WOOD:
-        p.goods[G_WOOD] -= 1
-    elif item == ITEM_CLAY:
-        p.goods[G_CLAY] -= 1
-        p.goods[G_PEAT] -= 1
-    elif item == ITEM_LINEN:
-        p.goods[G_LINEN] -= 1
-    elif item == ITEM_WOOLEN:
-        p.goods[G_WOOLEN] -= 1
-    elif item == ITEM_LEATHER:
-        p.goods[G_LEATHER] -= 1
     if item < ITEM_DEST:
+        if item != ITEM_PEAT:
+            p.goods[load_good(item)] -= 1
+            if LOAD_EXTRA_GOOD[item] >= 0:
+                p.goods[LOAD_EXTRA_GOOD[item]] -= LOAD_EXTRA_N[item]
         p.loaded[item] += 1
     else:
         p.dest_loaded |= <int16_t>(1 << (item - ITEM_DEST))
         push(s, K_ACTION, pi, F_DELIVER, 0, item - ITEM_DEST, 0)
 
-# ---- deliveries (rules.DESTINATIONS order; delivery k of destination d is id d * 5 + k) ----
-
-cdef enum:
-    D_HAGE = 0
-    D_BEEMOOR = 1
-    D_DORNUM = 2
-    D_NORDEN = 3
-    D_AURICH = 4
-    D_ESENS = 5
-    D_EMDEN = 6
-    D_LEER = 7
-    D_BREMEN = 8
+# ---- deliveries (rules.DELIVERY_CHOICES; choice k of destination d is id d * NDELIVERY_IDS + k) ----
+# Each choice hands over what DELIV_GIVE lists and pays DELIV_FOOD; a choice of the owner's
+# (which animals, which clothing tile) follows as a decision. DELIV_SLOT is the printed delivery
+# a choice makes: each is made at most once (Hage's two choices are one delivery).
 
 cdef inline int moor_tiles(Player* p) noexcept nogil:
     return p.hydrated + dehydrated_count(p)
 
-cdef int delivery_possible(State* s, int pi, int d, int k) noexcept nogil:
-    """Whether pi can make delivery k of destination d now. Hage's one delivery is split in
-    two ids: k = 0 hands over a grain field, k = 1 a flax field."""
-    cdef Player* p = &s.pl[pi]
-    cdef int16_t* g = p.goods
-    if d == D_HAGE:
-        return (p.grain_fields > 0) if k == 0 else (p.flax_fields > 0)
-    if d == D_BEEMOOR:
-        return g[G_PEAT] >= 1
-    if d == D_DORNUM:
-        return p.plows >= 1
-    if d == D_NORDEN:
-        if k == 0:
-            return p.animals[A_SHEEP] >= 1
-        if k == 1:
-            return p.peat_boats >= 1
-        return g[G_WINTER_WEAR] >= 1
-    if d == D_AURICH:
-        if k == 0:
-            return g[G_LEATHER] >= 1
-        if k == 1:
-            return animal_total(p) >= 1
-        return p.animals[A_HORSE] >= 1
-    if d == D_ESENS:
-        if k == 0:
-            return g[G_HIDE] >= 1
-        if k == 1:
-            return g[G_GRAIN] >= 2
-        return g[G_WOOLEN] >= 1
-    if d == D_EMDEN:
-        if k == 0:
-            return g[G_PEAT] >= 1
-        if k == 1:
-            return g[G_SUMMER_WEAR] >= 1
-        if k == 2:
-            return g[G_LEATHER_WEAR] >= 1
-        return g[G_WINTER_WEAR] >= 1
-    if d == D_LEER:
-        if k == 0:
-            return g[G_FLAX] >= 1
-        if k == 1:
-            return g[G_LINEN] >= 1
-        if k == 2:
-            return p.animals[A_CATTLE] >= 1
-        return g[G_SUMMER_WEAR] + g[G_WINTER_WEAR] + g[G_LEATHER_WEAR] >= 1
-    # Bremen
-    if k == 0:
-        return moor_tiles(p) >= 1
-    if k == 1:
-        return g[G_TIMBER] >= 1
-    if k == 2:
-        return animal_total(p) >= 2
-    if k == 3:
-        return g[G_LINEN] >= 1 and g[G_WOOLEN] >= 1 and g[G_LEATHER] >= 1
-    return g[G_SUMMER_WEAR] >= 1 and g[G_WINTER_WEAR] >= 1 and g[G_LEATHER_WEAR] >= 1
+cdef inline int clothing_tiles(Player* p) noexcept nogil:
+    return p.goods[G_SUMMER_WEAR] + p.goods[G_WINTER_WEAR] + p.goods[G_LEATHER_WEAR]
 
-cdef inline int deliveries_of(int d) noexcept nogil:
-    if d == D_HAGE:
-        return 2
-    if d == D_BEEMOOR or d == D_DORNUM:
-        return 1
-    if d <= D_ESENS:
-        return 3
-    if d <= D_LEER:
-        return 4
-    return 5
+cdef inline int give_have(Player* p, int what) noexcept nogil:
+    """How many of `what` (a GIVE_* code) pi could hand over."""
+    if what < NGOODS:
+        return p.goods[what]
+    if what < GIVE_ANY_ANIMAL:
+        return p.animals[what - GIVE_ANIMAL]
+    if what == GIVE_ANY_ANIMAL:
+        return animal_total(p)
+    if what == GIVE_ANY_CLOTHING:
+        return clothing_tiles(p)
+    if what == GIVE_GRAIN_FIELD:
+        return p.grain_fields
+    if what == GIVE_FLAX_FIELD:
+        return p.flax_fields
+    if what == GIVE_PLOW:
+        return p.plows
+    if what == GIVE_PEAT_BOAT:
+        return p.peat_boats
+    return moor_tiles(p)
+
+cdef int delivery_possible(State* s, int pi, int d, int k) noexcept nogil:
+    """Whether pi can make delivery choice k of destination d now."""
+    cdef Player* p = &s.pl[pi]
+    cdef int j, what
+    for j in range(MAX_GIVES):
+        what = DELIV_GIVE[d][k][j]
+        if what < 0:
+            break
+        if give_have(p, what) < DELIV_GIVE_N[d][k][j]:
+            return 0
+    return 1
 
 cdef int any_delivery(State* s, int pi, int d) noexcept nogil:
     cdef int k
-    for k in range(deliveries_of(d)):
+    for k in range(DELIV_IDS[d]):
         if delivery_possible(s, pi, d, k):
             return 1
     return 0
 
 cdef int delivery_legal(State* s, Frame* f, int* out) noexcept nogil:
+    """F_DELIVER (c = destination, m = printed deliveries made): STOP once one is made, and
+    the choices whose delivery is not made yet and that pi can pay."""
     cdef int d = f.c, k, n = 0
     if f.m != 0:
         n = add(out, n, ACT_STOP)
-    for k in range(deliveries_of(d)):
-        if (f.m >> k) & 1:
+    for k in range(DELIV_IDS[d]):
+        if (f.m >> DELIV_SLOT[d][k]) & 1:
             continue
-        if d == D_HAGE and f.m != 0:
-            continue        # Hage has one delivery
         if delivery_possible(s, f.player, d, k):
-            n = add(out, n, ACT_DELIVER + d * 5 + k)
+            n = add(out, n, ACT_DELIVER + d * NDELIVERY_IDS + k)
     return n
 
 cdef void discard_moor(Player* p) noexcept nogil:
@@ -240,103 +183,51 @@ cdef void discard_moor(Player* p) noexcept nogil:
             sort_dehydrated(p)
             return
 
-cdef void delivery_apply(State* s, Frame* f, int a) noexcept nogil:
-    cdef int pi = f.player, d, k
+cdef void hand_over(State* s, int pi, int what, int n) noexcept nogil:
+    """Hand over n of `what` (a GIVE_* code); the owner's choices are pushed as decisions."""
     cdef Player* p = &s.pl[pi]
-    cdef int16_t* g = p.goods
+    cdef int i
+    if what < NGOODS:
+        p.goods[what] -= n
+    elif what < GIVE_ANY_ANIMAL:
+        p.animals[what - GIVE_ANIMAL] -= n
+    elif what == GIVE_ANY_ANIMAL:
+        push(s, K_ACTION, pi, F_GIVE_ANIMALS, 0, n, 0)
+    elif what == GIVE_ANY_CLOTHING:
+        push(s, K_ACTION, pi, F_GIVE_CLOTHING, 0, 0, 0)
+    elif what == GIVE_GRAIN_FIELD:
+        p.grain_fields -= n
+    elif what == GIVE_FLAX_FIELD:
+        p.flax_fields -= n
+    elif what == GIVE_PLOW:
+        p.plows -= n
+    elif what == GIVE_PEAT_BOAT:
+        p.peat_boats -= n
+    else:
+        for i in range(n):
+            discard_moor(p)
+
+cdef inline int give_is_choice(int what) noexcept nogil:
+    return what == GIVE_ANY_ANIMAL or what == GIVE_ANY_CLOTHING
+
+cdef void delivery_apply(State* s, Frame* f, int a) noexcept nogil:
+    cdef int pi = f.player, d, k, j, what
     if a == ACT_STOP:
         pop(s)
         return
-    d = (a - ACT_DELIVER) // 5
-    k = (a - ACT_DELIVER) % 5
-    f.m |= <int16_t>(1 << k)
-    if d == D_HAGE:
-        if k == 0:
-            p.grain_fields -= 1
-        else:
-            p.flax_fields -= 1
-        gain(p, G_FOOD, 1)
-        pop(s)          # the only delivery
-    elif d == D_BEEMOOR:
-        g[G_PEAT] -= 1
-        gain(p, G_FOOD, 2)
-        pop(s)
-    elif d == D_DORNUM:
-        p.plows -= 1
-        gain(p, G_FOOD, 8)
-        pop(s)
-    elif d == D_NORDEN:
-        if k == 0:
-            p.animals[A_SHEEP] -= 1
-            gain(p, G_FOOD, 4)
-        elif k == 1:
-            p.peat_boats -= 1
-            gain(p, G_FOOD, 5)
-        else:
-            g[G_WINTER_WEAR] -= 1
-            gain(p, G_FOOD, 7)
-    elif d == D_AURICH:
-        if k == 0:
-            g[G_LEATHER] -= 1
-            gain(p, G_FOOD, 4)
-        elif k == 1:
-            gain(p, G_FOOD, 4)
-            push(s, K_ACTION, pi, F_GIVE_ANIMALS, 0, 1, 0)
-        else:
-            p.animals[A_HORSE] -= 1
-            gain(p, G_FOOD, 5)
-    elif d == D_ESENS:
-        if k == 0:
-            g[G_HIDE] -= 1
-            gain(p, G_FOOD, 2)
-        elif k == 1:
-            g[G_GRAIN] -= 2
-            gain(p, G_FOOD, 4)
-        else:
-            g[G_WOOLEN] -= 1
-            gain(p, G_FOOD, 4)
-    elif d == D_EMDEN:
-        if k == 0:
-            g[G_PEAT] -= 1
-            gain(p, G_FOOD, 3)
-        elif k == 1:
-            g[G_SUMMER_WEAR] -= 1
-            gain(p, G_FOOD, 6)
-        elif k == 2:
-            g[G_LEATHER_WEAR] -= 1
-            gain(p, G_FOOD, 7)
-        else:
-            g[G_WINTER_WEAR] -= 1
-            gain(p, G_FOOD, 7)
-    elif d == D_LEER:
-        if k == 0:
-            g[G_FLAX] -= 1
-            gain(p, G_FOOD, 2)
-        elif k == 1:
-            g[G_LINEN] -= 1
-            gain(p, G_FOOD, 3)
-        elif k == 2:
-            p.animals[A_CATTLE] -= 1
-            gain(p, G_FOOD, 5)
-        else:
-            gain(p, G_FOOD, 6)
-            push(s, K_ACTION, pi, F_GIVE_CLOTHING, 0, 0, 0)
-    else:
-        if k == 0:
-            discard_moor(p)
-        elif k == 1:
-            g[G_TIMBER] -= 1
-            gain(p, G_FOOD, 5)
-        elif k == 2:
-            gain(p, G_FOOD, 9)
-            push(s, K_ACTION, pi, F_GIVE_ANIMALS, 0, 2, 0)
-        elif k == 3:
-            g[G_LINEN] -= 1
-            g[G_WOOLEN] -= 1
-            g[G_LEATHER] -= 1
-            gain(p, G_FOOD, 12)
-        else:
-            g[G_SUMMER_WEAR] -= 1
-            g[G_WINTER_WEAR] -= 1
-            g[G_LEATHER_WEAR] -= 1
-            gain(p, G_FOOD, 30)
+    d = (a - ACT_DELIVER) // NDELIVERY_IDS
+    k = (a - ACT_DELIVER) % NDELIVERY_IDS
+    f.m |= <int16_t>(1 << DELIV_SLOT[d][k])
+    # what is handed over, the food, then the owner's choices (pushed above this frame)
+    for j in range(MAX_GIVES):
+        what = DELIV_GIVE[d][k][j]
+        if what >= 0 and not give_is_choice(what):
+            hand_over(s, pi, what, DELIV_GIVE_N[d][k][j])
+    if DELIV_FOOD[d][k] != 0:
+        gain(&s.pl[pi], G_FOOD, DELIV_FOOD[d][k])
+    if DEST_DELIVERIES[d] == 1:
+        pop(s)          # the only delivery: nothing is left to choose
+    for j in range(MAX_GIVES):
+        what = DELIV_GIVE[d][k][j]
+        if what >= 0 and give_is_choice(what):
+            hand_over(s, pi, what, DELIV_GIVE_N[d][k][j])

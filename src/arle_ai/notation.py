@@ -26,7 +26,6 @@ import re
 from typing import TYPE_CHECKING
 
 from arle_ai import rules
-from arle_ai._core import ACTION_LAYOUT, NUM_ACTIONS_PY
 from arle_ai.errors import IllegalActionError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -41,21 +40,22 @@ __all__ = [
     "action_range",
 ]
 
-NUM_ACTIONS = NUM_ACTIONS_PY
-MAX_VEHICLES = ACTION_LAYOUT["max_vehicles"]
+# The layout and every name come from arle_ai.rules (the engine's enums are generated from it).
+ACTION_LAYOUT = rules.ACTION_LAYOUT
+NUM_ACTIONS = rules.NUM_ACTIONS
+MAX_VEHICLES = rules.MAX_VEHICLES
+COMPARTMENTS = rules.VEHICLE_COMPARTMENTS
+PER_DESTINATION = rules.DELIVERY_IDS_PER_DESTINATION
 
-# The engine's goods order (ids "good X" and the position dict use it).
-GOODS = ("food", "grain", "flax", "wool", "hide", "wood", "timber", "clay", "brick", "peat",
-         "linen", "woolen", "leather", "summer_wear", "winter_wear", "leather_wear")
+GOODS = rules.GOODS
 SPACES = tuple(a.key for a in rules.ACTION_SPACES)
 TOOLS = tuple(t.key for t in rules.TOOLS)
 BUILDINGS = tuple(b.key for b in rules.BUILDINGS)
 VEHICLES = tuple(v.key for v in rules.VEHICLES)
 DESTINATIONS = tuple(d.key for d in rules.DESTINATIONS)
-FLIPS = ("moor", "forest", "stall", "stable", "peat_boat", "handcart", "cart", "carriage")
-TILES = ("grain_field", "flax_field", "forest", "stall")
-LOAD_ITEMS = ("wood", "clay", "linen", "woolen", "leather", "peat") + DESTINATIONS
-HAGE_DELIVERIES = ("grain_field", "flax_field")
+FLIPS = rules.FLIP_TARGETS
+TILES = rules.HOME_TILES
+LOAD_ITEMS = rules.LOAD_GOODS + DESTINATIONS
 SPECIAL_SUFFIX = " (special)"
 
 # (range name, first id, number of ids), ascending
@@ -63,13 +63,7 @@ _RANGES: tuple[tuple[str, int, int], ...] = ()
 
 
 def _build_ranges() -> tuple[tuple[str, int, int], ...]:
-    starts = sorted((v, k) for k, v in ACTION_LAYOUT.items()
-                    if k not in ("num_actions", "max_vehicles"))
-    out = []
-    for i, (start, name) in enumerate(starts):
-        end = starts[i + 1][0] if i + 1 < len(starts) else NUM_ACTIONS
-        out.append((name, start, end - start))
-    return tuple(out)
+    return tuple((name, ACTION_LAYOUT[name], size) for name, size in rules.ACTION_RANGES)
 
 
 _RANGES = _build_ranges()
@@ -98,9 +92,9 @@ def _name(table: tuple[str, ...], i: int, what: str) -> str:
 
 
 def _load_text(state: GameState, code: int) -> str:
-    start = code % 4
-    slot = (code // 4) % MAX_VEHICLES
-    item = code // (4 * MAX_VEHICLES)
+    start = code % COMPARTMENTS
+    slot = (code // COMPARTMENTS) % MAX_VEHICLES
+    item = code // (COMPARTMENTS * MAX_VEHICLES)
     player = state.current_player
     kind = state.vehicle_kind_at(player, slot) if player is not None else None
     return f"load {_name(LOAD_ITEMS, item, 'item')} on {kind or 'vehicle'}#{slot} at {start}"
@@ -115,13 +109,10 @@ def _breed_text(state: GameState, k: int) -> str:
 
 
 def _deliver_text(code: int) -> str:
-    d, k = divmod(code, 5)
-    dest = rules.DESTINATIONS[d]
-    if dest.key == "hage":
-        what = HAGE_DELIVERIES[k] if k < len(HAGE_DELIVERIES) else f"#{k}"
-    else:
-        what = dest.deliveries[k].key if k < len(dest.deliveries) else f"#{k}"
-    return f"deliver {dest.key}:{what}"
+    d, k = divmod(code, PER_DESTINATION)
+    choices = rules.DELIVERY_CHOICES[d]
+    what = choices[k].key if k < len(choices) else f"#{k}"
+    return f"deliver {DESTINATIONS[d]}:{what}"
 
 
 def action_to_string(state: GameState, a: int) -> str:

@@ -75,6 +75,29 @@ __all__ = [
     "LOAD_SIZES",
     "LOAD_RESULT",
     "LOAD_EXTRA_COST",
+    "LOADING_STATION_PEAT_SIZE",
+    # the engine's setup and home-board numbers
+    "PLAYERS",
+    "HALF_YEARS",
+    "WORKERS_PER_PLAYER",
+    "START_ANIMALS",
+    "START_HOME",
+    "MOOR_PEAT",
+    "ANIMAL_VP_BY_RANK",
+    # names in the engine's order, and the action-id layout
+    "GOODS",
+    "LOAD_GOODS",
+    "FLIP_TARGETS",
+    "HOME_TILES",
+    "DeliveryChoice",
+    "DELIVERY_CHOICES",
+    "DELIVERY_IDS_PER_DESTINATION",
+    "MAX_VEHICLES",
+    "VEHICLE_COMPARTMENTS",
+    "MAX_BREEDING_PLANS",
+    "ACTION_RANGES",
+    "ACTION_LAYOUT",
+    "NUM_ACTIONS",
     # helpers
     "action_space",
     "tool",
@@ -634,6 +657,121 @@ LOAD_RESULT = {
     "leather": "leather_wear",
 }
 LOAD_EXTRA_COST = {"clay": (("peat", 1),)}
+# Loading Station (picture only): peat from the general supply, 1 space, unloaded as peat.
+LOADING_STATION_PEAT_SIZE = 1
+
+
+# ---------------------------------------------------------------------------------------------
+# Setup and the home board (core.md §1, §2-§3, §8.5)
+# ---------------------------------------------------------------------------------------------
+
+PLAYERS = 2  # the engine plays the 2-player game
+HALF_YEARS = 9  # summer 1, winter 1, ..., summer 5 (core.md §7)
+WORKERS_PER_PLAYER = 4  # placed alternately each half-year
+
+START_ANIMALS = {"horse": 1}
+# Home-board tiles at the start: 3 hydrated moors, the boardwalk with 4 peat, 1 grain field,
+# 1 flax field and 1 stall.
+START_HOME = {
+    "hydrated_moor": 3,
+    "boardwalk_peat": 4,
+    "grain_field": 1,
+    "flax_field": 1,
+    "stall": 1,
+}
+MOOR_PEAT = 4  # peat put on a moor tile when it is dehydrated
+
+# Final scoring of animals: VP per animal of the least, the second least and the most kept type.
+ANIMAL_VP_BY_RANK = (2, 1, 0)
+
+
+# ---------------------------------------------------------------------------------------------
+# Names in the engine's order and the action-id layout (docs/notation.md)
+# ---------------------------------------------------------------------------------------------
+# The build generates the engine's enums (src/arle_ai/_tables.pxi) from these names and from
+# the keys of the tables above; the engine fills its number tables from this module at import.
+
+GOODS = (
+    "food", "grain", "flax", "wool", "hide",  # the goods track (TRACK_GOODS), in this order
+    "wood", "timber", "clay", "brick", "peat",
+    "linen", "woolen", "leather", "summer_wear", "winter_wear", "leather_wear",
+)  # fmt: skip
+# Goods a vehicle can carry (each becomes LOAD_RESULT at inventorying; peat stays peat).
+LOAD_GOODS = ("wood", "clay", "linen", "woolen", "leather", "peat")
+# What a flip (Warden, Dike Warden, Berum Castle) can turn over (actions.md §8.5).
+FLIP_TARGETS = ("moor", "forest", "stall", "stable", "peat_boat", "handcart", "cart", "carriage")
+# Home tiles a choice places.
+HOME_TILES = ("grain_field", "flax_field", "forest", "stall")
+
+
+@dataclass(frozen=True)
+class DeliveryChoice:
+    """One way to make a delivery: a printed delivery, or one of its alternatives (Hage takes a
+    grain field or a flax field). ``delivery`` is the index in ``Destination.deliveries``."""
+
+    key: str
+    delivery: int
+    gives: tuple[tuple[str, int], ...]
+    food: int
+
+
+def _choices(dest: Destination) -> tuple[DeliveryChoice, ...]:
+    out: list[DeliveryChoice] = []
+    for k, d in enumerate(dest.deliveries):
+        if d.gives == (("field", 1),):
+            for side in ("grain_field", "flax_field"):
+                out.append(DeliveryChoice(side, k, ((side, 1),), d.food))
+        else:
+            out.append(DeliveryChoice(d.key, k, d.gives, d.food))
+    return tuple(out)
+
+
+# Per destination (DESTINATIONS order) the choices a delivery id names.
+DELIVERY_CHOICES: tuple[tuple[DeliveryChoice, ...], ...] = tuple(_choices(d) for d in DESTINATIONS)
+DELIVERY_IDS_PER_DESTINATION = max(len(c) for c in DELIVERY_CHOICES)
+
+MAX_VEHICLES = BARN_SMALL + BARN_LARGE + BARN_FLEX  # barn slots a load id can name
+VEHICLE_COMPARTMENTS = max(len(v.spaces) for v in VEHICLES)
+MAX_BREEDING_PLANS = 24  # ids reserved for breeding plans (an engine bound, never reached)
+
+# Each action id has one fixed meaning: ranges of ids in this order (docs/notation.md).
+ACTION_RANGES: tuple[tuple[str, int], ...] = (
+    ("stop", 1),  # end an "up to" choice / an anytime window
+    ("pass", 1),  # take the worker off its month without acting
+    ("place", len(ACTION_SPACES)),  # place a worker there (other season = special action)
+    ("exchange", len(TRACK_GOODS)),  # peat boat: 1 peat -> 1 goods-track good
+    ("use", len(BUILDINGS)),  # use a clock (any time) or November building
+    # (load good or destination, barn slot, first compartment)
+    ("load", (len(LOAD_GOODS) + len(DESTINATIONS)) * MAX_VEHICLES * VEHICLE_COMPARTMENTS),
+    ("good", len(GOODS)),  # choose / take / pay that good
+    ("animal", len(ANIMALS)),  # choose / take / give / return that animal
+    ("tool", len(TOOLS)),  # advance that tool
+    ("build", len(BUILDINGS)),  # build that building
+    ("vehicle", len(VEHICLES)),  # build / take that barn piece
+    ("cut", 1 + MOOR_PEAT),  # cut 1 peat: 0 = boardwalk, k = a dehydrated moor holding k
+    ("imitate", len(ACTION_SPACES)),  # the Laborer uses that occupied space
+    ("flip", len(FLIP_TARGETS)),
+    ("tile", len(HOME_TILES)),
+    ("breed", MAX_BREEDING_PLANS),  # the k-th breeding plan (Pareto-maximal newborns, sorted)
+    ("more", 1),  # one more repetition of the pending exchange
+    ("deliver", len(DESTINATIONS) * DELIVERY_IDS_PER_DESTINATION),  # destination * 5 + choice
+)
+
+
+def _layout() -> dict[str, int]:
+    starts: dict[str, int] = {}
+    first = 0
+    for name, size in ACTION_RANGES:
+        starts[name] = first
+        first += size
+    starts["num_actions"] = first
+    starts["max_vehicles"] = MAX_VEHICLES
+    return starts
+
+
+# First id of each range, plus "num_actions" and "max_vehicles" (arle_ai.ACTION_LAYOUT).
+ACTION_LAYOUT: dict[str, int] = _layout()
+NUM_ACTIONS = ACTION_LAYOUT["num_actions"]
 
 
 # ---------------------------------------------------------------------------------------------

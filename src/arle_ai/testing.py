@@ -40,7 +40,7 @@ __all__ = [
 
 Policy = Callable[[_core.GameState, random.Random], int]
 
-LAYOUT = _core.ACTION_LAYOUT
+LAYOUT = rules.ACTION_LAYOUT
 NUM_ACTIONS = _core.NUM_ACTIONS_PY
 WORKERS_PER_PLAYER = 4  # July-October (core.md §1.3); no tile adds a worker
 MAX_HALF_YEARS = 9
