@@ -2,9 +2,30 @@
 
 from __future__ import annotations
 
+import asyncio
+import socket
+
 import click
 
 from arle_cli.common import fail
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A listening socket on host:port, or fail naming the address and the problem."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        fail(f"cannot listen on {host}:{port}: {exc.strerror}")
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
+    return sock
 
 
 @click.command()
@@ -24,41 +45,22 @@ def serve(port: int, host: str, open_browser: bool) -> None:
     except ModuleNotFoundError as exc:
         fail(f"arle serve needs the web extra ({exc.name} is missing): "
              f"python -m pip install \"arle-ai[web]\"")
+    sock = _listen(host, port)
+    bound = sock.getsockname()[1]
     hosts = ["127.0.0.1", "localhost", host] if host not in ("0.0.0.0", "::") else ["*"]
     app = create_app(allowed_hosts=hosts)
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning",
-                            limit_concurrency=200, timeout_keep_alive=5)
-    server = uvicorn.Server(config)
-    shown = f"[{host}]" if ":" in host else host
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", limit_concurrency=200,
+                                           timeout_keep_alive=5))
+    url = f"http://{f'[{host}]' if ':' in host else host}:{bound}/"
+    click.echo(f"arle serve: open {url} (Ctrl-C stops)", err=True)
+    if open_browser:
+        import webbrowser
 
-    async def announce() -> None:  # after the socket is bound, so port 0 shows the real one
-        import asyncio
-
-        while not server.started:
-            await asyncio.sleep(0.05)
-        bound = server.servers[0].sockets[0].getsockname()[1] if server.servers else port
-        url = f"http://{shown}:{bound}/"
-        click.echo(f"arle serve: open {url} (Ctrl-C stops)", err=True)
-        if open_browser:
-            import webbrowser
-
-            webbrowser.open(url)
-
-    async def main() -> None:
-        import asyncio
-
-        task = asyncio.create_task(announce())
-        try:
-            await server.serve()
-        finally:
-            task.cancel()
-            app.state.web.stop_all()
-
-    import asyncio
-
+        webbrowser.open(url)
     try:
-        asyncio.run(main())
-    except OSError as exc:
-        fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
+        asyncio.run(server.serve(sockets=[sock]))
     except KeyboardInterrupt:
         pass
+    finally:
+        app.state.web.stop_all()
+        sock.close()

@@ -342,6 +342,20 @@ def test_searches_are_limited_stoppable_and_end_with_their_page(live_server, mon
         assert http.post(f"/api/games/{a}/stop").json() == {"stopped": False}
 
 
+def test_an_ai_move_stops_when_its_page_goes_away(live_server):
+    import httpx
+
+    base, web = live_server
+    with httpx.Client(base_url=base, timeout=30) as http:
+        gid = http.post("/api/games", json={}).json()["id"]
+    with httpx.Client(base_url=base, timeout=1.0) as http, pytest.raises(httpx.ReadTimeout):
+        http.post(f"/api/games/{gid}/ai", json={"ai": {"kind": "mcts", "seconds": 25}})
+    deadline = time.monotonic() + 5
+    while gid in web.jobs and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert gid not in web.jobs
+
+
 def test_analysis_gives_values_margins_and_mistakes(client):
     rec = _record(seed=3, plies=14)
     gid, _ = new(client, record=rec.to_dict())

@@ -238,7 +238,7 @@ class WebApp:
         seed = _int(body.get("seed", ply), "seed", 0, MAX_SEED)
         job = self._start(gid, "move", (state.copy(), spec, seed), seconds + GRACE)
         try:
-            result = await job.result()
+            result = await job.result(gone=request.is_disconnected)
         except jobs.JobError as exc:
             raise _bad(str(exc), 503 if "stopped" in str(exc) else 422) from None
         finally:
@@ -257,10 +257,16 @@ class WebApp:
         if state.is_terminal():
             raise _bad("the game is over: there is nothing to search", 409)
         seed = _int(request.query_params.get("seed", "0"), "seed", 0, MAX_SEED)
-        job = self._start(gid, "hint", (state.copy(), seconds, seed, self.hint_nodes),
+        searched = state.copy()
+        job = self._start(gid, "hint", (searched, seconds, seed, self.hint_nodes),
                           seconds + GRACE)
         head = {"ply": game.cursor, "player": state.current_player, "seconds": seconds}
-        return StreamingResponse(self._stream(gid, job, head), media_type="application/x-ndjson",
+
+        def update(raw: tuple) -> dict[str, Any]:
+            return jobs.hint_payload(searched, *raw)
+
+        return StreamingResponse(self._stream(gid, job, head, update),
+                                 media_type="application/x-ndjson",
                                  headers={"Cache-Control": "no-store"})
 
     async def stop_search(self, request: Request) -> Response:
@@ -269,13 +275,16 @@ class WebApp:
         self._stop_job(gid)
         return JSONResponse({"stopped": running})
 
-    async def _stream(self, gid: str, job: jobs.Job,
-                      head: dict[str, Any]) -> AsyncIterator[bytes]:
-        """The job's messages as JSON lines; the job is stopped however the stream ends."""
+    async def _stream(self, gid: str, job: jobs.Job, head: dict[str, Any],
+                      update: Any) -> AsyncIterator[bytes]:
+        """The job's messages as JSON lines (``update`` payloads made readable in a worker
+        thread); the job is stopped however the stream ends."""
         messages = job.messages()
         try:
             yield (json.dumps({"kind": "start", **head}) + "\n").encode()
             async for kind, payload in messages:
+                if kind == "update":
+                    payload = await run_in_threadpool(update, payload)
                 yield (json.dumps({"kind": kind, "data": payload}) + "\n").encode()
         finally:
             await messages.aclose()

@@ -16,7 +16,7 @@ import asyncio
 import multiprocessing
 import resource
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from arle_ai import _core
@@ -75,8 +75,9 @@ def pv_with_players(state: _core.GameState, pv: list[str]) -> list[dict[str, Any
 
 
 def hint_payload(state: _core.GameState, result: SearchResult, total: int,
-                 elapsed: float, nodes: int) -> dict[str, Any]:
-    """A hint update: the search totals and every root move's statistics, best first."""
+                 elapsed: float, nodes: int, cpu: float = 0.0) -> dict[str, Any]:
+    """A hint update: the search totals (``cpu``: the search process's CPU seconds) and
+    every root move's statistics, best first."""
     moves = []
     for rank, st in enumerate(result.actions):
         moves.append({
@@ -86,6 +87,7 @@ def hint_payload(state: _core.GameState, result: SearchResult, total: int,
         })
     return {"player": result.player, "iterations": total, "seconds": elapsed,
             "iterations_per_second": total / elapsed if elapsed > 0 else 0.0,
+            "cpu_seconds": cpu,
             "nodes": nodes, "moves": moves}
 
 
@@ -99,7 +101,7 @@ def _hint_main(conn: Any, state: _core.GameState, seconds: float, seed: int,
     try:
         search = MCTS(time_limit=UPDATE_SECONDS, seed=seed, reuse=True,
                       max_memory=HINT_MEMORY)
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         total = 0
         reason = "time"
         while True:
@@ -110,8 +112,10 @@ def _hint_main(conn: Any, state: _core.GameState, seconds: float, seed: int,
             result = search.search(state)
             total += result.iterations
             nodes = search.node_count()
-            conn.send(("update", hint_payload(state, result, total,
-                                              time.perf_counter() - start, nodes)))
+            # the raw statistics: the server adds who moves along each pv (hint_payload),
+            # so this process spends its time searching
+            conn.send(("update", (result, total, time.perf_counter() - start, nodes,
+                                  time.process_time() - cpu_start)))
             if nodes >= max_nodes:
                 reason = "memory"
                 break
@@ -216,15 +220,22 @@ class Job:
             if message[0] in ("done", "error"):
                 return
 
-    async def result(self) -> Any:
-        """The ``done`` payload (JobError with the child's message otherwise); stops the job."""
+    async def result(self, gone: Callable[[], Awaitable[bool]] | None = None) -> Any:
+        """The ``done`` payload (JobError with the child's message otherwise); stops the job,
+        also as soon as ``gone()`` says the page that asked has gone away."""
         try:
-            async for kind, payload in self.messages():
+            while True:
+                message = self._receive()
+                if message is None:
+                    if gone is not None and await gone():
+                        raise JobError("the search was stopped: the page went away")
+                    await asyncio.sleep(0.02)
+                    continue
+                kind, payload = message
                 if kind == "done":
                     return payload
                 if kind == "error":
                     raise JobError(payload)
-            raise JobError("the search was stopped")
         finally:
             self.stop()
 

@@ -428,7 +428,8 @@ function renderGraph(g) {
   add("path", { d: path((p) => ym(p.margin)), fill: "none", stroke: "#b28b3e", "stroke-width": 1.2 });
   add("path", { d: path((p) => yv(p.value)), fill: "none", stroke: "#2d6cb5", "stroke-width": 1.5 });
   add("line", { x1: x(g.ply), x2: x(g.ply), y1: T, y2: H - B, stroke: "#e2b93b", "stroke-width": 2 });
-  for (const m of a.mistakes) {
+  const marked = a.mistakes.filter((m) => m.value_lost > 0.01);  // "?" as arle analyze marks
+  for (const m of marked) {
     const p = pts.find((q) => q.ply === m.ply);
     if (!p) continue;
     const c = add("circle", { cx: x(p.ply), cy: yv(p.value), r: 5, fill: m.value_lost > 0.05 ? "#c0392b" : "#e67e22", class: "mistake", "data-ply": m.ply });
@@ -442,10 +443,10 @@ function renderGraph(g) {
     act("goto", { ply: Math.max(0, Math.min(g.length, ply)) }, { autoAI: false });
   });
   box.append(svg);
-  for (const m of a.mistakes) {
+  for (const m of marked) {
     list.append(el("li", { onclick: () => act("goto", { ply: m.ply - 1 }, { autoAI: false }) },
       el("span", { class: `tag p${m.player}`, text: `P${m.player}` }),
-      ` decision ${m.ply} (half-year ${m.half_year}): played ${m.played}, best ${m.best}, lost ${m.value_lost.toFixed(3)} (${m.vp_lost.toFixed(1)} VP)`));
+      ` decision ${m.ply} (half-year ${m.half_year}): played ${m.played}, best ${m.best}, lost ${m.value_lost.toFixed(3)} (${m.vp_lost.toFixed(1)} VP) ${m.value_lost > 0.05 ? "??" : "?"}`));
   }
 }
 
@@ -611,14 +612,15 @@ async function openTournament(file) {
     $("tournament-status").textContent = `${file.name}: ${s.games} games, ${s.agents.length} agents` + (s.header.variant ? `, ${s.header.variant}` : "");
     const t = el("table", { class: "data", id: "pairings" });
     t.append(el("tr", {}, ...["pairing", "games", "W-D-L", "score [95%]", "Elo [95%]", "LOS", "VP margin [95%]", "start player won"].map((h) => el("th", { text: h }))));
-    const f = (x, d = 1) => (x === null ? "inf" : signed(x, d));
+    // infinite Elo values arrive as null: -inf or +inf by the score and the interval's end
+    const f = (x, d = 1, low = false) => (x === null ? (low ? "-inf" : "+inf") : signed(x, d));
     for (const p of s.pairings) {
       t.append(el("tr", {},
         el("td", { text: `${p.labels[0]} vs ${p.labels[1]}` }),
         el("td", { class: "n", text: String(p.games) }),
         el("td", { class: "n", text: `${p.wins}-${p.draws}-${p.losses}` }),
         el("td", { class: "n", text: `${pct(p.score)} [${pct(p.score_interval[0])}, ${pct(p.score_interval[1])}]` }),
-        el("td", { class: "n", text: `${f(p.elo)} [${f(p.elo_interval[0])}, ${f(p.elo_interval[1])}]` }),
+        el("td", { class: "n", text: `${f(p.elo, 1, p.score < 0.5)} [${f(p.elo_interval[0], 1, p.score < 1)}, ${f(p.elo_interval[1], 1, p.score === 0)}]` }),
         el("td", { class: "n", text: p.los === null ? "-" : pct(p.los) }),
         el("td", { class: "n", text: `${f(p.margin, 2)} [${f(p.margin_interval[0], 2)}, ${f(p.margin_interval[1], 2)}]` }),
         el("td", { class: "n", text: pct(p.start_player_win_rate) })));
@@ -689,6 +691,10 @@ async function navigate(delta) {
 }
 
 async function init() {
+  // the catalog and the tab's game are fetched together (the first page load is timed)
+  const saved = sessionStorage.getItem("arle-game");
+  const first = saved ? api(`/api/games/${saved}`).catch(() => null)
+    : api("/api/games", { body: { seed: 0, seats: ["human", "ai"] } });
   state.catalog = await api("/api/catalog");
   for (const v of state.catalog.variants) $("new-variant").append(el("option", { value: v, text: v }));
   document.querySelectorAll(".tab").forEach((b) => b.addEventListener("click", () => showPage(b.dataset.page)));
@@ -728,14 +734,9 @@ async function init() {
     else if (ev.key === "End") { ev.preventDefault(); navigate("end"); }
   });
   window.addEventListener("pagehide", () => { if (state.id) navigator.sendBeacon(`/api/games/${state.id}/stop`); });
-  const saved = sessionStorage.getItem("arle-game");
-  if (saved) {
-    try { await setGame(await api(`/api/games/${saved}`), { autoAI: false }); }
-    catch (e) { await newGame({ seed: 0 }); }
-  } else {
-    $("seat1").value = "ai";
-    await newGame({ seed: 0 });
-  }
+  const reply = await first;
+  if (reply) await setGame(reply, { autoAI: false });
+  else await newGame({ seed: 0 });
   document.body.dataset.ready = "1";
 }
 
