@@ -400,12 +400,217 @@ cdef inline void push_master(State* s, int pi, int moves) noexcept nogil:
     if moves > 0:
         push(s, K_ACTION, pi, F_MASTER, 0, moves, 0)
 
-# ---- the action spaces ----
+# ---- the action spaces (actions.md §3, §4) ----
+# Each space is one block below: whether its cost can be paid (can_start), the fixed part of
+# its action (start), and, for a space with choices, the choices of its pending frame (legal:
+# K_ACTION with a = the space) and their effect (apply). register_spaces() puts one row per
+# space into the dispatch tables. Building choices (ACT_BUILD) and the Laborer's imitations
+# (ACT_IMITATE) are applied for every space alike (space_frame_apply).
+
+ctypedef int (*SpaceCanStart)(Player* p) noexcept nogil
+ctypedef void (*SpaceStart)(State* s, int pi, Player* p, int space) noexcept nogil
+ctypedef int (*SpaceLegal)(State* s, Frame* f, Player* p, int* out) noexcept nogil
+ctypedef void (*SpaceApply)(State* s, Frame* f, Player* p, int a) noexcept nogil
+
+cdef SpaceCanStart SPACE_CAN_START[NSPACES]
+cdef SpaceStart SPACE_START[NSPACES]
+cdef SpaceLegal SPACE_LEGAL[NSPACES]
+cdef SpaceApply SPACE_APPLY[NSPACES]
+
+cdef inline int add(int* out, int n, int a) noexcept nogil:
+    out[n] = a
+    return n + 1
+
+cdef inline void push_space(State* s, int pi, int space, int c) noexcept nogil:
+    """The space's pending frame; c counts the repetitions left where it has any."""
+    push(s, K_ACTION, pi, space, 0, c, 0)
+
+cdef int free_of_cost(Player* p) noexcept nogil:
+    return 1
+
+cdef int no_choice(State* s, Frame* f, Player* p, int* out) noexcept nogil:
+    return 0
+
+cdef void no_effect(State* s, Frame* f, Player* p, int a) noexcept nogil:
+    pass
+
+cdef inline int repeat_legal(Frame* f, int can_pay, int* out) noexcept nogil:
+    """An "up to c times" exchange: STOP, or one MORE while repetitions and payment last."""
+    cdef int n = add(out, 0, ACT_STOP)
+    if f.c > 0 and can_pay:
+        n = add(out, n, ACT_MORE)
+    return n
+
+cdef inline int build_legal(State* s, int pi, int* out, int n) noexcept nogil:
+    return build_actions(s, pi, out, n)
+
+cdef int vehicle_purchases(State* s, int pi, int* out, int n) noexcept nogil:
+    """Vehicles (not equipment) pi can build, paying horses where they cost any."""
+    cdef int v
+    for v in range(V_HANDCART, NVKINDS):
+        if can_buy_piece(s, pi, v, A_HORSE):
+            n = add(out, n, ACT_VEHICLE + v)
+    return n
+
+# S1 Fisherman: fish traps +1 step (free), food by the fish traps, 1 sheep.
+cdef void fisherman_start(State* s, int pi, Player* p, int space) noexcept nogil:
+    advance_tool_free(p, T_FISH_TRAPS, 1)
+    gain(p, G_FOOD, tool_value(p, T_FISH_TRAPS))
+    gain_animal(s, pi, A_SHEEP, 1)
+
+# S2 Grocer (summer): 1 grain and 1 leather, then 1 timber, 1 brick or 1 animal.
+cdef void summer_grocer_start(State* s, int pi, Player* p, int space) noexcept nogil:
+    gain(p, G_GRAIN, 1)
+    gain(p, G_LEATHER, 1)
+    push_space(s, pi, space, 0)
+
+cdef int summer_grocer_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
+    cdef int n = 0, t
+    n = add(out, n, ACT_GOOD + G_TIMBER)
+    n = add(out, n, ACT_GOOD + G_BRICK)
+    for t in range(NANIMALS):
+        n = add(out, n, ACT_ANIMAL + t)
+    return n
+
+cdef void summer_grocer_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
+    cdef int pi = f.player
+    pop(s)
+    if a >= ACT_ANIMAL:
+        gain_animal(s, pi, a - ACT_ANIMAL, 1)
+    else:
+        gain(p, a - ACT_GOOD, 1)
+
+# S3 Wool Weaver: up to (weaving looms) times 1 wool -> 1 woolen.
+cdef void wool_weaver_start(State* s, int pi, Player* p, int space) noexcept nogil:
+    push_space(s, pi, space, tool_value(p, T_WEAVING_LOOMS))
+
+cdef int wool_weaver_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
+    return repeat_legal(f, p.goods[G_WOOL] > 0, out)
+
+cdef void wool_weaver_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
+    if a == ACT_STOP:
+        pop(s)
+        return
+    p.goods[G_WOOL] -= 1
+    p.goods[G_WOOLEN] += 1
+    f.c -= 1
+
+# S4 Colonist: dehydrate a moor, 1 horse.
+cdef void colonist_start(State* s, int pi, Player* p, int space) noexcept nogil:
+    dehydrate_moor(p)
+    gain_animal(s, pi, A_HORSE, 1)
+
+# S5 Peat Cutter: cut peat by the spades.
+cdef void peat_cutter_start(State* s, int pi, Player* p, int space) noexcept nogil:
+    push_cut(s, pi, tool_value(p, T_SPADES))
+
+# S6 Dike Builder: dikes by the shovels' upper row, then 1 sheep or 1 cattle.
+cdef void dike_builder_start(State* s, int pi, Player* p, int space) noexcept nogil:
+    build_dikes(p, dike_value(p))
+    push_space(s, pi, space, 0)
+
+cdef int dike_builder_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
+    cdef int n = add(out, 0, ACT_ANIMAL + A_SHEEP)
+    return add(out, n, ACT_ANIMAL + A_CATTLE)
+
+cdef void take_animal_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
+    cdef int pi = f.player
+    pop(s)
+    gain_animal(s, pi, a - ACT_ANIMAL, 1)
+
+# S7 Clay Worker: clay by the shovels' lower row.
+cdef void clay_worker_start(State* s, int pi, Player* p, int space) noexcept nogil:
+    gain(p, G_CLAY, tool_value(p, T_SHOVELS))
+
+# S8 Farmer: build a plow (paying a cattle or a horse) or not, then 1 field per plow.
+cdef void farmer_start(State* s, int pi, Player* p, int space) noexcept nogil:
+    push_space(s, pi, space, 0)
+
+cdef int farmer_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
+    cdef int n = add(out, 0, ACT_STOP)
+    if can_buy_piece(s, f.player, V_PLOW, A_CATTLE):
+        n = add(out, n, ACT_ANIMAL + A_CATTLE)
+    if can_buy_piece(s, f.player, V_PLOW, A_HORSE):
+        n = add(out, n, ACT_ANIMAL + A_HORSE)
+    return n
+
+cdef void farmer_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
+    cdef int pi = f.player
+    pop(s)
+    if a == ACT_STOP:
+        if p.plows > 0:
+            push(s, K_ACTION, pi, F_FIELD, 0, p.plows, 0)
+        return
+    buy_piece(s, pi, V_PLOW, a - ACT_ANIMAL)
+    push(s, K_ACTION, pi, F_FIELD, 0, p.plows, 0)
+
+# S9 Forester: pay 1 food, then place a forest or build a building.
+cdef int forester_can_start(Player* p) noexcept nogil:
+    return p.goods[G_FOOD] >= 1
+
+cdef void forester_start(State* s, int pi, Player* p, int space) noexcept nogil:
+    p.goods[G_FOOD] -= 1
+    push_space(s, pi, space, 0)
+
+cdef int forester_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
+    cdef int n = 0
+    if can_place_forest(s, f.player):
+        n = add(out, n, ACT_TILE + TILE_FOREST)
+    return build_legal(s, f.player, out, n)
+
+cdef void forester_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
+    cdef int pi = f.player
+    pop(s)
+    place_forest(s, pi)
+
+# S10 Woodcutter: wood by the axes.
+cdef void woodcutter_start(State* s, int pi, Player* p, int space) noexcept nogil:
+    gain(p, G_WOOD, tool_value(p, T_AXES))
+
+# S11 / W11 Master: tool steps by the workbenches (F_MASTER).
+cdef void master_start(State* s, int pi, Player* p, int space) noexcept nogil:
+    push_master(s, pi, tool_value(p, T_WORKBENCHES))
+
+# S12 Carpenter (summer): build a stall or a building.
+cdef void choice_start(State* s, int pi, Player* p, int space) noexcept nogil:
+    push_space(s, pi, space, 0)
+
+cdef int summer_carpenter_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
+    cdef int n = 0
+    if can_build_stall(s, f.player):
+        n = add(out, n, ACT_TILE + TILE_STALL)
+    return build_legal(s, f.player, out, n)
+
+cdef void build_stall_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
+    cdef int pi = f.player
+    pop(s)
+    build_stall(s, pi)
+
+# S13 Builder: build a building.
+cdef int builder_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
+    return build_legal(s, f.player, out, 0)
+
+# S14 Warden / W13 Dike Warden (after 1 dike): one flip (F_FLIP).
+cdef void warden_start(State* s, int pi, Player* p, int space) noexcept nogil:
+    push(s, K_ACTION, pi, F_FLIP, 0, 0, 0)
+
+cdef void dike_warden_start(State* s, int pi, Player* p, int space) noexcept nogil:
+    build_dikes(p, 1)
+    push(s, K_ACTION, pi, F_FLIP, 0, 0, 0)
+
+# S15 / W15 Laborer: pay 2 food, then (summer) a vehicle or (winter) a building, or use an
+# occupied space of the season.
+cdef int laborer_can_start(Player* p) noexcept nogil:
+    return p.goods[G_FOOD] >= 2
+
+cdef void laborer_start(State* s, int pi, Player* p, int space) noexcept nogil:
+    p.goods[G_FOOD] -= 2
+    push_space(s, pi, space, 0)
 
 cdef int laborer_imitations(State* s, int pi, int laborer, int* out, int n) noexcept nogil:
     """Occupied spaces of the Laborer's own season (itself excepted) that pi can carry out."""
-    cdef int lo = 0 if laborer == S_LABORER else 15, i
-    for i in range(lo, lo + 15):
+    cdef int lo = 0 if laborer == S_LABORER else NSEASON_SPACES, i
+    for i in range(lo, lo + NSEASON_SPACES):
         if i == laborer:
             continue
         if s.occupied & (<uint32_t>1 << i) and space_can_start(s, pi, i, 0):
@@ -413,191 +618,280 @@ cdef int laborer_imitations(State* s, int pi, int laborer, int* out, int n) noex
             n += 1
     return n
 
+cdef int summer_laborer_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
+    cdef int n = vehicle_purchases(s, f.player, out, 0)
+    return laborer_imitations(s, f.player, S_LABORER, out, n)
+
+cdef void summer_laborer_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
+    cdef int pi = f.player
+    pop(s)
+    buy_piece(s, pi, a - ACT_VEHICLE, A_HORSE)
+
+cdef int winter_laborer_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
+    cdef int n = build_legal(s, f.player, out, 0)
+    return laborer_imitations(s, f.player, W_LABORER, out, n)
+
+# W1 Peat Boatman: 3 peat and 1 more per peat boat.
+cdef void peat_boatman_start(State* s, int pi, Player* p, int space) noexcept nogil:
+    gain(p, G_PEAT, 3 + p.peat_boats)
+
+# W2 Tanner: up to (fleshing beams) times 1 hide -> 1 leather.
+cdef void tanner_start(State* s, int pi, Player* p, int space) noexcept nogil:
+    push_space(s, pi, space, tool_value(p, T_FLESHING_BEAMS))
+
+cdef int tanner_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
+    return repeat_legal(f, p.goods[G_HIDE] > 0, out)
+
+cdef void tanner_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
+    if a == ACT_STOP:
+        pop(s)
+        return
+    p.goods[G_HIDE] -= 1
+    p.goods[G_LEATHER] += 1
+    f.c -= 1
+
+# W3 Linen Weaver: up to (weaving looms) times 1 flax -> 1 linen.
+cdef void linen_weaver_start(State* s, int pi, Player* p, int space) noexcept nogil:
+    push_space(s, pi, space, tool_value(p, T_WEAVING_LOOMS))
+
+cdef int linen_weaver_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
+    return repeat_legal(f, p.goods[G_FLAX] > 0, out)
+
+cdef void linen_weaver_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
+    if a == ACT_STOP:
+        pop(s)
+        return
+    p.goods[G_FLAX] -= 1
+    p.goods[G_LINEN] += 1
+    f.c -= 1
+
+# W4 Butcher: up to (slaughtering tables) animals, each 3 food (cattle 4) and 2 hides; the
+# animals in non-decreasing type order (d = lowest type allowed).
+cdef void butcher_start(State* s, int pi, Player* p, int space) noexcept nogil:
+    push_space(s, pi, space, tool_value(p, T_SLAUGHTERING_TABLES))
+
+cdef int butcher_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
+    cdef int n = add(out, 0, ACT_STOP), t
+    if f.c > 0:
+        for t in range(f.d, NANIMALS):
+            if p.animals[t] > 0:
+                n = add(out, n, ACT_ANIMAL + t)
+    return n
+
+cdef void butcher_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
+    cdef int t = a - ACT_ANIMAL
+    if a == ACT_STOP:
+        pop(s)
+        return
+    p.animals[t] -= 1
+    gain(p, G_FOOD, 4 if t == A_CATTLE else 3)
+    gain(p, G_HIDE, 2)
+    f.c -= 1
+    f.d = <int8_t>t
+
+# W5 Cattle Trader: 2 grain, then 1 sheep with 1 cattle or 1 horse.
+cdef void cattle_trader_start(State* s, int pi, Player* p, int space) noexcept nogil:
+    gain(p, G_GRAIN, 2)
+    push_space(s, pi, space, 0)      # the sheep comes with the chosen animal
+
+cdef int cattle_trader_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
+    cdef int n = add(out, 0, ACT_ANIMAL + A_CATTLE)
+    return add(out, n, ACT_ANIMAL + A_HORSE)
+
+cdef void cattle_trader_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
+    cdef int pi = f.player
+    pop(s)
+    p.animals[A_SHEEP] += 1
+    gain_animal(s, pi, a - ACT_ANIMAL, 1)
+
+# W6 Grocer (winter): 1 wood and 1 clay, then 1 animal and 1 peat cut from your moors.
+cdef void winter_grocer_start(State* s, int pi, Player* p, int space) noexcept nogil:
+    gain(p, G_WOOD, 1)
+    gain(p, G_CLAY, 1)
+    push_space(s, pi, space, 0)
+
+cdef int any_animal_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
+    cdef int n = 0, t
+    for t in range(NANIMALS):
+        n = add(out, n, ACT_ANIMAL + t)
+    return n
+
+cdef void winter_grocer_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
+    # the animal, then the cut from one of your own moors (nothing if none is left)
+    cdef int pi = f.player
+    pop(s)
+    gain_animal(s, pi, a - ACT_ANIMAL, 1)
+    push_cut(s, pi, 1)
+
+# W7 Builders' Merchant: 2 hides, then 1 wood or 1 clay, then 1 timber or 1 brick (b = step).
+cdef void builders_merchant_start(State* s, int pi, Player* p, int space) noexcept nogil:
+    gain(p, G_HIDE, 2)
+    push_space(s, pi, space, 0)
+
+cdef int builders_merchant_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
+    if f.b == 0:
+        return add(out, add(out, 0, ACT_GOOD + G_WOOD), ACT_GOOD + G_CLAY)
+    return add(out, add(out, 0, ACT_GOOD + G_TIMBER), ACT_GOOD + G_BRICK)
+
+cdef void builders_merchant_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
+    gain(p, a - ACT_GOOD, 1)
+    if f.b == 0:
+        f.b = 1
+    else:
+        pop(s)
+
+# W8 Potter: up to (pottery wheels) times 1 clay -> 3 food and 1 peat.
+cdef void potter_start(State* s, int pi, Player* p, int space) noexcept nogil:
+    push_space(s, pi, space, tool_value(p, T_POTTERY_WHEELS))
+
+cdef int potter_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
+    return repeat_legal(f, p.goods[G_CLAY] > 0, out)
+
+cdef void potter_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
+    if a == ACT_STOP:
+        pop(s)
+        return
+    p.goods[G_CLAY] -= 1
+    gain(p, G_FOOD, 3)
+    p.goods[G_PEAT] += 1
+    f.c -= 1
+
+# W9 Baker: up to (ovens) times 1 grain (or flax) and 1 peat (or wood) -> 6 food.
+cdef void baker_start(State* s, int pi, Player* p, int space) noexcept nogil:
+    push_space(s, pi, space, tool_value(p, T_OVENS))
+
+cdef int baker_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
+    return repeat_legal(f, (p.goods[G_GRAIN] > 0 or p.goods[G_FLAX] > 0)
+                        and (p.goods[G_PEAT] > 0 or wood_like(p) > 0), out)
+
+cdef void baker_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
+    if a == ACT_STOP:
+        pop(s)
+        return
+    # flax only when no grain is left, wood (then timber) only when no peat (docs/rules-decisions.md)
+    if p.goods[G_GRAIN] > 0:
+        p.goods[G_GRAIN] -= 1
+    else:
+        p.goods[G_FLAX] -= 1
+    if p.goods[G_PEAT] > 0:
+        p.goods[G_PEAT] -= 1
+    else:
+        pay_wood(p, 1)
+    gain(p, G_FOOD, 6)
+    f.c -= 1
+
+# W10 Wood Trader: pay 1 food (grain only when no food is left), then 4 wood or a building.
+cdef int wood_trader_can_start(Player* p) noexcept nogil:
+    return p.goods[G_FOOD] >= 1 or p.goods[G_GRAIN] >= 1
+
+cdef void wood_trader_start(State* s, int pi, Player* p, int space) noexcept nogil:
+    if p.goods[G_FOOD] >= 1:
+        p.goods[G_FOOD] -= 1
+    else:
+        p.goods[G_GRAIN] -= 1
+    push_space(s, pi, space, 0)
+
+cdef int wood_trader_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
+    cdef int n = add(out, 0, ACT_GOOD + G_WOOD)
+    return build_legal(s, f.player, out, n)
+
+cdef void wood_trader_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
+    pop(s)
+    gain(p, G_WOOD, 4)
+
+# W12 Wainwright: up to one vehicle (b = 1 once decided), then up to one peat boat.
+cdef int wainwright_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
+    cdef int n = add(out, 0, ACT_STOP)
+    if f.b == 0:
+        n = vehicle_purchases(s, f.player, out, n)
+    if can_buy_piece(s, f.player, V_PEAT_BOAT, A_HORSE):
+        n = add(out, n, ACT_VEHICLE + V_PEAT_BOAT)
+    return n
+
+cdef void wainwright_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
+    if a == ACT_STOP:
+        if f.b == 0:
+            f.b = 1
+        else:
+            pop(s)
+        return
+    buy_piece(s, f.player, a - ACT_VEHICLE, A_HORSE)
+    if a == ACT_VEHICLE + V_PEAT_BOAT:
+        pop(s)
+    else:
+        f.b = 1
+
+# W14 Carpenter (winter): turn a stall into a stable for 2 bricks, or build a stall.
+cdef int winter_carpenter_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
+    cdef int n = 0
+    if can_upgrade_stall(s, f.player) and p.goods[G_BRICK] >= 2:
+        n = add(out, n, ACT_FLIP + FLIP_STALL)
+    if can_build_stall(s, f.player):
+        n = add(out, n, ACT_TILE + TILE_STALL)
+    return n
+
+cdef void winter_carpenter_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
+    cdef int pi = f.player
+    pop(s)
+    if a == ACT_TILE + TILE_STALL:
+        build_stall(s, pi)
+    else:
+        p.goods[G_BRICK] -= 2
+        upgrade_stall(s, pi)
+
+cdef void space_row(int space, SpaceCanStart can_start, SpaceStart start, SpaceLegal legal,
+                    SpaceApply apply) noexcept nogil:
+    SPACE_CAN_START[space] = can_start
+    SPACE_START[space] = start
+    SPACE_LEGAL[space] = legal
+    SPACE_APPLY[space] = apply
+
+cdef void register_spaces() noexcept nogil:
+    #         space                cost paid?             start                    choices                  effect
+    space_row(S_FISHERMAN,         free_of_cost,          fisherman_start,         no_choice,               no_effect)
+    space_row(S_GROCER,            free_of_cost,          summer_grocer_start,     summer_grocer_legal,     summer_grocer_apply)
+    space_row(S_WOOL_WEAVER,       free_of_cost,          wool_weaver_start,       wool_weaver_legal,       wool_weaver_apply)
+    space_row(S_COLONIST,          free_of_cost,          colonist_start,          no_choice,               no_effect)
+    space_row(S_PEAT_CUTTER,       free_of_cost,          peat_cutter_start,       no_choice,               no_effect)
+    space_row(S_DIKE_BUILDER,      free_of_cost,          dike_builder_start,      dike_builder_legal,      take_animal_apply)
+    space_row(S_CLAY_WORKER,       free_of_cost,          clay_worker_start,       no_choice,               no_effect)
+    space_row(S_FARMER,            free_of_cost,          farmer_start,            farmer_legal,            farmer_apply)
+    space_row(S_FORESTER,          forester_can_start,    forester_start,          forester_legal,          forester_apply)
+    space_row(S_WOODCUTTER,        free_of_cost,          woodcutter_start,        no_choice,               no_effect)
+    space_row(S_MASTER,            free_of_cost,          master_start,            no_choice,               no_effect)
+    space_row(S_CARPENTER,         free_of_cost,          choice_start,            summer_carpenter_legal,  build_stall_apply)
+    space_row(S_BUILDER,           free_of_cost,          choice_start,            builder_legal,           no_effect)
+    space_row(S_WARDEN,            free_of_cost,          warden_start,            no_choice,               no_effect)
+    space_row(S_LABORER,           laborer_can_start,     laborer_start,           summer_laborer_legal,    summer_laborer_apply)
+    space_row(W_PEAT_BOATMAN,      free_of_cost,          peat_boatman_start,      no_choice,               no_effect)
+    space_row(W_TANNER,            free_of_cost,          tanner_start,            tanner_legal,            tanner_apply)
+    space_row(W_LINEN_WEAVER,      free_of_cost,          linen_weaver_start,      linen_weaver_legal,      linen_weaver_apply)
+    space_row(W_BUTCHER,           free_of_cost,          butcher_start,           butcher_legal,           butcher_apply)
+    space_row(W_CATTLE_TRADER,     free_of_cost,          cattle_trader_start,     cattle_trader_legal,     cattle_trader_apply)
+    space_row(W_GROCER,            free_of_cost,          winter_grocer_start,     any_animal_legal,        winter_grocer_apply)
+    space_row(W_BUILDERS_MERCHANT, free_of_cost,          builders_merchant_start, builders_merchant_legal, builders_merchant_apply)
+    space_row(W_POTTER,            free_of_cost,          potter_start,            potter_legal,            potter_apply)
+    space_row(W_BAKER,             free_of_cost,          baker_start,             baker_legal,             baker_apply)
+    space_row(W_WOOD_TRADER,       wood_trader_can_start, wood_trader_start,       wood_trader_legal,       wood_trader_apply)
+    space_row(W_MASTER,            free_of_cost,          master_start,            no_choice,               no_effect)
+    space_row(W_WAINWRIGHT,        free_of_cost,          choice_start,            wainwright_legal,        wainwright_apply)
+    space_row(W_DIKE_WARDEN,       free_of_cost,          dike_warden_start,       no_choice,               no_effect)
+    space_row(W_CARPENTER,         free_of_cost,          choice_start,            winter_carpenter_legal,  winter_carpenter_apply)
+    space_row(W_LABORER,           laborer_can_start,     laborer_start,           winter_laborer_legal,    no_effect)
+
+register_spaces()
+
 cdef int space_can_start(State* s, int pi, int space, int special) noexcept nogil:
     """Whether pi can pay the cost to use `space` (a space may be used for its blocking effect
     even when its action gives nothing)."""
-    cdef Player* p = &s.pl[pi]
-    if space == S_FORESTER:
-        return p.goods[G_FOOD] >= 1
-    if space == W_WOOD_TRADER:
-        return p.goods[G_FOOD] >= 1 or p.goods[G_GRAIN] >= 1
-    if space == S_LABORER or space == W_LABORER:
-        return p.goods[G_FOOD] >= 2
-    return 1
-
-cdef inline void push_space(State* s, int pi, int space, int c) noexcept nogil:
-    push(s, K_ACTION, pi, space, 0, c, 0)
+    return SPACE_CAN_START[space](&s.pl[pi])
 
 cdef void space_start(State* s, int pi, int space) noexcept nogil:
     """Carry out the fixed part of a space's action and push its decisions."""
-    cdef Player* p = &s.pl[pi]
-    cdef int k
-    if space == S_FISHERMAN:
-        advance_tool_free(p, T_FISH_TRAPS, 1)
-        gain(p, G_FOOD, tool_value(p, T_FISH_TRAPS))
-        gain_animal(s, pi, A_SHEEP, 1)
-    elif space == S_GROCER:
-        gain(p, G_GRAIN, 1)
-        gain(p, G_LEATHER, 1)
-        push_space(s, pi, space, 0)
-    elif space == S_WOOL_WEAVER:
-        push_space(s, pi, space, tool_value(p, T_WEAVING_LOOMS))
-    elif space == S_COLONIST:
-        dehydrate_moor(p)
-        gain_animal(s, pi, A_HORSE, 1)
-    elif space == S_PEAT_CUTTER:
-        push_cut(s, pi, tool_value(p, T_SPADES))
-    elif space == S_DIKE_BUILDER:
-        build_dikes(p, dike_value(p))
-        push_space(s, pi, space, 0)
-    elif space == S_CLAY_WORKER:
-        gain(p, G_CLAY, tool_value(p, T_SHOVELS))
-    elif space == S_FARMER:
-        push_space(s, pi, space, 0)
-    elif space == S_FORESTER:
-        p.goods[G_FOOD] -= 1
-        push_space(s, pi, space, 0)
-    elif space == S_WOODCUTTER:
-        gain(p, G_WOOD, tool_value(p, T_AXES))
-    elif space == S_MASTER or space == W_MASTER:
-        push_master(s, pi, tool_value(p, T_WORKBENCHES))
-    elif space == S_CARPENTER or space == S_BUILDER or space == W_CARPENTER:
-        push_space(s, pi, space, 0)
-    elif space == S_WARDEN:
-        push(s, K_ACTION, pi, F_FLIP, 0, 0, 0)
-    elif space == S_LABORER or space == W_LABORER:
-        p.goods[G_FOOD] -= 2
-        push_space(s, pi, space, 0)
-    elif space == W_PEAT_BOATMAN:
-        gain(p, G_PEAT, 3 + p.peat_boats)
-    elif space == W_TANNER:
-        push_space(s, pi, space, tool_value(p, T_FLESHING_BEAMS))
-    elif space == W_LINEN_WEAVER:
-        push_space(s, pi, space, tool_value(p, T_WEAVING_LOOMS))
-    elif space == W_BUTCHER:
-        push_space(s, pi, space, tool_value(p, T_SLAUGHTERING_TABLES))
-    elif space == W_CATTLE_TRADER:
-        gain(p, G_GRAIN, 2)
-        push_space(s, pi, space, 0)      # the sheep comes with the chosen animal
-    elif space == W_GROCER:
-        gain(p, G_WOOD, 1)
-        gain(p, G_CLAY, 1)
-        push_space(s, pi, space, 0)
-    elif space == W_BUILDERS_MERCHANT:
-        gain(p, G_HIDE, 2)
-        push_space(s, pi, space, 0)
-    elif space == W_POTTER:
-        push_space(s, pi, space, tool_value(p, T_POTTERY_WHEELS))
-    elif space == W_BAKER:
-        push_space(s, pi, space, tool_value(p, T_OVENS))
-    elif space == W_WOOD_TRADER:
-        # 1 food; grain only when no food is left (actions.md W10)
-        if p.goods[G_FOOD] >= 1:
-            p.goods[G_FOOD] -= 1
-        else:
-            p.goods[G_GRAIN] -= 1
-        push_space(s, pi, space, 0)
-    elif space == W_WAINWRIGHT:
-        push_space(s, pi, space, 0)
-    elif space == W_DIKE_WARDEN:
-        build_dikes(p, 1)
-        push(s, K_ACTION, pi, F_FLIP, 0, 0, 0)
-
-cdef inline int add(int* out, int n, int a) noexcept nogil:
-    out[n] = a
-    return n + 1
+    SPACE_START[space](s, pi, &s.pl[pi], space)
 
 cdef int space_frame_legal(State* s, Frame* f, int* out) noexcept nogil:
-    cdef int pi = f.player, n = 0, t, v, space = f.a
-    cdef Player* p = &s.pl[pi]
-    if space == S_GROCER:
-        n = add(out, n, ACT_GOOD + G_TIMBER)
-        n = add(out, n, ACT_GOOD + G_BRICK)
-        for t in range(3):
-            n = add(out, n, ACT_ANIMAL + t)
-    elif space == S_WOOL_WEAVER:
-        n = add(out, n, ACT_STOP)
-        if f.c > 0 and p.goods[G_WOOL] > 0:
-            n = add(out, n, ACT_MORE)
-    elif space == S_DIKE_BUILDER:
-        n = add(out, n, ACT_ANIMAL + A_SHEEP)
-        n = add(out, n, ACT_ANIMAL + A_CATTLE)
-    elif space == S_FARMER:
-        # step 0: build a plow paying cattle or horse, or not; step 1: fields (F_FIELD)
-        n = add(out, n, ACT_STOP)
-        if can_buy_piece(s, pi, V_PLOW, A_CATTLE):
-            n = add(out, n, ACT_ANIMAL + A_CATTLE)
-        if can_buy_piece(s, pi, V_PLOW, A_HORSE):
-            n = add(out, n, ACT_ANIMAL + A_HORSE)
-    elif space == S_FORESTER:
-        if can_place_forest(s, pi):
-            n = add(out, n, ACT_TILE + TILE_FOREST)
-        n = build_actions(s, pi, out, n)
-    elif space == S_CARPENTER:
-        if can_build_stall(s, pi):
-            n = add(out, n, ACT_TILE + TILE_STALL)
-        n = build_actions(s, pi, out, n)
-    elif space == S_BUILDER or space == W_LABORER:
-        n = build_actions(s, pi, out, n)
-        if space == W_LABORER:
-            n = laborer_imitations(s, pi, space, out, n)
-    elif space == S_LABORER:
-        for v in range(V_HANDCART, NVKINDS):
-            if can_buy_piece(s, pi, v, A_HORSE):
-                n = add(out, n, ACT_VEHICLE + v)
-        n = laborer_imitations(s, pi, space, out, n)
-    elif space == W_TANNER:
-        n = add(out, n, ACT_STOP)
-        if f.c > 0 and p.goods[G_HIDE] > 0:
-            n = add(out, n, ACT_MORE)
-    elif space == W_LINEN_WEAVER:
-        n = add(out, n, ACT_STOP)
-        if f.c > 0 and p.goods[G_FLAX] > 0:
-            n = add(out, n, ACT_MORE)
-    elif space == W_BUTCHER:
-        n = add(out, n, ACT_STOP)
-        if f.c > 0:
-            for t in range(f.d, 3):
-                if p.animals[t] > 0:
-                    n = add(out, n, ACT_ANIMAL + t)
-    elif space == W_CATTLE_TRADER:
-        n = add(out, n, ACT_ANIMAL + A_CATTLE)
-        n = add(out, n, ACT_ANIMAL + A_HORSE)
-    elif space == W_GROCER:
-        for t in range(3):
-            n = add(out, n, ACT_ANIMAL + t)
-    elif space == W_BUILDERS_MERCHANT:
-        if f.b == 0:
-            n = add(out, n, ACT_GOOD + G_WOOD)
-            n = add(out, n, ACT_GOOD + G_CLAY)
-        else:
-            n = add(out, n, ACT_GOOD + G_TIMBER)
-            n = add(out, n, ACT_GOOD + G_BRICK)
-    elif space == W_POTTER:
-        n = add(out, n, ACT_STOP)
-        if f.c > 0 and p.goods[G_CLAY] > 0:
-            n = add(out, n, ACT_MORE)
-    elif space == W_BAKER:
-        n = add(out, n, ACT_STOP)
-        if f.c > 0 and (p.goods[G_GRAIN] > 0 or p.goods[G_FLAX] > 0) and (p.goods[G_PEAT] > 0 or wood_like(p) > 0):
-            n = add(out, n, ACT_MORE)
-    elif space == W_WOOD_TRADER:
-        n = add(out, n, ACT_GOOD + G_WOOD)
-        n = build_actions(s, pi, out, n)
-    elif space == W_WAINWRIGHT:
-        n = add(out, n, ACT_STOP)
-        if f.b == 0:
-            for v in range(V_HANDCART, NVKINDS):
-                if can_buy_piece(s, pi, v, A_HORSE):
-                    n = add(out, n, ACT_VEHICLE + v)
-        if can_buy_piece(s, pi, V_PEAT_BOAT, A_HORSE):
-            n = add(out, n, ACT_VEHICLE + V_PEAT_BOAT)
-    elif space == W_CARPENTER:
-        if can_upgrade_stall(s, pi) and p.goods[G_BRICK] >= 2:
-            n = add(out, n, ACT_FLIP + FLIP_STALL)
-        if can_build_stall(s, pi):
-            n = add(out, n, ACT_TILE + TILE_STALL)
-    return n
+    return SPACE_LEGAL[f.a](s, f, &s.pl[f.player], out)
 
 cdef void imitate(State* s, Frame* f, int a) noexcept nogil:
     cdef int pi = f.player, space = a - ACT_IMITATE
@@ -610,109 +904,12 @@ cdef void build_choice(State* s, Frame* f, int a) noexcept nogil:
     start_building_payment(s, pi, a - ACT_BUILD)
 
 cdef void space_frame_apply(State* s, Frame* f, int a) noexcept nogil:
-    cdef int pi = f.player, space = f.a, t
-    cdef Player* p = &s.pl[pi]
     if ACT_IMITATE <= a < ACT_IMITATE + NSPACES:
         imitate(s, f, a)
-        return
-    if ACT_BUILD <= a < ACT_BUILD + NBUILDINGS:
+    elif ACT_BUILD <= a < ACT_BUILD + NBUILDINGS:
         build_choice(s, f, a)
-        return
-    if a == ACT_STOP:
-        if space == S_FARMER:
-            pop(s)
-            if p.plows > 0:
-                push(s, K_ACTION, pi, F_FIELD, 0, p.plows, 0)
-        elif space == W_WAINWRIGHT and f.b == 0:
-            f.b = 1
-        else:
-            pop(s)
-        return
-    if space == S_GROCER:
-        pop(s)
-        if a >= ACT_ANIMAL:
-            gain_animal(s, pi, a - ACT_ANIMAL, 1)
-        else:
-            gain(p, a - ACT_GOOD, 1)
-    elif space == S_WOOL_WEAVER:
-        p.goods[G_WOOL] -= 1
-        p.goods[G_WOOLEN] += 1
-        f.c -= 1
-    elif space == S_DIKE_BUILDER:
-        pop(s)
-        gain_animal(s, pi, a - ACT_ANIMAL, 1)
-    elif space == S_FARMER:
-        pop(s)
-        buy_piece(s, pi, V_PLOW, a - ACT_ANIMAL)
-        push(s, K_ACTION, pi, F_FIELD, 0, p.plows, 0)
-    elif space == S_FORESTER or space == S_CARPENTER or space == W_CARPENTER:
-        pop(s)
-        if a == ACT_TILE + TILE_FOREST:
-            place_forest(s, pi)
-        elif a == ACT_TILE + TILE_STALL:
-            build_stall(s, pi)
-        elif a == ACT_FLIP + FLIP_STALL:
-            p.goods[G_BRICK] -= 2
-            upgrade_stall(s, pi)
-    elif space == S_LABORER:
-        pop(s)
-        buy_piece(s, pi, a - ACT_VEHICLE, A_HORSE)
-    elif space == W_TANNER:
-        p.goods[G_HIDE] -= 1
-        p.goods[G_LEATHER] += 1
-        f.c -= 1
-    elif space == W_LINEN_WEAVER:
-        p.goods[G_FLAX] -= 1
-        p.goods[G_LINEN] += 1
-        f.c -= 1
-    elif space == W_BUTCHER:
-        t = a - ACT_ANIMAL
-        p.animals[t] -= 1
-        gain(p, G_FOOD, 4 if t == A_CATTLE else 3)
-        gain(p, G_HIDE, 2)
-        f.c -= 1
-        f.d = <int8_t>t
-    elif space == W_CATTLE_TRADER:
-        pop(s)
-        p.animals[A_SHEEP] += 1
-        gain_animal(s, pi, a - ACT_ANIMAL, 1)
-    elif space == W_GROCER:
-        # the animal, then the cut from one of your own moors (nothing if none is left)
-        pop(s)
-        gain_animal(s, pi, a - ACT_ANIMAL, 1)
-        push_cut(s, pi, 1)
-    elif space == W_BUILDERS_MERCHANT:
-        gain(p, a - ACT_GOOD, 1)
-        if f.b == 0:
-            f.b = 1
-        else:
-            pop(s)
-    elif space == W_POTTER:
-        p.goods[G_CLAY] -= 1
-        gain(p, G_FOOD, 3)
-        p.goods[G_PEAT] += 1
-        f.c -= 1
-    elif space == W_BAKER:
-        # flax only when no grain is left, wood (then timber) only when no peat (docs/rules-decisions.md)
-        if p.goods[G_GRAIN] > 0:
-            p.goods[G_GRAIN] -= 1
-        else:
-            p.goods[G_FLAX] -= 1
-        if p.goods[G_PEAT] > 0:
-            p.goods[G_PEAT] -= 1
-        else:
-            pay_wood(p, 1)
-        gain(p, G_FOOD, 6)
-        f.c -= 1
-    elif space == W_WOOD_TRADER:
-        pop(s)
-        gain(p, G_WOOD, 4)
-    elif space == W_WAINWRIGHT:
-        buy_piece(s, pi, a - ACT_VEHICLE, A_HORSE)
-        if a == ACT_VEHICLE + V_PEAT_BOAT:
-            pop(s)
-        else:
-            f.b = 1
+    else:
+        SPACE_APPLY[f.a](s, f, &s.pl[f.player], a)
 
 # ---- generic sub-decision frames ----
 
