@@ -31,6 +31,10 @@ POSITION_FORMAT = "arle-position/1"
 # The action-id layout is rules.ACTION_LAYOUT (the enums ACT_* are generated from it).
 ACTION_LAYOUT = _rules.ACTION_LAYOUT
 NUM_ACTIONS_PY = NUM_ACTIONS
+# The end-of-half-year program counter (GameState.apply_traced reports it per step).
+HALF_END_PROGRAM = {"inventory_start": HE_INVENTORY_START,
+                    "inventory_other": HE_INVENTORY_OTHER, "inventory_steps": INV_DONE,
+                    "prepare": HE_PREPARE}
 cdef size_t COMPARE_SIZE
 
 cdef void _init_compare_size():
@@ -190,6 +194,47 @@ cdef class GameState:
                 f"of player {self.current_player}")
         apply_action(&self.s, a)
         return self
+
+    def apply_traced(self, a):
+        """Apply `a` like :meth:`apply` (same end state) and return the automatic steps the
+        engine ran after it, one by one, for reporting what happened (:mod:`arle_ai.effects`):
+        a list of ``(kind, step, player, state_after)``. ``kind`` is ``"half_end"`` (``step``
+        is the end-of-half-year program counter before the step, see HALF_END_PROGRAM: the
+        start player's inventorying step k is inventory_start + k, the other player's
+        inventory_other + k, then prepare; ``player`` the inventorying player or -1),
+        ``"forced"`` (a
+        decision with one legal choice, made for ``player``; ``step`` is the action id) or
+        ``"finished"`` (a decision with nothing left to choose). Turn advances are not listed.
+        """
+        if not (isinstance(a, int) and not isinstance(a, bool) and 0 <= a < NUM_ACTIONS
+                and is_legal(&self.s, a)):
+            raise IllegalActionError(
+                f"illegal action {a!r} ({self._describe_id(a)}) in decision {self.pending!r} "
+                f"of player {self.current_player}")
+        cdef int buf[MAX_LEGAL]
+        cdef Frame* f
+        cdef int n, guard = 0, kind, pc, player, sp
+        apply_raw(&self.s, a)
+        steps = []
+        while self.s.sp > 0 and guard < 10000:
+            guard += 1
+            f = top(&self.s)
+            kind, pc, player, sp = f.kind, f.a, f.player, self.s.start_player
+            if kind not in (K_ADVANCE, K_HALF_END, K_GAME_OVER, K_TURN):
+                n = legal_actions(&self.s, buf)
+                pc = buf[0] if n == 1 else -1
+            n = flow_step(&self.s, buf)
+            if n != FLOW_STEPPED:
+                break
+            if kind == K_HALF_END:
+                if HE_INVENTORY_START <= pc < HE_PREPARE:
+                    who = sp if pc < HE_INVENTORY_OTHER else 1 - sp
+                else:
+                    who = -1
+                steps.append(("half_end", pc, who, self.copy()))
+            elif kind != K_ADVANCE:
+                steps.append(("forced" if pc >= 0 else "finished", pc, player, self.copy()))
+        return steps
 
     def _describe_id(self, a):
         if isinstance(a, int) and 0 <= a < NUM_ACTIONS:

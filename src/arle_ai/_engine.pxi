@@ -336,37 +336,48 @@ cdef void advance_turn(State* s) noexcept nogil:
     else:
         push(s, K_HALF_END, s.start_player, 0, 0, 0, 0)
 
+cdef enum:
+    FLOW_STEPPED = -2   # flow_step ran one automatic frame
+
 cdef void flow(State* s) noexcept nogil:
     """Run automatic frames until a real decision (or the game end) is on top."""
     cdef int buf[MAX_LEGAL]
     flow_into(s, buf)
 
+cdef inline int flow_step(State* s, int* buf) noexcept nogil:
+    """One automatic frame of flow(): FLOW_STEPPED when it ran one; otherwise what flow_into
+    returns (the decision's legal ids in `buf` and their count, 0 at the end, -1 at a turn).
+    GameState.apply_traced runs the same steps one by one to report what each did."""
+    cdef Frame* f = top(s)
+    cdef int n
+    if f.kind == K_ADVANCE:
+        advance_turn(s)
+    elif f.kind == K_HALF_END:
+        half_end_step(s, f)
+    elif f.kind == K_GAME_OVER:
+        return 0
+    elif f.kind == K_TURN:
+        return -1   # a turn always offers a pass and a free space: never forced
+    else:
+        n = legal_actions(s, buf)
+        if n == 0:
+            # a decision with nothing left to choose is finished
+            pop(s)
+        elif n == 1:
+            # a forced choice is made for the player (docs/rules-decisions.md)
+            apply_raw(s, buf[0])
+        else:
+            return n
+    return FLOW_STEPPED
+
 cdef int flow_into(State* s, int* buf) noexcept nogil:
     """flow(), leaving the legal ids of the decision it stops at in `buf`: returns their
     count, 0 at the game end, or -1 at a turn (whose ids flow does not need)."""
-    cdef Frame* f
     cdef int n, guard = 0
     while s.sp > 0 and guard < 10000:
         guard += 1
-        f = top(s)
-        if f.kind == K_ADVANCE:
-            advance_turn(s)
-        elif f.kind == K_HALF_END:
-            half_end_step(s, f)
-        elif f.kind == K_GAME_OVER:
-            return 0
-        elif f.kind == K_TURN:
-            return -1   # a turn always offers a pass and a free space: never forced
-        else:
-            n = legal_actions(s, buf)
-            if n == 0:
-                # a decision with nothing left to choose is finished
-                pop(s)
-                continue
-            if n == 1:
-                # a forced choice is made for the player (docs/rules-decisions.md)
-                apply_raw(s, buf[0])
-                continue
+        n = flow_step(s, buf)
+        if n != FLOW_STEPPED:
             return n
     return 0
 

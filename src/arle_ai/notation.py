@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from arle_ai import rules
+from arle_ai import names, rules
 from arle_ai.errors import IllegalActionError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -35,6 +35,7 @@ __all__ = [
     "GOODS",
     "LOAD_ITEMS",
     "action_to_string",
+    "action_label",
     "parse_action",
     "legal_moves_text",
     "action_range",
@@ -157,13 +158,48 @@ def action_to_string(state: GameState, a: int) -> str:
 
 
 def _norm(text: str) -> str:
-    t = " ".join(text.strip().lower().split())
+    """Case, spacing, underscores and apostrophes do not matter: ``Builders' Merchant``,
+    ``builders_merchant`` and ``builders merchant`` read the same."""
+    t = text.strip().lower().replace("_", " ").replace("'", "").replace("\u2019", "")
+    t = " ".join(t.split())
     t = re.sub(r"\s*([:#+()])\s*", r"\1", t)
     return t
 
 
+def action_label(state: GameState, a: int) -> str:
+    """The text of action id `a` with printed names (:mod:`arle_ai.names`) in place of keys:
+    ``place Builders' Merchant (special)``, ``build Farmer's House``, ``good summer wear``.
+    :func:`parse_action` reads it back; a player reads it in menus, pvs and analyses."""
+    kind, i = action_range(a)
+    text = action_to_string(state, a)
+    if kind == "place" and i < len(SPACES):
+        special = rules.ACTION_SPACES[i].season != state.season
+        return f"place {names.space(SPACES[i])}" + (SPECIAL_SUFFIX if special else "")
+    if kind == "imitate" and i < len(SPACES):
+        return f"imitate {names.space(SPACES[i], qualified=True)}"
+    if kind in ("use", "build") and i < len(BUILDINGS):
+        return f"{kind} {names.building(BUILDINGS[i])}"
+    if kind == "tool" and i < len(TOOLS):
+        return f"tool {names.tool(TOOLS[i])}"
+    if kind == "vehicle" and i < len(VEHICLES):
+        return f"vehicle {names.vehicle(VEHICLES[i])}"
+    if kind == "deliver":
+        dest, _, what = text[len("deliver "):].partition(":")
+        return f"deliver {names.destination(dest)}: {what.replace('_', ' ')}"
+    if kind == "load":
+        m = re.fullmatch(r"load (\w+) on (\w+)#(\d+) at (\d+)", text)
+        if m and m.group(2) in VEHICLES:
+            item = m.group(1)
+            item = names.destination(item) if item in DESTINATIONS else item
+            return (f"load {item} on {names.vehicle(m.group(2))}#{m.group(3)} "
+                    f"at {m.group(4)}")
+        return text
+    return text.replace("_", " ")
+
+
 def _aliases(state: GameState, a: int) -> list[str]:
-    """The normalised texts that name id `a`: its text, and forms without decoration."""
+    """The normalised notation texts that name id `a`: its text, and forms without
+    decoration."""
     text = action_to_string(state, a)
     out = [_norm(text)]
     if text.endswith(SPECIAL_SUFFIX):
@@ -173,12 +209,34 @@ def _aliases(state: GameState, a: int) -> list[str]:
     return out
 
 
-def _text_map(state: GameState, ids) -> dict[str, int]:
+def _label_aliases(state: GameState, a: int) -> list[str]:
+    """The normalised printed forms of id `a`: its label, and for a space the name with its
+    season (a shared name alone only for the space of the current season)."""
+    label = action_label(state, a)
+    out = [_norm(label)]
+    kind, i = action_range(a)
+    if kind == "place" and i < len(SPACES):
+        qualified = names.space(SPACES[i], qualified=True)
+        out.append(_norm(f"place {qualified}"))
+        if not label.endswith(SPECIAL_SUFFIX) or qualified == names.space(SPACES[i]):
+            out.append(_norm(f"place {names.space(SPACES[i])}"))
+    return out
+
+
+def _text_map(state: GameState, ids, aliases=_aliases) -> dict[str, int]:
     m: dict[str, int] = {}
     for a in ids:
-        for t in _aliases(state, a):
+        for t in aliases(state, a):
             m.setdefault(t, a)
     return m
+
+
+def _lookup(state: GameState, t: str, ids) -> int | None:
+    """The id among `ids` that the normalised text `t` names: notation first, then labels."""
+    found = _text_map(state, ids).get(t)
+    if found is None:
+        found = _text_map(state, ids, _label_aliases).get(t)
+    return found
 
 
 def _failure(state: GameState, text: object, legal: list[int], why: str) -> IllegalActionError:
@@ -208,10 +266,10 @@ def parse_action(state: GameState, text: str | int) -> int:
                 raise _failure(state, text, legal, f"not an action id (0..{NUM_ACTIONS - 1})")
             a = int(t)
         else:
-            found = _text_map(state, legal).get(t)
+            found = _lookup(state, t, legal)
             if found is not None:
                 return found
-            other = _text_map(state, range(NUM_ACTIONS)).get(t)
+            other = _lookup(state, t, range(NUM_ACTIONS))
             if other is None:
                 raise _failure(state, text, legal, "not an action text")
             raise _failure(state, text, legal, f"action {other} is not legal now")
@@ -225,6 +283,8 @@ def parse_action(state: GameState, text: str | int) -> int:
                    f"action {a} ({action_to_string(state, a)!r}) is not legal now")
 
 
-def legal_moves_text(state: GameState) -> list[tuple[int, str]]:
-    """The legal actions of `state` with their texts, in id order."""
-    return [(a, action_to_string(state, a)) for a in state.legal_actions()]
+def legal_moves_text(state: GameState, printed: bool = False) -> list[tuple[int, str]]:
+    """The legal actions of `state` with their texts (``printed``: their labels), in id
+    order."""
+    text = action_label if printed else action_to_string
+    return [(a, text(state, a)) for a in state.legal_actions()]
