@@ -39,9 +39,7 @@ __all__ = [
     "NameError_",
 ]
 
-# The engine's goods order (position dicts and the "good X" actions use it).
-GOODS = ("food", "grain", "flax", "wool", "hide", "wood", "timber", "clay", "brick", "peat",
-         "linen", "woolen", "leather", "summer_wear", "winter_wear", "leather_wear")
+GOODS = rules.GOODS  # the engine's goods order
 # Home-board tiles as counted in a position's "home" object.
 TILES = ("grain_fields", "flax_fields", "forests", "parks", "stalls", "depots", "stables",
          "double_stalls")
