@@ -1,6 +1,10 @@
 # The Python face of the engine: GameState, positions as dicts, playouts.
 
 import hashlib as _hashlib
+
+cimport numpy as cnp
+
+cnp.import_array()
 import json as _json
 from arle_ai.errors import IllegalActionError, PositionError
 
@@ -180,6 +184,19 @@ cdef class GameState:
         cdef int buf[MAX_LEGAL]
         cdef int n = legal_actions(&self.s, buf)
         return [buf[i] for i in range(n)]
+
+    def legal_mask(self):
+        """The legal actions as a numpy int8 vector over all NUM_ACTIONS ids: 1 where legal
+        (all 0 once the game is over). The action mask of the game adapters."""
+        cdef int buf[MAX_LEGAL]
+        cdef int n = legal_actions(&self.s, buf)
+        cdef int i
+        cdef cnp.npy_intp size = NUM_ACTIONS
+        out = cnp.PyArray_ZEROS(1, &size, cnp.NPY_INT8, 0)
+        cdef signed char* data = <signed char*>cnp.PyArray_DATA(<cnp.ndarray>out)
+        for i in range(n):
+            data[buf[i]] = 1
+        return out
 
     def is_legal(self, a):
         return (isinstance(a, int) and not isinstance(a, bool) and 0 <= a < NUM_ACTIONS

@@ -259,9 +259,9 @@ cdef int _perspective(State* s, object player) except -2:
 def _features(GameState state, player=None):
     """GameState.features: see there."""
     cdef int me = _perspective(&state.s, player)
-    out = _np.empty(NUM_FEATURES, dtype=_np.float32)
-    cdef float[::1] view = out
-    write_features(&state.s, me, &view[0])
+    cdef cnp.npy_intp size = NUM_FEATURES
+    out = cnp.PyArray_EMPTY(1, &size, cnp.NPY_FLOAT32, 0)  # no memoryview: about 2x faster
+    write_features(&state.s, me, <float*>cnp.PyArray_DATA(<cnp.ndarray>out))
     return out
 
 

@@ -1,0 +1,168 @@
+"""Fields of Arle as a PettingZoo AEC environment (``pip install "arle-ai[pettingzoo]"``).
+
+::
+
+    from arle_ai.pettingzoo import env
+
+    e = env(variant="standard")
+    e.reset(seed=42)
+    for agent in e.agent_iter():
+        obs, reward, termination, truncation, info = e.last()
+        action = None if termination or truncation else e.action_space(agent).sample(
+            obs["action_mask"])
+        e.step(action)
+
+Agents are ``"player_0"`` and ``"player_1"`` (the engine's players). Who acts next comes from
+the game, not from a fixed rotation: a player often takes several decisions in a row (a worker
+placement and its sub-decisions). Observations are dicts:
+
+- ``"observation"``: ``GameState.features(player)`` (float32, ``arle_ai.NUM_FEATURES`` slots,
+  docs/features.md), seen by the observing player;
+- ``"action_mask"``: int8 over all ``arle_ai.NUM_ACTIONS`` action ids, 1 where legal (all 0 for
+  the agent not to act).
+
+Rewards come at the end only: +1 to the winner, -1 to the loser (the rules' tie-break leaves no
+draws); the final ``infos`` hold ``scores``, ``winner`` and each agent's ``vp_margin`` (its VP
+minus the opponent's). ``reset(seed=...)`` draws the setup from ``seed`` (the same seed, the same
+game; ``reset()`` without one continues the seeded stream). An illegal action raises
+:class:`arle_ai.IllegalActionError` and changes nothing. ``render()`` is text: printed with
+``render_mode="human"``, returned with ``render_mode="ansi"``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from arle_ai import _core
+from arle_ai.errors import IllegalActionError
+
+__all__ = ["ArleEnv", "env", "raw_env", "AGENTS"]
+
+AGENTS = ("player_0", "player_1")
+
+
+def env(variant: str = "standard", render_mode: str | None = None) -> ArleEnv:
+    """The Fields of Arle AEC environment (it checks its own inputs, so it needs none of
+    PettingZoo's checking wrappers)."""
+    return ArleEnv(variant=variant, render_mode=render_mode)
+
+
+raw_env = env
+
+
+class ArleEnv(AECEnv):
+    """Fields of Arle for two agents; see the module docs."""
+
+    metadata = {"render_modes": ["human", "ansi"], "name": "fields_of_arle_v0",
+                "is_parallelizable": False}
+
+    def __init__(self, variant: str = "standard", render_mode: str | None = None) -> None:
+        super().__init__()
+        if variant not in _core.VARIANTS:
+            raise ValueError(f"variant must be one of {_core.VARIANTS}, not {variant!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or "
+                             f"None, not {render_mode!r}")
+        self.variant = variant
+        self.render_mode = render_mode
+        self.possible_agents = list(AGENTS)
+        self.agents = []
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(-np.inf, np.inf, (_core.NUM_FEATURES,), np.float32),
+            "action_mask": spaces.Box(0, 1, (_core.NUM_ACTIONS_PY,), np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in AGENTS}
+        self.action_spaces = {a: spaces.Discrete(_core.NUM_ACTIONS_PY) for a in AGENTS}
+        self._index = {a: i for i, a in enumerate(AGENTS)}
+        self._rng = random.Random()
+        self.game_state: _core.GameState = _core.new_game(seed=0, variant=variant)
+        self.setup_seed = 0
+
+    # ---- spaces ----
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # ---- the game ----
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """A new game. ``seed`` seeds the setup draws; ``options`` are not used."""
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self.setup_seed = self._rng.randrange(2**31)
+        self.game_state = _core.new_game(seed=self.setup_seed, variant=self.variant)
+        self.agents = list(AGENTS)
+        self.rewards = {a: 0 for a in AGENTS}
+        self._cumulative_rewards = {a: 0 for a in AGENTS}
+        self.terminations = {a: False for a in AGENTS}
+        self.truncations = {a: False for a in AGENTS}
+        self.infos = {a: {} for a in AGENTS}
+        self.agent_selection = AGENTS[self.game_state.current_player]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        s = self.game_state
+        player = self._index[agent]
+        if s.current_player == player:
+            mask = s.legal_mask()
+        else:
+            mask = np.zeros(_core.NUM_ACTIONS_PY, np.int8)
+        return {"observation": s.features(player), "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise IllegalActionError(f"{agent} must act: None is only for an agent whose game "
+                                     f"is over")
+        s = self.game_state
+        s.apply(int(action))  # IllegalActionError (state unchanged) for an illegal action
+        player = s.current_player
+        if player is None:
+            self._finish()
+        else:
+            self.agent_selection = AGENTS[player]
+        if self.render_mode == "human":
+            self.render()
+
+    def _finish(self) -> None:
+        s = self.game_state
+        scores = s.scores()
+        winner = s.winner()
+        for i, a in enumerate(AGENTS):
+            self.rewards[a] = 1 if i == winner else -1
+            self._cumulative_rewards[a] += self.rewards[a]
+            self.terminations[a] = True
+            self.infos[a] = {"scores": list(scores), "winner": winner,
+                             "vp_margin": scores[i] - scores[1 - i]}
+
+    def render(self) -> str | None:
+        """The position as text (``arle_ai.describe``)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode (use 'human' or "
+                                  "'ansi')")
+            return None
+        from arle_ai.display import describe
+
+        text = describe(self.game_state)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def state(self) -> np.ndarray:
+        """The global state: the features seen by player 0."""
+        return self.game_state.features(0)
+
+    def close(self) -> None:
+        pass
