@@ -401,18 +401,16 @@ cdef inline void push_master(State* s, int pi, int moves) noexcept nogil:
         push(s, K_ACTION, pi, F_MASTER, 0, moves, 0)
 
 # ---- the action spaces (actions.md §3, §4) ----
-# Each space is one block below: whether its cost can be paid (can_start), the fixed part of
-# its action (start), and, for a space with choices, the choices of its pending frame (legal:
-# K_ACTION with a = the space) and their effect (apply). register_spaces() puts one row per
-# space into the dispatch tables. Building choices (ACT_BUILD) and the Laborer's imitations
-# (ACT_IMITATE) are applied for every space alike (space_frame_apply).
+# Each space is one block below: the fixed part of its action (start, after its food cost,
+# rules.SPACE_FOOD_COST, is paid), and, for a space with choices, the choices of its pending
+# frame (legal: K_ACTION with a = the space) and their effect (apply). register_spaces() puts
+# one row per space into the dispatch tables. Building choices (ACT_BUILD) and the Laborer's
+# imitations (ACT_IMITATE) are applied for every space alike (space_frame_apply).
 
-ctypedef int (*SpaceCanStart)(Player* p) noexcept nogil
 ctypedef void (*SpaceStart)(State* s, int pi, Player* p, int space) noexcept nogil
 ctypedef int (*SpaceLegal)(State* s, Frame* f, Player* p, int* out) noexcept nogil
 ctypedef void (*SpaceApply)(State* s, Frame* f, Player* p, int a) noexcept nogil
 
-cdef SpaceCanStart SPACE_CAN_START[NSPACES]
 cdef SpaceStart SPACE_START[NSPACES]
 cdef SpaceLegal SPACE_LEGAL[NSPACES]
 cdef SpaceApply SPACE_APPLY[NSPACES]
@@ -425,8 +423,23 @@ cdef inline void push_space(State* s, int pi, int space, int c) noexcept nogil:
     """The space's pending frame; c counts the repetitions left where it has any."""
     push(s, K_ACTION, pi, space, 0, c, 0)
 
-cdef int free_of_cost(Player* p) noexcept nogil:
-    return 1
+cdef inline int space_can_start(State* s, int pi, int space, int special) noexcept nogil:
+    """Whether pi can pay the food `space` costs (a space may be used for its blocking effect
+    even when its action gives nothing)."""
+    cdef int cost = SPACE_FOOD_COST[space]
+    cdef Player* p
+    if cost == 0:
+        return 1
+    p = &s.pl[pi]
+    return p.goods[G_FOOD] >= cost or (SPACE_GRAIN_PAYS[space] and p.goods[G_GRAIN] >= cost)
+
+cdef inline void pay_space_cost(Player* p, int space) noexcept nogil:
+    """The space's food; grain where it may pay, only when the food is short (W10)."""
+    cdef int cost = SPACE_FOOD_COST[space]
+    if p.goods[G_FOOD] >= cost:
+        p.goods[G_FOOD] -= cost
+    else:
+        p.goods[G_GRAIN] -= cost
 
 cdef int no_choice(State* s, Frame* f, Player* p, int* out) noexcept nogil:
     return 0
@@ -544,12 +557,9 @@ cdef void farmer_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
     buy_piece(s, pi, V_PLOW, a - ACT_ANIMAL)
     push(s, K_ACTION, pi, F_FIELD, 0, p.plows, 0)
 
-# S9 Forester: pay 1 food, then place a forest or build a building.
-cdef int forester_can_start(Player* p) noexcept nogil:
-    return p.goods[G_FOOD] >= 1
-
+# S9 Forester (1 food): place a forest or build a building.
 cdef void forester_start(State* s, int pi, Player* p, int space) noexcept nogil:
-    p.goods[G_FOOD] -= 1
+    pay_space_cost(p, space)
     push_space(s, pi, space, 0)
 
 cdef int forester_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
@@ -598,13 +608,10 @@ cdef void dike_warden_start(State* s, int pi, Player* p, int space) noexcept nog
     build_dikes(p, 1)
     push(s, K_ACTION, pi, F_FLIP, 0, 0, 0)
 
-# S15 / W15 Laborer: pay 2 food, then (summer) a vehicle or (winter) a building, or use an
-# occupied space of the season.
-cdef int laborer_can_start(Player* p) noexcept nogil:
-    return p.goods[G_FOOD] >= 2
-
+# S15 / W15 Laborer (2 food): (summer) a vehicle or (winter) a building, or use an occupied
+# space of the season.
 cdef void laborer_start(State* s, int pi, Player* p, int space) noexcept nogil:
-    p.goods[G_FOOD] -= 2
+    pay_space_cost(p, space)
     push_space(s, pi, space, 0)
 
 cdef int laborer_imitations(State* s, int pi, int laborer, int* out, int n) noexcept nogil:
@@ -780,15 +787,9 @@ cdef void baker_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
     gain(p, G_FOOD, 6)
     f.c -= 1
 
-# W10 Wood Trader: pay 1 food (grain only when no food is left), then 4 wood or a building.
-cdef int wood_trader_can_start(Player* p) noexcept nogil:
-    return p.goods[G_FOOD] >= 1 or p.goods[G_GRAIN] >= 1
-
+# W10 Wood Trader (1 food, grain only when no food is left): 4 wood or a building.
 cdef void wood_trader_start(State* s, int pi, Player* p, int space) noexcept nogil:
-    if p.goods[G_FOOD] >= 1:
-        p.goods[G_FOOD] -= 1
-    else:
-        p.goods[G_GRAIN] -= 1
+    pay_space_cost(p, space)
     push_space(s, pi, space, 0)
 
 cdef int wood_trader_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
@@ -839,52 +840,45 @@ cdef void winter_carpenter_apply(State* s, Frame* f, Player* p, int a) noexcept 
         p.goods[G_BRICK] -= 2
         upgrade_stall(s, pi)
 
-cdef void space_row(int space, SpaceCanStart can_start, SpaceStart start, SpaceLegal legal,
-                    SpaceApply apply) noexcept nogil:
-    SPACE_CAN_START[space] = can_start
+cdef void space_row(int space, SpaceStart start, SpaceLegal legal, SpaceApply apply) noexcept nogil:
     SPACE_START[space] = start
     SPACE_LEGAL[space] = legal
     SPACE_APPLY[space] = apply
 
 cdef void register_spaces() noexcept nogil:
-    #         space                cost paid?             start                    choices                  effect
-    space_row(S_FISHERMAN,         free_of_cost,          fisherman_start,         no_choice,               no_effect)
-    space_row(S_GROCER,            free_of_cost,          summer_grocer_start,     summer_grocer_legal,     summer_grocer_apply)
-    space_row(S_WOOL_WEAVER,       free_of_cost,          wool_weaver_start,       wool_weaver_legal,       wool_weaver_apply)
-    space_row(S_COLONIST,          free_of_cost,          colonist_start,          no_choice,               no_effect)
-    space_row(S_PEAT_CUTTER,       free_of_cost,          peat_cutter_start,       no_choice,               no_effect)
-    space_row(S_DIKE_BUILDER,      free_of_cost,          dike_builder_start,      dike_builder_legal,      take_animal_apply)
-    space_row(S_CLAY_WORKER,       free_of_cost,          clay_worker_start,       no_choice,               no_effect)
-    space_row(S_FARMER,            free_of_cost,          farmer_start,            farmer_legal,            farmer_apply)
-    space_row(S_FORESTER,          forester_can_start,    forester_start,          forester_legal,          forester_apply)
-    space_row(S_WOODCUTTER,        free_of_cost,          woodcutter_start,        no_choice,               no_effect)
-    space_row(S_MASTER,            free_of_cost,          master_start,            no_choice,               no_effect)
-    space_row(S_CARPENTER,         free_of_cost,          choice_start,            summer_carpenter_legal,  build_stall_apply)
-    space_row(S_BUILDER,           free_of_cost,          choice_start,            builder_legal,           no_effect)
-    space_row(S_WARDEN,            free_of_cost,          warden_start,            no_choice,               no_effect)
-    space_row(S_LABORER,           laborer_can_start,     laborer_start,           summer_laborer_legal,    summer_laborer_apply)
-    space_row(W_PEAT_BOATMAN,      free_of_cost,          peat_boatman_start,      no_choice,               no_effect)
-    space_row(W_TANNER,            free_of_cost,          tanner_start,            tanner_legal,            tanner_apply)
-    space_row(W_LINEN_WEAVER,      free_of_cost,          linen_weaver_start,      linen_weaver_legal,      linen_weaver_apply)
-    space_row(W_BUTCHER,           free_of_cost,          butcher_start,           butcher_legal,           butcher_apply)
-    space_row(W_CATTLE_TRADER,     free_of_cost,          cattle_trader_start,     cattle_trader_legal,     cattle_trader_apply)
-    space_row(W_GROCER,            free_of_cost,          winter_grocer_start,     any_animal_legal,        winter_grocer_apply)
-    space_row(W_BUILDERS_MERCHANT, free_of_cost,          builders_merchant_start, builders_merchant_legal, builders_merchant_apply)
-    space_row(W_POTTER,            free_of_cost,          potter_start,            potter_legal,            potter_apply)
-    space_row(W_BAKER,             free_of_cost,          baker_start,             baker_legal,             baker_apply)
-    space_row(W_WOOD_TRADER,       wood_trader_can_start, wood_trader_start,       wood_trader_legal,       wood_trader_apply)
-    space_row(W_MASTER,            free_of_cost,          master_start,            no_choice,               no_effect)
-    space_row(W_WAINWRIGHT,        free_of_cost,          choice_start,            wainwright_legal,        wainwright_apply)
-    space_row(W_DIKE_WARDEN,       free_of_cost,          dike_warden_start,       no_choice,               no_effect)
-    space_row(W_CARPENTER,         free_of_cost,          choice_start,            winter_carpenter_legal,  winter_carpenter_apply)
-    space_row(W_LABORER,           laborer_can_start,     laborer_start,           winter_laborer_legal,    no_effect)
+    #         space                start                    choices                  effect
+    space_row(S_FISHERMAN,         fisherman_start,         no_choice,               no_effect)
+    space_row(S_GROCER,            summer_grocer_start,     summer_grocer_legal,     summer_grocer_apply)
+    space_row(S_WOOL_WEAVER,       wool_weaver_start,       wool_weaver_legal,       wool_weaver_apply)
+    space_row(S_COLONIST,          colonist_start,          no_choice,               no_effect)
+    space_row(S_PEAT_CUTTER,       peat_cutter_start,       no_choice,               no_effect)
+    space_row(S_DIKE_BUILDER,      dike_builder_start,      dike_builder_legal,      take_animal_apply)
+    space_row(S_CLAY_WORKER,       clay_worker_start,       no_choice,               no_effect)
+    space_row(S_FARMER,            farmer_start,            farmer_legal,            farmer_apply)
+    space_row(S_FORESTER,          forester_start,          forester_legal,          forester_apply)
+    space_row(S_WOODCUTTER,        woodcutter_start,        no_choice,               no_effect)
+    space_row(S_MASTER,            master_start,            no_choice,               no_effect)
+    space_row(S_CARPENTER,         choice_start,            summer_carpenter_legal,  build_stall_apply)
+    space_row(S_BUILDER,           choice_start,            builder_legal,           no_effect)
+    space_row(S_WARDEN,            warden_start,            no_choice,               no_effect)
+    space_row(S_LABORER,           laborer_start,           summer_laborer_legal,    summer_laborer_apply)
+    space_row(W_PEAT_BOATMAN,      peat_boatman_start,      no_choice,               no_effect)
+    space_row(W_TANNER,            tanner_start,            tanner_legal,            tanner_apply)
+    space_row(W_LINEN_WEAVER,      linen_weaver_start,      linen_weaver_legal,      linen_weaver_apply)
+    space_row(W_BUTCHER,           butcher_start,           butcher_legal,           butcher_apply)
+    space_row(W_CATTLE_TRADER,     cattle_trader_start,     cattle_trader_legal,     cattle_trader_apply)
+    space_row(W_GROCER,            winter_grocer_start,     any_animal_legal,        winter_grocer_apply)
+    space_row(W_BUILDERS_MERCHANT, builders_merchant_start, builders_merchant_legal, builders_merchant_apply)
+    space_row(W_POTTER,            potter_start,            potter_legal,            potter_apply)
+    space_row(W_BAKER,             baker_start,             baker_legal,             baker_apply)
+    space_row(W_WOOD_TRADER,       wood_trader_start,       wood_trader_legal,       wood_trader_apply)
+    space_row(W_MASTER,            master_start,            no_choice,               no_effect)
+    space_row(W_WAINWRIGHT,        choice_start,            wainwright_legal,        wainwright_apply)
+    space_row(W_DIKE_WARDEN,       dike_warden_start,       no_choice,               no_effect)
+    space_row(W_CARPENTER,         choice_start,            winter_carpenter_legal,  winter_carpenter_apply)
+    space_row(W_LABORER,           laborer_start,           winter_laborer_legal,    no_effect)
 
 register_spaces()
-
-cdef int space_can_start(State* s, int pi, int space, int special) noexcept nogil:
-    """Whether pi can pay the cost to use `space` (a space may be used for its blocking effect
-    even when its action gives nothing)."""
-    return SPACE_CAN_START[space](&s.pl[pi])
 
 cdef void space_start(State* s, int pi, int space) noexcept nogil:
     """Carry out the fixed part of a space's action and push its decisions."""

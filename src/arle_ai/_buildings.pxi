@@ -104,6 +104,8 @@ cdef int building_use_actions(State* s, int pi, int* out, int n) noexcept nogil:
     if clocks == 0:
         return n
     for b in range(NBUILDINGS):
+        if (clocks >> b) == 0:
+            break
         if (clocks >> b) & 1 and building_usable(s, pi, b):
             out[n] = ACT_USE + b
             n += 1

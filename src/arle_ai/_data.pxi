@@ -57,6 +57,8 @@ cdef int8_t BCOST_ANY_MATERIALS[NBUILDINGS]
 cdef int8_t BCOST_DIFF_MATERIALS[NBUILDINGS]
 cdef int8_t BCOST_DIFF_CLOTHING[NBUILDINGS]
 
+cdef int8_t SPACE_FOOD_COST[NSPACES]         # food paid to use the space
+cdef int8_t SPACE_GRAIN_PAYS[NSPACES]        # grain may pay it when no food is left
 cdef int8_t SUSTENANCE_FOOD
 cdef int8_t SUSTENANCE_FUEL_NOVEMBER
 cdef int8_t BOTTLENECK_VP
@@ -311,6 +313,14 @@ cdef void _load_goods_and_scoring(r) except *:
     HOME_VP_BOARDWALK = h["boardwalk"]
 
 
+cdef void _load_spaces(r) except *:
+    keys = [a.key for a in r.ACTION_SPACES]
+    assert set(r.SPACE_FOOD_COST) <= set(keys) and set(r.GRAIN_PAYS_FOOD_COST) <= set(keys)
+    for i, key in enumerate(keys):
+        SPACE_FOOD_COST[i] = r.SPACE_FOOD_COST.get(key, 0)
+        SPACE_GRAIN_PAYS[i] = 1 if key in r.GRAIN_PAYS_FOOD_COST else 0
+
+
 cdef void _load_start(r) except *:
     global START_HYDRATED, START_BOARDWALK, START_GRAIN_FIELDS, START_FLAX_FIELDS, START_STALLS
     for i in range(NGOODS):
@@ -332,6 +342,7 @@ cdef void _load_data(r) except *:
         raise ImportError(
             "arle_ai._core was built from other names or sizes than arle_ai.rules has now "
             "(rebuild: python setup.py build_ext --inplace, or pip install -e .)")
+    _load_spaces(r)
     _load_tools(r)
     _load_buildings(r)
     _load_setup_draws(r)

@@ -25,12 +25,15 @@ This module is pure Python and imports nothing from the engine.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol, TypeVar
 
 __all__ = [
     # seasons and action spaces
     "SEASONS",
     "ActionSpace",
     "ACTION_SPACES",
+    "SPACE_FOOD_COST",
+    "GRAIN_PAYS_FOOD_COST",
     # tools
     "ToolTrack",
     "TOOLS",
@@ -172,6 +175,11 @@ ACTION_SPACES: tuple[ActionSpace, ...] = (
     _space("winter_carpenter", "Carpenter", "winter", 14),
     _space("winter_laborer", "Laborer", "winter", 15),
 )
+
+# Food paid to use a space (a worker may go there only if it can be paid), and the spaces where
+# grain pays it when no food is left (actions.md S9, S15, W10, W15).
+SPACE_FOOD_COST = {"forester": 1, "summer_laborer": 2, "wood_trader": 1, "winter_laborer": 2}
+GRAIN_PAYS_FOOD_COST = ("wood_trader",)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -779,7 +787,15 @@ NUM_ACTIONS = ACTION_LAYOUT["num_actions"]
 # ---------------------------------------------------------------------------------------------
 
 
-def _lookup(table: tuple, key: str, what: str):
+class _Keyed(Protocol):
+    @property
+    def key(self) -> str: ...
+
+
+_T = TypeVar("_T", bound=_Keyed)
+
+
+def _lookup(table: tuple[_T, ...], key: str, what: str) -> _T:
     for item in table:
         if item.key == key:
             return item
