@@ -29,8 +29,8 @@ def format_analysis(analysis: GameAnalysis, players: list[str]) -> str:
         lines.append("  none")
     for p in (0, 1):
         acc = analysis.accuracy(p)
-        if acc is not None:
-            rate = analysis.best_move_rate(p)
+        rate = analysis.best_move_rate(p)
+        if acc is not None and rate is not None:
             lines.append(f"player {p} ({players[p]}): accuracy {acc:.1f}%, "
                          f"{analysis.mean_vp_lost(p):.2f} VP lost per decision, engine's best "
                          f"move {100 * rate:.0f}% of "
@@ -52,8 +52,12 @@ def analyze(record: str, player: int | None, iterations: int, seed: int, as_json
     rec = load_record_file(record)
     with tqdm(total=len(rec.actions), desc="analyze", unit="move",
               file=sys.stderr, disable=None, leave=False) as bar:
+
+        def advance(done: int, total: int) -> None:
+            bar.update(1)
+
         analysis = analyze_game(rec, player=player, iterations=iterations, seed=seed,
-                                progress=lambda done, total: bar.update(1))
+                                progress=advance)
     if as_json:
         emit_json(analysis.to_dict())
     else:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 import click
@@ -48,6 +49,7 @@ def check(games: int, seed: int, workers: int, variant: str) -> None:
     jobs = ((seed + i, variant) for i in range(games))  # made as played: nothing up front
     failure = None
     with tqdm(total=games, desc="check", unit="game", file=sys.stderr, disable=None) as bar:
+        results: Iterator[dict[str, Any] | None]
         if workers == 1:
             results = map(check_game, jobs)
             pool = None

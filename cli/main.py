@@ -32,9 +32,10 @@ class ArleGroup(click.Group):
 
     def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
         if not standalone_mode:
-            return super().main(*args, standalone_mode=False, **kwargs)
+            # click's overloads cannot see through forwarded *args
+            return super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
         try:
-            code = super().main(*args, standalone_mode=False, **kwargs)
+            code = super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
         except NO_ARGS_IS_HELP as exc:  # bare 'arle': the help, as click gives it
             click.echo(exc.format_message(), err=True)
             raise SystemExit(EXIT_BAD_INPUT) from None

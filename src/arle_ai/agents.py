@@ -11,7 +11,7 @@ from typing import Any
 
 from arle_ai import _core
 from arle_ai.heuristics import DEFAULT_WEIGHTS, Weights, action_scores
-from arle_ai.mcts import MCTS
+from arle_ai.mcts import MCTS, SearchResult
 
 __all__ = ["Agent", "AgentError", "RandomAgent", "GreedyAgent", "MCTSAgent", "agent_from_spec",
            "choose_action"]
@@ -77,12 +77,13 @@ class MCTSAgent(Agent):
     def __init__(self, **search_options: Any) -> None:
         self.options = dict(search_options)
         self.search = MCTS(**self.options)
-        self.last_result = None
+        self.last_result: SearchResult | None = None
         self.progress: Callable[[int], None] | None = None  # see MCTS.search
 
     def select(self, state: _core.GameState) -> int:
-        self.last_result = self.search.search(state, progress=self.progress)
-        return self.last_result.best_action
+        result = self.search.search(state, progress=self.progress)
+        self.last_result = result
+        return result.best_action
 
     def reset(self) -> None:
         self.search = MCTS(**self.options)
@@ -91,12 +92,14 @@ class MCTSAgent(Agent):
         return {"options": self.options}
 
     def __setstate__(self, d: dict[str, Any]) -> None:
-        self.__init__(**d["options"])
+        MCTSAgent.__init__(self, **d["options"])
 
 
-_KINDS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MCTSAgent}
-_MCTS_OPTIONS = {"iterations": int, "time": float, "c": float, "rollout": str, "horizon": int,
-                 "puct": lambda v: v.lower() in ("1", "true", "yes"), "workers": int}
+_KINDS: dict[str, Callable[..., Agent]] = {
+    "random": RandomAgent, "greedy": GreedyAgent, "mcts": MCTSAgent}
+_MCTS_OPTIONS: dict[str, Callable[[str], Any]] = {
+    "iterations": int, "time": float, "c": float, "rollout": str, "horizon": int,
+    "puct": lambda v: v.lower() in ("1", "true", "yes"), "workers": int}
 
 
 def _literal(text: str) -> Any:
@@ -120,6 +123,7 @@ def _python_agent(spec: str, target: str, options: str, seed: int) -> Agent:
     cls = getattr(module, class_name, None)
     if not (isinstance(cls, type) and issubclass(cls, Agent)):
         raise ValueError(f"{spec!r}: {target!r} is not an arle_ai.agents.Agent subclass")
+    make: Callable[..., Agent] = cls  # a subclass's constructor takes seed= (documented)
     kwargs: dict[str, Any] = {}
     for part in filter(None, (p.strip() for p in options.split(","))):
         key, eq, value = part.partition("=")
@@ -127,7 +131,7 @@ def _python_agent(spec: str, target: str, options: str, seed: int) -> Agent:
             raise ValueError(f"agent option {part!r} in {spec!r} needs key=value")
         kwargs[key.strip()] = _literal(value.strip())
     try:
-        return cls(seed=seed, **kwargs)
+        return make(seed=seed, **kwargs)
     except Exception as exc:  # bad options (TypeError) or the user's constructor failing
         raise ValueError(f"{spec!r}: {type(exc).__name__}: {exc}") from None
 
@@ -140,8 +144,8 @@ def agent_from_spec(spec: str, seed: int = 0) -> Agent:
     kind, _, rest = spec.strip().partition(":")
     kind = kind.lower()
     if kind == "py":
-        target, _, options = rest.partition(":")
-        return _python_agent(spec, target.strip(), options, seed)
+        target, _, option_text = rest.partition(":")
+        return _python_agent(spec, target.strip(), option_text, seed)
     if kind not in _KINDS:
         raise ValueError(f"unknown agent {kind!r} in {spec!r} (random, greedy, mcts, "
                          "py:module.Class)")

@@ -122,6 +122,7 @@ def analyze_game(
     for ply, action in enumerate(record.actions):
         state = states[ply]
         mover = state.current_player
+        assert mover is not None, "a recorded action is played in a position with a decision"
         if (player is None or mover == player) and len(state.legal_actions()) > 1:
             search = MCTS(iterations=iterations, seed=seed + ply, reuse=False, **search_options)
             result = search.search(state)

@@ -48,7 +48,8 @@ def _python_playout(state: _core.GameState, rng: random.Random) -> int:
     return n
 
 
-def run_benchmarks(quick: bool = False, progress: Callable[[str], None] | None = None) -> dict:
+def run_benchmarks(quick: bool = False,
+                   progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Measure and return the figures (per second unless named otherwise)."""
     say = progress or (lambda _msg: None)
     reps = 3 if quick else 5
@@ -120,7 +121,7 @@ def run_benchmarks(quick: bool = False, progress: Callable[[str], None] | None =
     return out
 
 
-def format_report(r: dict) -> str:
+def format_report(r: dict[str, Any]) -> str:
     """The figures as readable lines."""
     lines = [
         f"state copies/s (C loop)            {r['copies_per_s_c']:>14,.0f}",

@@ -7,6 +7,7 @@ methods; the text is plain ASCII, at most 100 characters a line and about 50 lin
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from arle_ai import rules
@@ -33,7 +34,7 @@ def _wrap(text: str, first: str = INDENT, rest: str = CONT) -> list[str]:
     return [line.replace(NB, " ") for line in lines]
 
 
-def _counts(d: dict[str, int], keys) -> str:
+def _counts(d: dict[str, int], keys: Iterable[str]) -> str:
     return " ".join(f"{k}{NB}{d.get(k, 0)}" for k in keys)
 
 
@@ -49,7 +50,7 @@ def free_land(home: dict[str, Any]) -> int:
     used = sum(home[k] for k in ("grain_fields", "flax_fields", "forests", "parks", "stalls",
                                  "depots", "stables", "double_stalls"))
     used += len(home["buildings"]) + (1 if home["boardwalk_peat"] > 0 else 0)
-    return total - used
+    return int(total - used)
 
 
 def _tools(tools: dict[str, int]) -> str:

@@ -19,6 +19,7 @@ Names are the printed ones (:mod:`arle_ai.names`); every count is read from
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -182,18 +183,18 @@ def _load_phrases(loaded: dict[str, int]) -> list[str]:
     return ([f"loaded {', '.join(on)}"] if on else []) + (["emptied vehicles"] if off else [])
 
 
-def _delta(a: dict[str, int], b: dict[str, int], keys) -> dict[str, int]:
+def _delta(a: dict[str, int], b: dict[str, int], keys: Iterable[str]) -> dict[str, int]:
     return {k: b.get(k, 0) - a.get(k, 0) for k in keys if b.get(k, 0) != a.get(k, 0)}
 
 
-def _barn_count(p: dict[str, Any]) -> Counter:
+def _barn_count(p: dict[str, Any]) -> Counter[str]:
     c = Counter(v["kind"] for v in p["barn"]["vehicles"])
     c["peat_boat"] += p["barn"]["peat_boats"]
     c["plow"] += p["barn"]["plows"]
     return c
 
 
-def _loaded_count(p: dict[str, Any]) -> Counter:
+def _loaded_count(p: dict[str, Any]) -> Counter[str]:
     c = Counter({k: n for k, n in p["loaded"].items() if k != "destinations"})
     c.update(p["loaded"]["destinations"])
     return c

@@ -53,7 +53,7 @@ class Weights:
         return replace(self, **changes)
 
 
-DEFAULT_WEIGHTS = Weights()
+DEFAULT_WEIGHTS: Weights = Weights()
 
 
 def evaluate(state: _core.GameState, weights: Weights = DEFAULT_WEIGHTS) -> list[float]:

@@ -184,8 +184,10 @@ class MCTS:
         else:
             done = self._run(state, self.iterations, self.time_limit,
                              self.seed * 1_000_003 + self._searches, progress)
-            stats = self.tree.stats(state)
-            pvs = None
+            tree_stats = self.tree.stats(state)
+            if tree_stats is None:  # run() searched from this node: never
+                raise RuntimeError("the searched position is not in the tree")
+            stats, pvs = tree_stats, None
         return self._result(state, stats, pvs, done, time.perf_counter() - start)
 
     def clear(self) -> None:
@@ -252,7 +254,8 @@ class MCTS:
 
     # ---- results ----
 
-    def _result(self, state: _core.GameState, stats: list, pvs: dict[int, list[int]] | None,
+    def _result(self, state: _core.GameState, stats: list[tuple[int, int, float, float, float]],
+                pvs: dict[int, list[int]] | None,
                 done: int, elapsed: float) -> SearchResult:
         order = sorted(stats, key=lambda t: (-t[1], -(t[2] if t[1] else 0.0), t[0]))
         out = []
@@ -265,8 +268,10 @@ class MCTS:
             out.append(ActionStats(action=a, text=state.action_to_string(a), visits=n,
                                    mean_value=q if n else 0.0, mean_margin=m if n else 0.0,
                                    prior=prior, pv=pv))
+        player = state.current_player
+        assert player is not None, "searched positions have a decision"
         return SearchResult(best_action=out[0].action, actions=out, iterations=done,
-                            time_taken=elapsed, player=state.current_player)
+                            time_taken=elapsed, player=player)
 
     def __del__(self) -> None:
         try:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 
 from arle_ai import rules
 
@@ -96,7 +97,7 @@ def count(n: int, key: str, signed: bool = False) -> str:
 
 
 # kind -> (keys, printed name of a key)
-KINDS: dict[str, tuple[tuple[str, ...], object]] = {
+KINDS: dict[str, tuple[tuple[str, ...], Callable[[str], str]]] = {
     "space": (tuple(a.key for a in rules.ACTION_SPACES), lambda k: space(k, qualified=True)),
     "building": (tuple(b.key for b in rules.BUILDINGS), building),
     "vehicle": (tuple(v.key for v in rules.VEHICLES), vehicle),
@@ -109,7 +110,7 @@ KINDS: dict[str, tuple[tuple[str, ...], object]] = {
 
 def name(kind: str, key: str) -> str:
     """Printed name of ``key`` of ``kind`` (one of :data:`KINDS`)."""
-    return KINDS[kind][1](key)  # type: ignore[operator]
+    return KINDS[kind][1](key)
 
 
 def _norm(text: str) -> str:
@@ -127,7 +128,7 @@ def matches(text: str, kinds: tuple[str, ...] | None = None) -> list[tuple[str, 
     for kind in kinds or tuple(KINDS):
         keys, printed = KINDS[kind]
         for key in keys:
-            forms = {_norm(key), _norm(printed(key))}  # type: ignore[operator]
+            forms = {_norm(key), _norm(printed(key))}
             if kind == "space":
                 forms.add(_norm(space(key)))
             if kind in ("good", "animal"):

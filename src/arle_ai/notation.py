@@ -23,6 +23,7 @@ decision (``state.pending``) gives that context; the text stays the same.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from arle_ai import names, rules
@@ -223,7 +224,8 @@ def _label_aliases(state: GameState, a: int) -> list[str]:
     return out
 
 
-def _text_map(state: GameState, ids, aliases=_aliases) -> dict[str, int]:
+def _text_map(state: GameState, ids: Iterable[int],
+              aliases: Callable[[GameState, int], list[str]] = _aliases) -> dict[str, int]:
     m: dict[str, int] = {}
     for a in ids:
         for t in aliases(state, a):
@@ -231,7 +233,7 @@ def _text_map(state: GameState, ids, aliases=_aliases) -> dict[str, int]:
     return m
 
 
-def _lookup(state: GameState, t: str, ids) -> int | None:
+def _lookup(state: GameState, t: str, ids: Iterable[int]) -> int | None:
     """The id among `ids` that the normalised text `t` names: notation first, then labels."""
     found = _text_map(state, ids).get(t)
     if found is None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from arle_ai import _core
 from arle_ai.errors import PositionError
@@ -12,7 +13,7 @@ from arle_ai.records import GameRecord, RecordError, load_record
 __all__ = ["load_position", "load_record", "GameRecord", "RecordError"]
 
 
-def load_position(source: str | Path | dict) -> _core.GameState:
+def load_position(source: str | Path | dict[str, Any]) -> _core.GameState:
     """A position from a dict, a JSON text or a JSON file (docs/position-format.md).
 
     Raises PositionError naming the file, the JSON error or the impossible field.

@@ -48,7 +48,7 @@ def expected_score(elo: float) -> float:
         return 1.0
     if elo == -math.inf:
         return 0.0
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+    return 1.0 / (1.0 + float(10.0 ** (-elo / 400.0)))
 
 
 def elo_from_score(p: float) -> float:

@@ -268,5 +268,5 @@ def load_record(source: str | Path | dict[str, Any]) -> GameRecord:
         except (OSError, UnicodeDecodeError) as exc:
             raise RecordError(f"{path}: cannot read: {exc}") from None
     else:
-        text = source
+        text = str(source)
     return record_from_dict(parse_json(text, RecordError))

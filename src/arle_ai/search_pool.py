@@ -37,6 +37,8 @@ def _worker_main(conn: Connection, options: dict[str, Any]) -> None:
         try:
             done = search._run(state, iterations, time_limit, seed)
             stats = search.tree.stats(state)
+            if stats is None:
+                raise RuntimeError("the searched position is not in the tree")
             pvs = {a: search.tree.principal_variation(state, a, PV_DEPTH)
                    for a, n, *_ in stats if n}
             conn.send(("ok", stats, pvs, done))
@@ -50,7 +52,7 @@ class WorkerPool:
     def __init__(self, k: int, options: dict[str, Any]) -> None:
         ctx = mp.get_context("fork")
         self.conns: list[Connection] = []
-        self.procs = []
+        self.procs: list[Any] = []
         for _ in range(k):
             parent, child = ctx.Pipe()
             proc = ctx.Process(target=_worker_main, args=(child, options), daemon=True)
@@ -60,7 +62,7 @@ class WorkerPool:
             self.procs.append(proc)
         self._finalizer = weakref.finalize(self, _shutdown, self.conns, self.procs)
 
-    def run(self, jobs: list[tuple]) -> list[tuple]:
+    def run(self, jobs: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
         for conn, job in zip(self.conns, jobs, strict=True):
             conn.send(job)
         replies = [conn.recv() for conn in self.conns]
@@ -73,7 +75,7 @@ class WorkerPool:
         self._finalizer()
 
 
-def _shutdown(conns: list[Connection], procs: list) -> None:
+def _shutdown(conns: list[Connection], procs: list[Any]) -> None:
     for conn in conns:
         try:
             conn.send(None)
@@ -86,7 +88,8 @@ def _shutdown(conns: list[Connection], procs: list) -> None:
             proc.kill()
 
 
-def parallel_search(mcts: Any, state: _core.GameState) -> tuple[RootStats, dict, int]:
+def parallel_search(mcts: Any, state: _core.GameState
+                    ) -> tuple[RootStats, dict[int, list[int]], int]:
     """Run `mcts`'s search in its worker pool (started on first use); returns the summed root
     statistics, a principal variation per visited action (from the worker that visited it
     most) and the iterations done."""

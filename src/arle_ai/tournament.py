@@ -116,6 +116,7 @@ def play_game(task: dict[str, Any]) -> dict[str, Any]:
         if len(actions) >= MAX_DECISIONS:
             raise RuntimeError(f"game {task['game']}: no end after {MAX_DECISIONS} decisions")
         player = state.current_player
+        assert player is not None, "an unfinished game has a player to decide"
         action = _choose(agents[player], state, task, player)
         state.apply(action)
         actions.append(action)
@@ -309,7 +310,9 @@ class Tournament:
 
     def _check_result(self, path: Path, n: int, result: Any) -> int:
         meta = result.get("meta") if isinstance(result, dict) else None
-        g = meta.get("game") if isinstance(meta, dict) else None
+        if not isinstance(meta, dict):
+            meta = {}
+        g = meta.get("game")
         if isinstance(g, bool) or not isinstance(g, int) or not 0 <= g < self.total:
             raise TournamentError(f"{path}: line {n} is not a game of this tournament "
                                   f"(no game index in 0..{self.total - 1})")
