@@ -76,7 +76,8 @@ cdef double action_score(State* s, int a, int pi, Weights* w) noexcept nogil:
     return eval_margin(&t, pi, w)
 
 cdef int heuristic_pick(State* s, uint64_t* rng, Weights* w, int* buf, int n) noexcept nogil:
-    """Compare a few random candidates by the evaluation right after them; some randomness."""
+    """The reference policy (kept to check heuristic_step against): compare a few random
+    candidates by the evaluation right after them; some randomness."""
     cdef int k = <int>w.w[W_SAMPLE], i, j, best = buf[0], pi = current_player(s)
     cdef double sc, best_sc = -1e18
     if n == 1:
@@ -100,9 +101,88 @@ cdef int heuristic_pick(State* s, uint64_t* rng, Weights* w, int* buf, int n) no
             best = j
     return best
 
+ctypedef struct EvalCache:
+    # a player's evaluation while their pieces are those of the decision's state
+    double value
+    int8_t half_year
+    int8_t turn
+    int8_t valid
+
+cdef inline double cached_eval(State* t, State* base, int pi, Weights* w,
+                               EvalCache* cache) noexcept nogil:
+    """eval_player(t, pi), reused while player pi's pieces are those of `base`: eval_player
+    reads only the player and the clock (half-year, turn), and many moves leave a player's
+    pieces alone (every move leaves the opponent's; placing a worker, the mover's)."""
+    if memcmp(&t.pl[pi], &base.pl[pi], sizeof(Player)) != 0:
+        return eval_player(t, pi, w)
+    if cache.valid and cache.half_year == t.half_year and cache.turn == t.turn:
+        return cache.value
+    cache.value = eval_player(t, pi, w)
+    cache.half_year = t.half_year
+    cache.turn = t.turn
+    cache.valid = 1
+    return cache.value
+
+cdef int heuristic_step(State* s, uint64_t* rng, Weights* w, int* buf, int n) noexcept nogil:
+    """One decision of the heuristic policy, applied to `s`; returns the next decision's legal
+    ids in `buf` (as apply_action_next). It chooses exactly what heuristic_pick chooses, for
+    less: a candidate drawn twice is scored once, a player's evaluation is reused while the
+    move leaves their pieces alone, and the best candidate's resulting state and legal ids
+    are kept instead of applying the chosen action again."""
+    cdef int k = <int>w.w[W_SAMPLE], i, j, c, pi, nc, best_n = 0, n_seen = 0, seen_before
+    cdef int bufs[2][MAX_LEGAL]
+    cdef State states[2]
+    cdef int seen[64]
+    cdef int cand = 0, best_slot = -1
+    cdef double sc, best_sc = -1e18
+    cdef State* t
+    cdef EvalCache mine, theirs
+    if n == 1:
+        return apply_action_next(s, buf[0], buf)
+    if (rng_next(rng) >> 11) * (1.0 / 9007199254740992.0) < w.w[W_EPSILON]:
+        return apply_action_next(s, buf[rng_below(rng, n)], buf)
+    if k < 1:
+        k = 1
+    pi = current_player(s)
+    mine.valid = 0
+    theirs.valid = 0
+    c = n if k >= n else k
+    for i in range(c):
+        if k >= n:
+            j = buf[i]
+        else:
+            j = buf[rng_below(rng, n)]
+            seen_before = 0
+            for nc in range(n_seen):
+                if seen[nc] == j:
+                    seen_before = 1
+            if seen_before:
+                continue
+            if n_seen < 64:
+                seen[n_seen] = j
+                n_seen += 1
+        t = &states[cand]
+        t[0] = s[0]
+        apply_raw(t, j)
+        nc = flow_into(t, bufs[cand])
+        sc = cached_eval(t, s, pi, w, &mine) - cached_eval(t, s, 1 - pi, w, &theirs)
+        if sc > best_sc:
+            best_sc = sc
+            best_n = nc
+            best_slot = cand
+            cand = 1 - cand
+    if best_slot < 0:   # no score above -1e18 (never with finite weights): as heuristic_pick
+        return apply_action_next(s, buf[0], buf)
+    s[0] = states[best_slot]
+    if best_n < 0:
+        return legal_actions(s, buf)
+    memcpy(buf, bufs[best_slot], best_n * sizeof(int))
+    return best_n
+
 cdef double rollout(State* s, uint64_t* rng, Weights* w, int heuristic, int horizon,
                     double* margin0) noexcept nogil:
-    """Play on (uniform or heuristic policy); stop at the game end or when `horizon` more
+    """Play on (heuristic: 0 uniform, 1 heuristic policy, 2 the same by the reference code
+    heuristic_pick); stop at the game end or when `horizon` more
     half-years have begun (horizon < 0: play to the end). Returns player 0's value in [0, 1]
     and sets player 0's VP margin (final, or estimated by the evaluation)."""
     cdef int buf[MAX_LEGAL]
@@ -113,11 +193,12 @@ cdef double rollout(State* s, uint64_t* rng, Weights* w, int heuristic, int hori
     while not is_terminal(s) and s.half_year < stop_at and steps < 20000:
         if n == 0:
             break
-        if heuristic:
-            a = heuristic_pick(s, rng, w, buf, n)
+        if heuristic == 1:
+            n = heuristic_step(s, rng, w, buf, n)
+        elif heuristic == 2:
+            n = apply_action_next(s, heuristic_pick(s, rng, w, buf, n), buf)
         else:
-            a = buf[rng_below(rng, n)]
-        n = apply_action_next(s, a, buf)
+            n = apply_action_next(s, buf[rng_below(rng, n)], buf)
         steps += 1
     if is_terminal(s):
         return terminal_value(s, w, margin0)
@@ -134,13 +215,15 @@ cdef void _weights_from(object seq, Weights* w) except *:
         w.w[i] = float(seq[i])
 
 
-def rollout_value(GameState state, weights, seed=0, heuristic=True, horizon=-1):
-    """One rollout from `state` (unchanged) in C: (player 0's value in [0, 1], its VP margin)."""
+def rollout_value(GameState state, weights, seed=0, heuristic=True, horizon=-1,
+                  reference=False):
+    """One rollout from `state` (unchanged) in C: (player 0's value in [0, 1], its VP margin).
+    reference: the heuristic policy by its reference code (the same choices, slower)."""
     cdef Weights w
     cdef State s = state.s
     cdef uint64_t rng = rng_seed(<int64_t>seed)
     cdef double v, m = 0
-    cdef int h = horizon, heur = 1 if heuristic else 0
+    cdef int h = horizon, heur = (2 if reference else 1) if heuristic else 0
     _weights_from(weights, &w)
     with nogil:
         v = rollout(&s, &rng, &w, heur, h, &m)
@@ -176,16 +259,17 @@ def action_scores(GameState state, weights):
     return [(buf[i], action_score(&state.s, buf[i], pi, &w)) for i in range(n)]
 
 
-def heuristic_playouts(GameState state, weights, int n, seed=0):
-    """n heuristic playouts to the end in C (for benchmarks); returns player 0's mean value."""
+def heuristic_playouts(GameState state, weights, int n, seed=0, reference=False):
+    """n heuristic playouts to the end in C (for benchmarks); returns player 0's mean value.
+    reference: use the reference policy code (the same choices, scored the costly way)."""
     cdef Weights w
     cdef State s
     cdef uint64_t rng = rng_seed(<int64_t>seed)
     cdef double total = 0, m
-    cdef int i
+    cdef int i, policy = 2 if reference else 1
     _weights_from(weights, &w)
     with nogil:
         for i in range(n):
             s = state.s
-            total += rollout(&s, &rng, &w, 1, -1, &m)
+            total += rollout(&s, &rng, &w, policy, -1, &m)
     return total / max(n, 1)

@@ -31,6 +31,9 @@ cdef int food_vp(int food) noexcept nogil:
                 best = v
     return best
 
+cdef extern from *:
+    int __builtin_ctz(unsigned int x) nogil
+
 cdef inline int large_vehicles(Player* p) noexcept nogil:
     cdef int n = 0, i
     for i in range(p.nveh):
@@ -47,6 +50,7 @@ cdef inline int tidal_penalty(Player* p) noexcept nogil:
 cdef void score_parts(Player* p, int* out) noexcept nogil:
     """The eight scoring categories of player p, in half points."""
     cdef int g, i, v, t, a0, a1, a2
+    cdef uint32_t bits
     v = 0
     for g in range(NGOODS):
         v += HALF_VP[g] * p.goods[g]
@@ -70,9 +74,10 @@ cdef void score_parts(Player* p, int* out) noexcept nogil:
         v *= 2
     out[SC_GOODS] = 2 * v
     v = 0
-    for i in range(NBUILDINGS):
-        if p.buildings & (<uint32_t>1 << i):
-            v += BUILDING_VP[i]
+    bits = p.buildings
+    while bits:
+        v += BUILDING_VP[__builtin_ctz(bits)]
+        bits &= bits - 1
     v += (HOME_VP_STALL * p.stalls + HOME_VP_DEPOT * p.depots + HOME_VP_STABLE * p.stables
           + HOME_VP_DOUBLE_STALL * p.double_stalls + HOME_VP_FOREST * p.forests + HOME_VP_PARK * p.parks)
     v += HOME_VP_HYDRATED * p.hydrated + HOME_VP_DEHYDRATED * dehydrated_count(p)
