@@ -232,3 +232,153 @@ def test_suggest_and_the_mcts_agent_pass_progress_on():
     agent.progress = seen.append
     agent.select(state)
     assert seen[2:] == [256, 512, 600]
+
+
+# ---- the compiled tree ----
+
+def _random_position(seed: int, decisions: int):
+    import random
+
+    rng = random.Random(seed)
+    s = arle_ai.new_game(seed)
+    for _ in range(decisions):
+        if s.is_terminal():
+            break
+        s.apply(rng.choice(s.legal_actions()))
+    return s
+
+
+def test_key_collisions_are_handled():
+    """With the 64-bit key cut to 4 bits nearly every position shares its key with others:
+    the check hash keeps them apart and the search finds exactly the same."""
+    s = arle_ai.new_game(5)
+    plain = MCTS(iterations=600, seed=2)
+    forced = MCTS(iterations=600, seed=2)
+    forced.tree._set_key_mask(0xF)
+    a, b = plain.search(s), forced.search(s)
+    assert _visits(a) == _visits(b)
+    assert plain.node_count() == forced.node_count() > 16
+    assert [x.pv for x in a.actions] == [x.pv for x in b.actions]
+
+
+def test_equal_positions_have_equal_hashes_and_different_ones_differ():
+    s = _random_position(1, 40)
+    assert _core_hashes(s) == _core_hashes(s.copy())
+    seen = {}
+    for seed in range(40):
+        p = _random_position(seed, seed * 3)
+        seen.setdefault(_core_hashes(p), p)
+        assert seen[_core_hashes(p)] == p
+
+
+def _core_hashes(state):
+    from arle_ai import _core
+
+    return _core.state_hashes(state)
+
+
+def test_the_memory_ceiling_holds_during_a_timed_search():
+    ceiling = 1 << 17
+    m = MCTS(time_limit=0.4, seed=0, max_memory=ceiling)
+    s = arle_ai.new_game(0)
+    r = m.search(s)
+    assert m.tree.bytes_allocated <= ceiling
+    assert m.tree.refused > 0, "the budget should have been long enough to reach the ceiling"
+    assert sum(a.visits for a in r.actions) == r.iterations > m.node_count()
+    # the next search starts from a full tree: it is cut to what the new root reaches
+    child = s.copy().apply(r.best_action)
+    kept = sum(n for n, _ in m.node_stats(child).values())
+    r2 = m.search(child)
+    assert m.tree.bytes_allocated <= ceiling
+    assert sum(a.visits for a in r2.actions) == kept + r2.iterations
+
+
+def test_a_node_ceiling_stops_expansion_but_not_the_search():
+    m = MCTS(iterations=2000, seed=1, max_nodes=50)
+    r = m.search(arle_ai.new_game(1))
+    assert m.node_count() <= 50
+    assert sum(a.visits for a in r.actions) == 2000
+
+
+def test_prune_keeps_the_subtree_of_the_new_root():
+    s = arle_ai.new_game(2)
+    m = MCTS(iterations=800, seed=0)
+    r = m.search(s)
+    child = s.copy().apply(r.best_action)
+    before = m.node_stats(child)
+    total = m.node_count()
+    kept = m.tree.prune(child)
+    assert 0 < kept < total
+    assert m.node_stats(child) == before
+    assert m.node_stats(s) is None
+
+
+def test_searches_from_random_positions_return_legal_moves():
+    options = [dict(), dict(puct=True), dict(rollout="random", horizon=-1), dict(leaf="static"),
+               dict(leaf="null"), dict(horizon=0, c=2.0)]
+    for i in range(36):
+        s = _random_position(100 + i, (i * 37) % 260)
+        if s.is_terminal():
+            continue
+        r = MCTS(iterations=40, seed=i, **options[i % len(options)]).search(s)
+        legal = s.legal_actions()
+        assert r.best_action in legal
+        assert sorted(a.action for a in r.actions) == legal
+        for a in r.actions[:5]:
+            if a.visits:
+                replay = s.copy()
+                for text in a.pv:
+                    replay.apply(replay.parse_action(text))
+
+
+def test_the_cheaper_rollout_policy_chooses_as_the_reference():
+    from arle_ai import _core
+
+    w = heuristics.DEFAULT_WEIGHTS.as_array()
+    for i in range(12):
+        s = _random_position(200 + i, i * 15)
+        for seed in range(5):
+            assert _core.rollout_value(s, w, seed, True, -1) == \
+                _core.rollout_value(s, w, seed, True, -1, reference=True)
+
+
+def test_evaluators_and_the_finished_game_value():
+    from arle_ai import _core
+
+    w = heuristics.DEFAULT_WEIGHTS
+    end = _finished_game()
+    value, margin = _core.final_value(end, w.as_array())
+    scores = end.scores()
+    assert margin == scores[0] - scores[1]
+    assert (value > 0.5) == (end.winner() == 0)
+    with pytest.raises(ValueError):
+        _core.final_value(arle_ai.new_game(0), w.as_array())
+    s = arle_ai.new_game(0)
+    assert _core.NullEvaluator(w.as_array()).evaluate(s) == (0.5, 0.0)
+    static = _core.StaticEvaluator(w.as_array())
+    assert static.evaluate(s)[1] == pytest.approx(
+        heuristics.evaluate(s)[0] - heuristics.evaluate(s)[1])
+    twin = pickle.loads(pickle.dumps(static))
+    r1 = MCTS(iterations=100, seed=0, evaluator=static).search(s)
+    r2 = MCTS(iterations=100, seed=0, evaluator=twin).search(s)
+    assert _visits(r1) == _visits(r2)
+    with pytest.raises(ValueError):
+        MCTS(leaf="magic")
+    with pytest.raises(ValueError):
+        MCTS(evaluator="static")
+
+
+def test_parallel_workers_keep_their_trees_and_stay_deterministic():
+    s = arle_ai.new_game(6)
+    runs = []
+    for _ in range(2):
+        m = MCTS(iterations=300, seed=4, workers=2)
+        first = m.search(s)
+        child = s.copy().apply(first.best_action)
+        second = m.search(child)
+        m.close()
+        runs.append((_visits(first), _visits(second), [a.pv for a in second.actions]))
+        assert first.best().pv and first.best().pv[0] == first.best().text
+        # the workers' trees were kept: the second root already had visits before it
+        assert sum(a.visits for a in second.actions) > 300
+    assert runs[0] == runs[1]

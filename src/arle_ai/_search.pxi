@@ -282,7 +282,7 @@ cdef class SearchTree:
 
     cdef int _grow_nodes(self) noexcept nogil:
         cdef int64_t room = self.max_bytes - self._allocated()
-        cdef int64_t extra = self.cap_nodes if self.cap_nodes > 256 else 256
+        cdef int64_t extra = self.cap_nodes // 4 if self.cap_nodes > 1024 else 256
         cdef Node* p
         if extra * <int64_t>sizeof(Node) > room:
             extra = room // <int64_t>sizeof(Node)
@@ -299,7 +299,7 @@ cdef class SearchTree:
 
     cdef int _grow_edges(self, int64_t need) noexcept nogil:
         cdef int64_t room = self.max_bytes - self._allocated()
-        cdef int64_t extra = self.cap_edges if self.cap_edges > 4096 else 4096
+        cdef int64_t extra = self.cap_edges // 4 if self.cap_edges > 16384 else 4096
         cdef Edge* p
         if extra < need:
             extra = need

@@ -1,6 +1,8 @@
 """Speed benchmarks (not tests): each figure beside a reference measured in the same run.
 
-Used by ``arle bench`` and ``bench/run.py``. Timings are medians over repeats.
+Used by ``arle bench`` and ``bench/run.py``. Timings are medians over repeats; search rates
+are per CPU second (fair on a shared machine) except the root-parallel ones, which are per
+wall-clock second. bench/compare_builds.py compares these figures with another build.
 """
 
 from __future__ import annotations
@@ -8,7 +10,6 @@ from __future__ import annotations
 import random
 import statistics
 import time
-import tracemalloc
 from collections.abc import Callable
 from typing import Any
 
@@ -92,32 +93,59 @@ def run_benchmarks(quick: bool = False,
     say("MCTS")
     iters = 1000 if quick else 5000
     for name, st in (("opening", opening), ("mid_game", mid)):
-        times = []
-        for r in range(reps):
-            search = MCTS(iterations=iters, seed=r, reuse=False)
-            t = time.perf_counter()
-            search.search(st)
-            times.append(time.perf_counter() - t)
-        out[f"mcts_iterations_per_s_{name}"] = iters / statistics.median(times)
-    times = []
-    for r in range(reps):
-        search = MCTS(iterations=iters // 5, seed=r, reuse=False, rollout="random", horizon=-1)
-        t = time.perf_counter()
-        search.search(opening)
-        times.append(time.perf_counter() - t)
-    full = (iters // 5) / statistics.median(times)
-    out["mcts_iterations_per_s_opening_full_random_rollouts"] = full
+        out[f"mcts_iterations_per_s_{name}"] = _search_rate(st, iters, reps)
+    out["mcts_iterations_per_s_opening_full_random_rollouts"] = _search_rate(
+        opening, iters // 5, reps, rollout="random", horizon=-1)
+    null = _search_rate(opening, iters * 10, reps, leaf="null")
+    out["mcts_iterations_per_s_opening_null_leaf"] = null
+    per_iteration = 1e6 / out["mcts_iterations_per_s_opening"]
+    out["mcts_tree_us_per_iteration"] = 1e6 / null
+    out["mcts_leaf_us_per_iteration"] = per_iteration - 1e6 / null
+    t_ref = _median_time(lambda: _core.heuristic_playouts(opening, w, hg, 3, reference=True), reps)
+    out["heuristic_policy_speedup_vs_reference"] = t_ref / t_h
 
     say("tree memory")
-    tracemalloc.start()
     search = MCTS(iterations=iters, seed=0, reuse=False)
-    before = tracemalloc.get_traced_memory()[0]
     search.search(opening)
-    after = tracemalloc.get_traced_memory()[0]
-    tracemalloc.stop()
+    nodes = max(search.node_count(), 1)
     out["tree_nodes"] = search.node_count()
-    out["bytes_per_tree_node"] = (after - before) / max(search.node_count(), 1)
+    out["tree_edges_per_node"] = search.tree.edge_count / nodes
+    out["bytes_per_tree_node"] = search.tree.bytes_allocated / nodes
+    out["bytes_per_tree_node_used"] = search.tree.bytes_used / nodes
     out["state_struct_bytes"] = len(opening.raw_bytes())
+
+    say("root parallelism")
+    out.update(_parallel_rates(opening, iters, reps))
+    return out
+
+
+def _search_rate(state: _core.GameState, iterations: int, reps: int, **options: Any) -> float:
+    """Median search iterations per CPU second (fresh trees, default options otherwise)."""
+    rates = []
+    for r in range(reps):
+        search = MCTS(iterations=iterations, seed=r, reuse=False, **options)
+        t = time.process_time()
+        search.search(state)
+        rates.append(iterations / max(time.process_time() - t, 1e-9))
+    return statistics.median(rates)
+
+
+def _parallel_rates(state: _core.GameState, iterations: int, reps: int) -> dict[str, float]:
+    """Iterations per wall-clock second with 1 and 2 workers (persistent pool, started by a
+    first search outside the timing; each timed search starts from a fresh tree)."""
+    out = {}
+    for k in (1, 2):
+        search = MCTS(iterations=iterations * k, seed=0, reuse=False, workers=k)
+        search.search(state)
+        times = []
+        for _ in range(reps):
+            t = time.perf_counter()
+            search.search(state)
+            times.append(time.perf_counter() - t)
+        search.close()
+        out[f"mcts_iterations_per_wall_s_workers_{k}"] = iterations * k / statistics.median(times)
+    out["mcts_parallel_speedup_2_workers"] = (out["mcts_iterations_per_wall_s_workers_2"]
+                                              / out["mcts_iterations_per_wall_s_workers_1"])
     return out
 
 
@@ -131,11 +159,22 @@ def format_report(r: dict[str, Any]) -> str:
         f"  ratio C / Python                 {r['c_vs_python_playout_ratio']:>14,.1f}x",
         f"  median random playout (one game) {r['random_playout_median_ms']:>14,.3f} ms",
         f"heuristic playouts/s (C)           {r['heuristic_playouts_per_s_c']:>14,.1f}",
+        "  speed-up vs the reference policy "
+        f"{r['heuristic_policy_speedup_vs_reference']:>14,.2f}x",
         f"MCTS iterations/s, opening         {r['mcts_iterations_per_s_opening']:>14,.0f}",
         f"MCTS iterations/s, mid-game        {r['mcts_iterations_per_s_mid_game']:>14,.0f}",
         "MCTS iterations/s, full random     "
         f"{r['mcts_iterations_per_s_opening_full_random_rollouts']:>14,.0f}",
-        f"memory per tree node               {r['bytes_per_tree_node']:>14,.0f} bytes",
+        "MCTS iterations/s, null leaf       "
+        f"{r['mcts_iterations_per_s_opening_null_leaf']:>14,.0f}",
+        f"  per iteration: tree              {r['mcts_tree_us_per_iteration']:>14,.2f} us",
+        f"  per iteration: leaf (rollout)    {r['mcts_leaf_us_per_iteration']:>14,.2f} us",
+        f"MCTS iterations/wall s, 1 worker   {r['mcts_iterations_per_wall_s_workers_1']:>14,.0f}",
+        f"MCTS iterations/wall s, 2 workers  {r['mcts_iterations_per_wall_s_workers_2']:>14,.0f}",
+        f"  speed-up with 2 workers          {r['mcts_parallel_speedup_2_workers']:>14,.2f}x",
+        f"tree bytes per node (allocated)    {r['bytes_per_tree_node']:>14,.0f} bytes",
+        f"tree bytes per node (in use)       {r['bytes_per_tree_node_used']:>14,.0f} bytes",
+        f"  legal actions per node (mean)    {r['tree_edges_per_node']:>14,.1f}",
         f"state struct                       {r['state_struct_bytes']:>14,} bytes",
         f"decisions per random game (mean)   {r['decisions_per_game']:>14,.1f}",
     ]

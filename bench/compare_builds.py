@@ -1,0 +1,71 @@
+"""Search speed of this build against another build of arle-ai, in the same run.
+
+    python bench/compare_builds.py /work/wt/i12-old/.venv/bin/python [--rounds 5] [--json]
+
+Each round runs, in a fresh subprocess of each interpreter and alternating which goes first,
+5,000 iterations of a default search from the opening (fresh tree) and then the same with the
+leaf evaluation replaced by a constant 0.5 ("null leaf": the tree code alone; in a build
+without leaf evaluators the rollout function is replaced). Rates are per CPU second; the
+report gives each build's median and the ratios of the medians.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import subprocess
+import sys
+
+_PROBE = r"""
+import json, time
+import arle_ai
+from arle_ai import mcts as m
+state = arle_ai.new_game(0)
+def rate(n, **kw):
+    search = m.MCTS(iterations=n, seed=1, reuse=False, **kw)
+    t = time.process_time()
+    search.search(state)
+    return n / (time.process_time() - t)
+out = {"default": rate(5000)}
+if hasattr(m, "make_evaluator"):
+    out["null_leaf"] = rate(50000, leaf="null")
+else:
+    m._core.rollout_value = lambda *args, **kw: (0.5, 0.0)
+    out["null_leaf"] = rate(5000)
+print(json.dumps(out))
+"""
+
+
+def _probe(python: str) -> dict[str, float]:
+    done = subprocess.run([python, "-c", _PROBE], capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0].startswith("-"):
+        print(__doc__)
+        return 2
+    other = argv[0]
+    rounds = int(argv[argv.index("--rounds") + 1]) if "--rounds" in argv else 5
+    runs: dict[str, list[dict[str, float]]] = {"this": [], "other": []}
+    for r in range(rounds):
+        order = [("this", sys.executable), ("other", other)]
+        for name, python in order if r % 2 == 0 else order[::-1]:
+            runs[name].append(_probe(python))
+        print(f"... round {r + 1}/{rounds}", file=sys.stderr)
+    report = {}
+    for key in ("default", "null_leaf"):
+        this = statistics.median(x[key] for x in runs["this"])
+        that = statistics.median(x[key] for x in runs["other"])
+        report[key] = {"this": this, "other": that, "ratio": this / that}
+    if "--json" in argv:
+        print(json.dumps({"report": report, "runs": runs}, indent=1))
+    else:
+        for key, v in report.items():
+            print(f"{key:<10} this {v['this']:>12,.0f} it/s   other {v['other']:>10,.0f} it/s   "
+                  f"ratio {v['ratio']:6.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
