@@ -39,6 +39,10 @@ def format_report(report: arle_ai.SuggestionReport) -> str:
               help="Search time in seconds instead of an iteration budget.")
 @click.option("--workers", type=WORKERS, default=1, show_default=True,
               help="Processes searching in parallel (root parallelism).")
+@click.option("--max-memory", "max_memory", type=click.IntRange(min=1, max=16384), default=1024,
+              show_default=True, metavar="MIB",
+              help="Ceiling on the search tree's memory in MiB (all workers together); "
+                   "once reached, the search refines the tree it has without adding nodes.")
 @click.option("--top", type=click.IntRange(min=1), default=5, show_default=True,
               help="How many moves to list.")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Search seed.")
@@ -47,7 +51,8 @@ def format_report(report: arle_ai.SuggestionReport) -> str:
                    "end].")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output on stdout.")
 def suggest(position: str | None, iterations: int | None, time_limit: float | None,
-            workers: int, top: int, seed: int, ply: int | None, as_json: bool) -> None:
+            workers: int, max_memory: int, top: int, seed: int, ply: int | None,
+            as_json: bool) -> None:
     """Suggest the best moves for POSITION (a JSON position file, or a game record at its end
     or after --ply decisions; default: the standard opening), with visits, win rate, mean
     score margin and principal variation."""
@@ -59,7 +64,8 @@ def suggest(position: str | None, iterations: int | None, time_limit: float | No
     check_iterations_per_worker(state, iterations, workers)
     with search_bar(iterations or (None if time_limit else 2000), time_limit) as progress:
         report = arle_ai.suggest(state, iterations=iterations, time_limit=time_limit,
-                                 workers=workers, top=top, seed=seed, progress=progress)
+                                 workers=workers, top=top, seed=seed, progress=progress,
+                                 max_memory=max_memory << 20)
     if as_json:
         emit_json(report.to_dict())
     else:

@@ -142,8 +142,13 @@ def _parallel_rates(state: _core.GameState, iterations: int, reps: int) -> dict[
             t = time.perf_counter()
             search.search(state)
             times.append(time.perf_counter() - t)
-        search.close()
         out[f"mcts_iterations_per_wall_s_workers_{k}"] = iterations * k / statistics.median(times)
+        # the fixed cost of a search: a tiny budget, so that almost all is overhead (for 2
+        # workers: sending the root, gathering statistics and principal variations, merging)
+        search.iterations = k
+        out[f"mcts_search_overhead_ms_workers_{k}"] = 1000 * _median_time(
+            lambda s=search: s.search(state), 5)
+        search.close()
     out["mcts_parallel_speedup_2_workers"] = (out["mcts_iterations_per_wall_s_workers_2"]
                                               / out["mcts_iterations_per_wall_s_workers_1"])
     return out
@@ -172,6 +177,9 @@ def format_report(r: dict[str, Any]) -> str:
         f"MCTS iterations/wall s, 1 worker   {r['mcts_iterations_per_wall_s_workers_1']:>14,.0f}",
         f"MCTS iterations/wall s, 2 workers  {r['mcts_iterations_per_wall_s_workers_2']:>14,.0f}",
         f"  speed-up with 2 workers          {r['mcts_parallel_speedup_2_workers']:>14,.2f}x",
+        "  fixed cost a search, 1 / 2 workers "
+        f"{r['mcts_search_overhead_ms_workers_1']:>6,.2f} / "
+        f"{r['mcts_search_overhead_ms_workers_2']:.2f} ms",
         f"tree bytes per node (allocated)    {r['bytes_per_tree_node']:>14,.0f} bytes",
         f"tree bytes per node (in use)       {r['bytes_per_tree_node_used']:>14,.0f} bytes",
         f"  legal actions per node (mean)    {r['tree_edges_per_node']:>14,.1f}",
