@@ -1,8 +1,8 @@
 """Speed benchmarks (not tests): each figure beside a reference measured in the same run.
 
-Used by ``arle bench`` and ``bench/run.py``. Timings are medians over repeats; search rates
-are per CPU second (fair on a shared machine) except the root-parallel ones, which are per
-wall-clock second. bench/compare_builds.py compares these figures with another build.
+Used by ``arle bench`` and ``bench/run.py``. Timings are medians over repeats of CPU time
+(fair on a shared machine), except the root-parallel ones, which are per wall-clock second.
+bench/compare_builds.py compares the search rates with another build in one run.
 """
 
 from __future__ import annotations
@@ -21,6 +21,17 @@ __all__ = ["run_benchmarks", "format_report", "mid_game_state"]
 
 
 def _median_time(fn: Callable[[], Any], repeats: int) -> float:
+    """Median CPU seconds of fn() (CPU time: a busy machine does not count against it)."""
+    times = []
+    for _ in range(repeats):
+        t = time.process_time()
+        fn()
+        times.append(time.process_time() - t)
+    return statistics.median(times)
+
+
+def _median_wall(fn: Callable[[], Any], repeats: int) -> float:
+    """Median wall-clock seconds of fn() (for work spread over processes)."""
     times = []
     for _ in range(repeats):
         t = time.perf_counter()
@@ -80,9 +91,9 @@ def run_benchmarks(quick: bool = False,
                                         / out["random_playouts_per_s_python"])
     single = []
     for i in range(games):
-        t = time.perf_counter()
+        t = time.process_time()
         _core.random_playout(opening, i)
-        single.append(time.perf_counter() - t)
+        single.append(time.process_time() - t)
     out["random_playout_median_ms"] = 1000 * statistics.median(single)
 
     say("heuristic playouts")
@@ -146,7 +157,7 @@ def _parallel_rates(state: _core.GameState, iterations: int, reps: int) -> dict[
         # the fixed cost of a search: a tiny budget, so that almost all is overhead (for 2
         # workers: sending the root, gathering statistics and principal variations, merging)
         search.iterations = k
-        out[f"mcts_search_overhead_ms_workers_{k}"] = 1000 * _median_time(
+        out[f"mcts_search_overhead_ms_workers_{k}"] = 1000 * _median_wall(
             lambda s=search: s.search(state), 5)
         search.close()
     out["mcts_parallel_speedup_2_workers"] = (out["mcts_iterations_per_wall_s_workers_2"]
