@@ -7,6 +7,7 @@ bench/compare_builds.py compares the search rates with another build in one run.
 
 from __future__ import annotations
 
+import functools
 import random
 import statistics
 import time
@@ -163,7 +164,7 @@ def _parallel_rates(state: _core.GameState, iterations: int, reps: int) -> dict[
         # workers: sending the root, gathering statistics and principal variations, merging)
         search.iterations = k
         out[f"mcts_search_overhead_ms_workers_{k}"] = 1000 * _median_wall(
-            lambda s=search: s.search(state), 5)
+            functools.partial(search.search, state), 5)
         search.close()
     out["mcts_parallel_speedup_2_workers"] = (out["mcts_iterations_per_wall_s_workers_2"]
                                               / out["mcts_iterations_per_wall_s_workers_1"])
