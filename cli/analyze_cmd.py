@@ -8,23 +8,47 @@ import click
 from tqdm import tqdm
 
 from arle_ai import limits
-from arle_ai.analysis import GameAnalysis, analyze_game
-from arle_cli.common import SEED, Count, emit_json, load_record_file
+from arle_ai.analysis import DEFAULT_TIME, GameAnalysis, analyze_game, mark
+from arle_ai.display import fit
+from arle_ai.errors import IllegalActionError
+from arle_ai.notation import action_label
+from arle_ai.records import GameRecord
+from arle_cli.common import SEED, Count, Seconds, emit_json, fail, load_record_file
 
 
-def format_analysis(analysis: GameAnalysis, players: list[str]) -> str:
-    """Every decision with the engine's best and the value lost, then the summary."""
+def _printed(state, text: str) -> str:
+    """The move ``text`` (notation) of ``state`` with printed names."""
+    try:
+        return action_label(state, state.parse_action(text))
+    except (IllegalActionError, ValueError):
+        return text
+
+
+def format_analysis(analysis: GameAnalysis, players: list[str],
+                    record: GameRecord | None = None) -> str:
+    """Every decision with the engine's best and the value lost (printed names when the
+    record is given), then the summary."""
+    states = list(record.states()) if record is not None else None
     lines = [f"{'ply':>4} {'P':>1} {'HY':>2}  {'played':<34} {'best':<34} {'lost':>6} "
              f"{'VP lost':>7}"]
+
+    def moves(d) -> tuple[str, str]:
+        if states is None:
+            return d.played, d.best
+        return _printed(states[d.ply - 1], d.played), _printed(states[d.ply - 1], d.best)
+
     for d in analysis.decisions:
-        mark = "" if d.value_lost < 0.01 else " ?" if d.value_lost < 0.05 else " ??"
-        lines.append(f"{d.ply:>4} {d.player:>1} {d.half_year:>2}  {d.played:<34} {d.best:<34} "
-                     f"{d.value_lost:>6.3f} {d.vp_lost:>7.1f}{mark}")
+        verdict = mark(d.value_lost)
+        played, best = moves(d)
+        lines.append(f"{d.ply:>4} {d.player:>1} {d.half_year:>2}  {fit(played, 34):<34} "
+                     f"{fit(best, 34):<34} {d.value_lost:>6.3f} {d.vp_lost:>7.1f}"
+                     f"{' ' + verdict if verdict else ''}")
     lines.append("")
     lines.append("largest mistakes:")
     for d in analysis.mistakes():
+        played, best = moves(d)
         lines.append(f"  ply {d.ply} (player {d.player}, half-year {d.half_year}): played "
-                     f"{d.played}, best {d.best}, lost {d.value_lost:.3f} ({d.vp_lost:.1f} VP)")
+                     f"{played}, best {best}, lost {d.value_lost:.3f} ({d.vp_lost:.1f} VP)")
     if not analysis.mistakes():
         lines.append("  none")
     for p in (0, 1):
@@ -42,13 +66,19 @@ def format_analysis(analysis: GameAnalysis, players: list[str]) -> str:
 @click.argument("record", type=click.Path())
 @click.option("--player", type=click.IntRange(0, 1), default=None,
               help="Only this player's decisions (default: both).")
-@click.option("--iterations", type=Count(limits.MAX_ITERATIONS), default=500, show_default=True,
-              help="Search iterations per decision.")
+@click.option("--iterations", type=Count(limits.MAX_ITERATIONS), default=None,
+              help="Search iterations per decision instead of a time budget.")
+@click.option("--time", "time_limit", type=Seconds(), default=None,
+              help=f"Seconds of search per decision [default: {DEFAULT_TIME:g} when no "
+                   f"--iterations is given].")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Search seed.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output on stdout.")
-def analyze(record: str, player: int | None, iterations: int, seed: int, as_json: bool) -> None:
+def analyze(record: str, player: int | None, iterations: int | None, time_limit: float | None,
+            seed: int, as_json: bool) -> None:
     """For each decision of the game RECORD: the move played, the engine's best and the value
     (and VP margin) lost; then the largest mistakes and each player's accuracy."""
+    if iterations is not None and time_limit is not None:
+        fail("give either --iterations or --time, not both")
     rec = load_record_file(record)
     with tqdm(total=len(rec.actions), desc="analyze", unit="move",
               file=sys.stderr, disable=None, leave=False) as bar:
@@ -57,8 +87,8 @@ def analyze(record: str, player: int | None, iterations: int, seed: int, as_json
             bar.update(1)
 
         analysis = analyze_game(rec, player=player, iterations=iterations, seed=seed,
-                                progress=advance)
+                                time_limit=time_limit, progress=advance)
     if as_json:
         emit_json(analysis.to_dict())
     else:
-        click.echo(format_analysis(analysis, rec.players))
+        click.echo(format_analysis(analysis, rec.players, rec))

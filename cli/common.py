@@ -18,7 +18,7 @@ import click
 from tqdm import tqdm
 
 import arle_ai
-from arle_ai import limits
+from arle_ai import limits, names
 from arle_ai._core import MAX_SEED
 from arle_ai.agents import Agent, agent_from_spec
 from arle_ai.errors import PositionError
@@ -153,7 +153,7 @@ def load_game_file(path: str | None, ply: int | None = None
     if ply is not None:
         fail(f"{path}: --ply needs a game record, and this is a position file")
     try:
-        return arle_ai.GameState.from_dict(data), None
+        return arle_ai.GameState.from_dict(names.keys_for_names(data)), None
     except ValueError as exc:  # arle_ai.PositionError is a ValueError
         fail(f"{path}: invalid position: {exc}")
 

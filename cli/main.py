@@ -6,6 +6,7 @@ Each command lives in its own module; this one only assembles the group.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import click
@@ -65,6 +66,13 @@ def cli() -> None:
     show_default=True,
     help="Building set: drawn by seed, or the rulebook's first-game set.",
 )
+@click.option("--half-year", type=click.IntRange(1, 9), default=None,
+              help="Start at this half-year (1-9, odd = summer) instead of the first.")
+@click.option("--start-player", type=click.IntRange(0, 1), default=None,
+              help="The start player of that half-year [default: the drawn one].")
+@click.option("--pending", "with_pending", is_flag=True,
+              help="Also write the engine's decision stack ('pending'); without it the "
+                   "position starts at the turn of the player whose worker is next.")
 @click.option(
     "-o",
     "--output",
@@ -72,10 +80,21 @@ def cli() -> None:
     default=None,
     help="Write the position JSON to this file instead of stdout.",
 )
-def new(seed: int, variant: str, output: str | None) -> None:
-    """Write a start position as JSON."""
-    state = make_game(seed, variant)
-    write_text(state.to_json(), output)
+def new(seed: int, variant: str, half_year: int | None, start_player: int | None,
+        with_pending: bool, output: str | None) -> None:
+    """Write a start position as JSON (edit it by hand or with 'arle edit'; printed names
+    are accepted where keys are)."""
+    d = make_game(seed, variant).to_dict()
+    if half_year is not None:
+        d["half_year"] = half_year
+        d["season"] = "summer" if half_year % 2 else "winter"
+    if start_player is not None:
+        d["start_player"] = start_player
+    d.pop("pending", None)
+    state = arle_ai.GameState.from_dict(d)
+    if with_pending:
+        d = state.to_dict()
+    write_text(json.dumps(d, indent=1), output)
 
 
 @cli.command()
@@ -103,7 +122,9 @@ def _register() -> None:
     for module, name in [("arle_cli.suggest_cmd", "suggest"), ("arle_cli.play_cmd", "play"),
                          ("arle_cli.selfplay_cmd", "selfplay"),
                          ("arle_cli.analyze_cmd", "analyze"), ("arle_cli.bench_cmd", "bench"),
-                         ("arle_cli.check_cmd", "check"), ("arle_cli.serve_cmd", "serve")]:
+                         ("arle_cli.check_cmd", "check"), ("arle_cli.serve_cmd", "serve"),
+                         ("arle_cli.info_cmd", "info"), ("arle_cli.info_cmd", "list_things"),
+                         ("arle_cli.edit_cmd", "edit")]:
         try:
             mod = importlib.import_module(module)
         except ModuleNotFoundError as exc:

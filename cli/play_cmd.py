@@ -1,25 +1,32 @@
-"""``arle play``: a human plays the AI in the terminal; the game is saved as a record.
+"""``arle play``: a human plays the AI in the terminal, or two people follow a table game
+(``--ai human``); the game is saved as a record.
 
-At each of the human's decisions the legal moves are listed with numbers. The human types a
-number, a move in notation (``place fisherman``), or a command: ``hint`` (the search's three
-best moves), ``show`` (the whole position), ``list`` (the moves again), ``undo`` (back to before
-the human's last decision, taking back the AI's replies too), ``help`` or ``quit``. Decisions
-with a single legal move are played automatically. ``quit`` or end of input saves the game so
-far; a finished game is saved with its scores.
+At each decision a person makes, the question is asked in words and the legal moves are listed
+with numbers, each with its cost and immediate gain. The player types a number, a move in
+notation or with printed names (``place Builders' Merchant``), or a command: ``hint`` (the
+search's three best moves), ``show`` (the whole position), ``list`` (the moves again), ``log``
+(the game so far), ``undo`` (back to the start of the last turn, taking back the AI's replies
+too), ``help`` or ``quit``. After every turn, the AI's too, one line says what it did; each
+inventorying is told step by step and each half-year ends with a summary. Decisions with a
+single legal move are played automatically. ``quit`` or end of input saves the game so far; a
+finished game is saved with its scores.
 """
 
 from __future__ import annotations
 
 import re
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import click
 
 import arle_ai
-from arle_ai import limits
+from arle_ai import decisions, limits
 from arle_ai.agents import Agent, AgentError, MCTSAgent, choose_action
+from arle_ai.display import columns, describe_wide
 from arle_ai.errors import IllegalActionError
+from arle_ai.narration import Narrator
 from arle_ai.records import GameRecord
 from arle_cli.common import (
     SEED,
@@ -27,7 +34,6 @@ from arle_cli.common import (
     Count,
     cut_record,
     fail,
-    format_moves,
     load_game_file,
     make_agent,
     make_game,
@@ -36,14 +42,17 @@ from arle_cli.common import (
 from arle_cli.suggest_cmd import format_report
 
 MENU_NUMBER = re.compile(r"[+-]?[0-9]+")
+HUMAN = "human"
 HINT_ITERATIONS = 2000
 HINT_TOP = 3
 HELP_TEXT = (
-    "Type the number of a move, or the move in notation (e.g. 'place fisherman'), or:\n"
+    "Type the number of a move, or the move itself (e.g. 'place Fisherman', 'build Mill';\n"
+    "keys such as 'place summer_grocer' work too), or:\n"
     "  hint   the search's three best moves here\n"
     "  show   the whole position (home boards, goods, board, pending decision)\n"
     "  list   the legal moves again\n"
-    "  undo   take back your last decision and the AI's moves after it\n"
+    "  log    what happened so far, turn by turn\n"
+    "  undo   take back the last turn (the AI's moves after it too)\n"
     "  quit   stop and save the game so far"
 )
 
@@ -54,31 +63,56 @@ class QuitGame(Exception):
 
 @dataclass
 class Session:
-    """A game in progress: the record, the current position and the human's undo points."""
+    """A game in progress: the record, the current position, who sits at the keyboard, the
+    account of the game so far and the points a turn can be taken back to."""
 
     record: GameRecord
     state: arle_ai.GameState
-    human: int
+    humans: tuple[int, ...]
+    narrator: Narrator
     undo_points: list[int] = field(default_factory=list)
 
     def play(self, action: int) -> None:
-        self.state.apply(action)
+        """Play ``action`` and print the lines of what it completed."""
+        ply = len(self.record.actions)
+        if self.narrator.starts_turn(self.state) and self.state.current_player in self.humans:
+            self.undo_points.append(ply)
+        for line in self.narrator.play(self.state, action, ply):
+            click.echo(line.text)
         self.record.actions.append(action)
 
     def undo(self) -> bool:
-        """Go back to before the human's last decision; False when there is none."""
+        """Go back to the start of the last turn played at the keyboard; False when there is
+        none."""
         if not self.undo_points:
             return False
         ply = self.undo_points.pop()
         del self.record.actions[ply:]
         self.state = self.record.state_at(ply)
+        self.narrator.undo_to(ply)
         return True
 
 
-def _status(state: arle_ai.GameState) -> str:
+def _width() -> int:
+    return shutil.get_terminal_size().columns
+
+
+def format_menu(state: arle_ai.GameState, width: int = 80) -> str:
+    """The legal moves numbered 1..n with printed names and what each costs and gains at
+    once, in as many columns as fit ``width``."""
+    options = decisions.menu(state)
+    digits = len(str(len(options)))
+    cells = [f"{o.number:>{digits}}. {o.label}" + (f"  [{o.effect}]" if o.effect else "")
+             for o in options]
+    return "\n".join(columns(cells, width))
+
+
+def _status(session: Session) -> str:
+    state = session.state
     scores = state.scores()
-    return (f"half-year {state.half_year} ({state.season}), player {state.current_player} to "
-            f"decide: {state.pending}; score {scores[0]:g} - {scores[1]:g}")
+    names = session.narrator.players
+    return (f"half-year {state.half_year}/9 ({state.season}); score {names[0]} {scores[0]:g} - "
+            f"{names[1]} {scores[1]:g}\n{decisions.question(state)}")
 
 
 def _read_line(prompt: str) -> str:
@@ -90,8 +124,8 @@ def _read_line(prompt: str) -> str:
 
 
 def parse_choice(state: arle_ai.GameState, text: str) -> int:
-    """The legal action the human means by ``text``: a menu number (1..n) or notation.
-    IllegalActionError names what is wrong."""
+    """The legal action the human means by ``text``: a menu number (1..n, ASCII digits) or a
+    move in notation or with printed names. IllegalActionError names what is wrong."""
     legal = state.legal_actions()
     t = text.strip()
     if MENU_NUMBER.fullmatch(t):  # ASCII digits only: int() also takes '٣', str.isdigit '²'
@@ -104,12 +138,13 @@ def parse_choice(state: arle_ai.GameState, text: str) -> int:
 
 
 def _human_turn(session: Session, seed: int, hint_iterations: int) -> None:
-    """Read commands until the human makes a move (or undoes, or quits)."""
+    """Read commands until the player makes a move (or undoes, or quits)."""
     state = session.state
-    click.echo(f"\n{_status(state)}")
-    click.echo(format_moves(state))
+    click.echo(f"\n{_status(session)}")
+    click.echo(format_menu(state, _width()))
+    who = session.narrator.players[state.current_player]
     while True:
-        text = _read_line(f"your move (1-{len(state.legal_actions())}, help)").strip()
+        text = _read_line(f"{who} (1-{len(state.legal_actions())}, help)").strip()
         word = text.lower()
         if not text:
             continue
@@ -118,34 +153,35 @@ def _human_turn(session: Session, seed: int, hint_iterations: int) -> None:
         if word == "help":
             click.echo(HELP_TEXT)
         elif word == "list":
-            click.echo(format_moves(state))
+            click.echo(format_menu(state, _width()))
+        elif word == "log":
+            lines = [line.text for line in session.narrator.lines]
+            click.echo("\n".join(lines) if lines else "nothing has happened yet")
         elif word == "show":
-            click.echo(arle_ai.describe(state))
+            click.echo(describe_wide(state, _width()))
         elif word == "hint":
             with search_bar(hint_iterations, None, "hint") as progress:
                 report = arle_ai.suggest(state, iterations=hint_iterations, top=HINT_TOP,
                                          seed=seed, progress=progress)
-            click.echo(format_report(report))
+            click.echo(format_report(report, state, session.narrator.players))
         elif word == "undo":
             if session.undo():
-                click.echo("undone: back to before your last decision")
+                click.echo(f"undone: back to the start of the turn, decision "
+                           f"{len(session.record.actions)}")
                 return
-            click.echo("nothing to undo: you have not decided anything yet")
+            click.echo("nothing to undo: no turn has been played at the keyboard yet")
         else:
             try:
                 action = parse_choice(state, text)
             except IllegalActionError as exc:
                 click.echo(f"illegal move: {' '.join(str(exc).split())}")
                 continue
-            session.undo_points.append(len(session.record.actions))
-            click.echo(f"you play: {state.action_to_string(action)}")
             session.play(action)
             return
 
 
 def _ai_turn(session: Session, agent: Agent, label: str) -> None:
     state = session.state
-    player = state.current_player
     if isinstance(agent, MCTSAgent):
         search = agent.search
         with search_bar(search.iterations, search.time_limit, "AI thinking") as progress:
@@ -154,14 +190,6 @@ def _ai_turn(session: Session, agent: Agent, label: str) -> None:
         agent.progress = None
     else:
         action = choose_action(agent, state, label)
-    text = state.action_to_string(action)
-    extra = ""
-    result = getattr(agent, "last_result", None)
-    if result is not None and result.best_action == action:
-        best = result.best()
-        extra = (f"  (win {100 * best.mean_value:.0f}%, margin {best.mean_margin:+.1f}, "
-                 f"{result.iterations} iterations)")
-    click.echo(f"AI (player {player}) plays: {text}{extra}")
     session.play(action)
 
 
@@ -187,6 +215,8 @@ def _free_name(stem: str, suffix: str) -> str:
 
 
 def _finish(session: Session, out: str, finished: bool) -> None:
+    for line in session.narrator.flush():
+        click.echo(line.text)
     try:
         session.record.save(out)
     except OSError as exc:
@@ -199,22 +229,24 @@ def _finish(session: Session, out: str, finished: bool) -> None:
     state = session.state
     scores = state.scores()
     click.echo(f"\ngame over: score {scores[0]:g} - {scores[1]:g}")
+    names = session.narrator.players
     for p in (0, 1):
-        parts = ", ".join(f"{k} {v:g}" for k, v in state.score_breakdown(p).items() if v)
-        who = "you" if p == session.human else "AI"
-        click.echo(f"  player {p} ({who}): {scores[p]:g} VP: {parts}")
+        parts = ", ".join(f"{k.replace('_', ' ')} {v:g}"
+                          for k, v in state.score_breakdown(p).items() if v)
+        click.echo(f"  {names[p]} (player {p}): {scores[p]:g} VP: {parts}")
     winner = state.winner()
-    click.echo(f"{'you win' if winner == session.human else 'the AI wins'} "
-               f"(player {winner}); {decisions} saved to {out}")
+    click.echo(f"{names[winner]} (player {winner}) win{'' if names[winner] == 'You' else 's'}; "
+               f"{decisions} saved to {out}")
 
 
 @click.command()
 @click.argument("position", required=False, type=click.Path())
 @click.option("--ai", "ai_spec", default="mcts:time=2", show_default=True,
               help="The opponent: random, greedy, mcts:iterations=N, mcts:time=SEC,... or "
-                   "py:module.Class (your own agent).")
+                   "py:module.Class (your own agent); 'human' to enter both players' moves "
+                   "at the keyboard (following a game at the table).")
 @click.option("--seat", type=click.IntRange(0, 1), default=0, show_default=True,
-              help="Your seat: player 0 or player 1.")
+              help="Your seat: player 0 or player 1 (not used with --ai human).")
 @click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the setup draw (without POSITION) and of the AI.")
 @click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True,
@@ -232,15 +264,19 @@ def _finish(session: Session, out: str, finished: bool) -> None:
                    "replacing its later decisions.")
 def play(position: str | None, ai_spec: str, seat: int, seed: int, variant: str,
          hint_iterations: int, ply: int | None, out: str | None, overwrite: bool) -> None:
-    """Play the AI in the terminal from POSITION or a new game. POSITION is a JSON position
-    file, or a game record (say one saved by 'quit') to resume.
+    """Play the AI in the terminal from POSITION or a new game, or with --ai human enter a
+    game played at the table, both sides at the keyboard. POSITION is a JSON position file,
+    or a game record (say one saved by 'quit') to resume.
 
-    Choose a numbered move or type it in notation; 'hint', 'show', 'list', 'undo', 'help' and
-    'quit' are commands. The game is saved as a record (docs/game-record.md)."""
-    agent = make_agent(ai_spec, seed=seed)
-    players = [ai_spec, ai_spec]
-    players[seat] = "human"
-    meta = {"saved_by": "arle play", "ai": ai_spec, "human_seat": seat, "ai_seed": seed}
+    Choose a numbered move or type it (printed names or keys); 'hint', 'show', 'list', 'log',
+    'undo', 'help' and 'quit' are commands. The game is saved as a record
+    (docs/game-record.md)."""
+    both = ai_spec.strip().lower() == HUMAN
+    agent = None if both else make_agent(ai_spec, seed=seed)
+    players = [HUMAN, HUMAN] if both else [ai_spec, ai_spec]
+    players[seat] = HUMAN
+    meta = {"saved_by": "arle play", "ai": HUMAN if both else ai_spec, "human_seat": seat,
+            "ai_seed": seed}
     if position is None:
         state = make_game(seed, variant)
         record = GameRecord.new(seed, variant, players=players, meta=meta)
@@ -272,15 +308,20 @@ def play(position: str | None, ai_spec: str, seat: int, seed: int, variant: str,
     out = out or _free_name(f"arle-game-{seed}", ".json")
     if not Path(out).resolve().parent.is_dir():
         fail(f"{out}: the folder does not exist, so the game record cannot be saved there")
-    session = Session(record=record, state=state, human=seat)
-    click.echo(f"you are player {seat} against {ai_spec}; type 'help' for commands")
+    if both:
+        humans, names = (0, 1), ("P0", "P1")
+        click.echo("both players at the keyboard (P0 and P1); type 'help' for commands")
+    else:
+        humans = (seat,)
+        names = ("You", "AI") if seat == 0 else ("AI", "You")
+        click.echo(f"you are player {seat} against {ai_spec}; type 'help' for commands")
+    session = Session(record=record, state=state, humans=humans, narrator=Narrator(names))
     try:
         while not session.state.is_terminal():
             legal = session.state.legal_actions()
-            if session.state.current_player != seat:
+            if session.state.current_player not in humans:
                 _ai_turn(session, agent, f"the AI {ai_spec!r}")
             elif len(legal) == 1:
-                click.echo(f"you play (only move): {session.state.action_to_string(legal[0])}")
                 session.play(legal[0])
             else:
                 _human_turn(session, seed, hint_iterations)

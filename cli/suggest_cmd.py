@@ -5,7 +5,9 @@ from __future__ import annotations
 import click
 
 import arle_ai
-from arle_ai import limits
+from arle_ai import decisions, limits, reading
+from arle_ai.display import fit
+from arle_ai.notation import action_label
 from arle_cli.common import (
     SEED,
     WORKERS,
@@ -18,25 +20,42 @@ from arle_cli.common import (
     search_bar,
 )
 
+# Seconds of search by default: enough for stable verdicts (docs/benchmarks.md, stability).
+DEFAULT_TIME = 3.0
 
-def format_report(report: arle_ai.SuggestionReport) -> str:
-    """The ranked moves as a table: visits, win rate, mean margin and principal variation."""
-    lines = [f"player {report.player} to decide ({report.pending}); "
-             f"{report.iterations} iterations in {report.time_taken:.2f} s",
-             f"{'#':>3}  {'move':<40} {'visits':>7} {'win%':>6} {'margin':>7}  pv"]
+
+def format_report(report: arle_ai.SuggestionReport, state: arle_ai.GameState,
+                  players: tuple[str, str] = ("P0", "P1"), legend: bool = True) -> str:
+    """The ranked moves as a table with printed names: visits, value, mean margin, a ``~``
+    for moves within noise of the best, and the continuation with who moves; a legend
+    under it."""
+    who = players[report.player]
+    lines = [f"{who} (player {report.player}) to decide - {decisions.question(state)}",
+             f"{report.iterations} simulations in {report.time_taken:.2f} s",
+             f"{'#':>3}  {'move':<34} {'visits':>7} {'value':>6} {'margin':>7}    "
+             f"continuation (who moves)"]
+    best = report.moves[0]
     for m in report.moves:
-        pv = " / ".join(m.pv[1:4])
-        lines.append(f"{m.rank:>3}  {m.move:<40} {m.visits:>7} {100 * m.win_rate:>5.1f}% "
-                     f"{m.mean_margin:>+7.1f}  {pv}")
+        close = m is not best and reading.within_noise(best.win_rate, best.visits,
+                                                       m.win_rate, m.visits)
+        label = action_label(state, m.action)
+        after = state.copy()
+        after.apply(m.action)
+        pv = reading.pv_text(after, m.pv[1:], players, limit=3)
+        lines.append(f"{m.rank:>3}  {fit(label, 34):<34} {m.visits:>7} {m.win_rate:>6.3f} "
+                     f"{m.mean_margin:>+7.1f} {'~' if close else ' ':>2}  {pv}")
+    if legend:
+        lines += ["", *reading.LEGEND]
     return "\n".join(lines)
 
 
 @click.command()
 @click.argument("position", required=False, type=click.Path())
 @click.option("--iterations", type=Count(limits.MAX_ITERATIONS), default=None,
-              help="Search iterations (default 2000 when no --time is given).")
+              help="Search iterations instead of a time budget.")
 @click.option("--time", "time_limit", type=Seconds(), default=None,
-              help="Search time in seconds instead of an iteration budget.")
+              help=f"Search time in seconds [default: {DEFAULT_TIME:g} when no --iterations "
+                   f"is given].")
 @click.option("--workers", type=WORKERS, default=1, show_default=True,
               help="Processes searching in parallel (root parallelism).")
 @click.option("--max-memory", "max_memory", type=click.IntRange(min=1, max=16384), default=1024,
@@ -50,23 +69,26 @@ def format_report(report: arle_ai.SuggestionReport) -> str:
               help="With a game record: the position after this many decisions [default: the "
                    "end].")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output on stdout.")
+@click.option("--no-legend", is_flag=True, help="Leave out the legend under the table.")
 def suggest(position: str | None, iterations: int | None, time_limit: float | None,
             workers: int, max_memory: int, top: int, seed: int, ply: int | None,
-            as_json: bool) -> None:
+            as_json: bool, no_legend: bool) -> None:
     """Suggest the best moves for POSITION (a JSON position file, or a game record at its end
     or after --ply decisions; default: the standard opening), with visits, win rate, mean
-    score margin and principal variation."""
+    score margin and principal variation (who moves), and a legend of what they mean."""
     if iterations is not None and time_limit is not None:
         fail("give either --iterations or --time, not both")
     state = load_position(position, ply)
     if state.is_terminal():
         fail(f"{position}: the game is over, there is no move to suggest")
     check_iterations_per_worker(state, iterations, workers)
-    with search_bar(iterations or (None if time_limit else 2000), time_limit) as progress:
+    if iterations is None and time_limit is None:
+        time_limit = DEFAULT_TIME
+    with search_bar(iterations, time_limit) as progress:
         report = arle_ai.suggest(state, iterations=iterations, time_limit=time_limit,
                                  workers=workers, top=top, seed=seed, progress=progress,
                                  max_memory=max_memory << 20)
     if as_json:
         emit_json(report.to_dict())
     else:
-        click.echo(format_report(report))
+        click.echo(format_report(report, state, legend=not no_legend))

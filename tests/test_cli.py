@@ -88,9 +88,9 @@ def test_suggest_on_the_standard_opening():
     result = run("suggest", "--iterations", "300", "--top", "3")
     assert result.exit_code == 0, result.output
     lines = result.output.strip().splitlines()
-    assert "300 iterations" in lines[0]
-    assert len(lines) == 2 + 3
-    assert lines[2].split()[0] == "1"
+    assert "300 simulations" in lines[1]
+    assert [ln.split()[0] for ln in lines[3:6]] == ["1", "2", "3"]
+    assert lines[6] == "" and lines[7].startswith("visits:")
 
 
 def test_suggest_json_on_a_hand_written_position_is_deterministic(tmp_path):

@@ -56,7 +56,7 @@ def test_a_whole_game_is_played_and_saved_as_a_record(tmp_path, seat, ai):
 def test_a_move_typed_in_notation_is_played(tmp_path):
     result, out = play(tmp_path, "--ai", "random", input="Place  FISHERMAN\nquit\n")
     assert result.exit_code == 0, result.output
-    assert "you play: place fisherman" in result.output
+    assert "You: Fisherman - " in result.output
     assert load_record(out).moves()[0] == "place fisherman"
 
 
@@ -97,7 +97,7 @@ def test_hint_lists_the_three_best_moves_of_a_search(tmp_path):
     result, out = play(tmp_path, "--ai", "random", "--hint-iterations", "300",
                        input="hint\nquit\n")
     assert result.exit_code == 0, result.output
-    assert "300 iterations" in result.output
+    assert "300 simulations" in result.output
     lines = result.output.splitlines()
     header = next(i for i, ln in enumerate(lines) if ln.lstrip().startswith("#  move"))
     ranked = [ln.split()[0] for ln in lines[header + 1:header + 4]]
@@ -109,8 +109,8 @@ def test_show_and_list_and_help_print_without_playing(tmp_path):
     result, out = play(tmp_path, "--ai", "random", input="show\nlist\nhelp\nquit\n")
     assert result.exit_code == 0, result.output
     assert arle_ai.describe(arle_ai.new_game(seed=0)).splitlines()[0] in result.output
-    assert result.output.count("31. place winter_laborer (special)") == 2  # start + list
-    assert "take back your last decision" in result.output
+    assert result.output.count("31. place Laborer (special)") == 2  # start + list
+    assert "take back the last turn" in result.output
     assert load_record(out).actions == []
 
 
@@ -126,7 +126,7 @@ def test_end_of_input_saves_the_game_so_far(tmp_path):
 def test_the_ai_moves_first_when_the_human_takes_seat_1(tmp_path):
     result, out = play(tmp_path, "--ai", "random", "--seat", "1", input="quit\n")
     assert result.exit_code == 0, result.output
-    assert "AI (player 0) plays:" in result.output
+    assert "\nAI: " in result.output
     rec = load_record(out)
     assert rec.actions and rec.final_state().current_player == 1
 
@@ -154,10 +154,10 @@ def test_the_default_record_name_carries_the_seed(tmp_path, monkeypatch):
     assert rec.setup == {"seed": 7, "variant": "standard"}
 
 
-def test_the_mcts_ai_reports_its_search(tmp_path):
+def test_the_mcts_ai_turn_is_told_in_game_terms(tmp_path):
     result, out = play(tmp_path, "--ai", "mcts:iterations=60", "--seat", "1", input="quit\n")
     assert result.exit_code == 0, result.output
-    assert "60 iterations" in result.output
+    assert "\nAI: " in result.output
 
 
 @pytest.mark.parametrize("args, words", [

@@ -7,6 +7,7 @@ import random
 import pytest
 
 import arle_ai
+from arle_ai import decisions, names
 from arle_ai.display import free_land
 from helpers import base, make, place
 
@@ -73,7 +74,7 @@ def test_describe_shows_half_year_and_each_players_food(position):
 def test_start_position_header_and_home_board():
     s = arle_ai.new_game(seed=0)
     text = arle_ai.describe(s)
-    assert "Start player: P0 | workers placed: 0/8 | to decide: P0, decision 'turn'" in text
+    assert "Start player: P0 | workers placed: 0/8 | to decide: P0, your turn" in text
     assert "special action: free" in text
     p0 = _player_blocks(text)[0]
     assert "Player 0 (start player)" in p0
@@ -81,21 +82,21 @@ def test_start_position_header_and_home_board():
     assert "materials: wood 4 timber 0 clay 4 brick 0 peat 3" in p0
     assert "home: dikes 0/7, moors 3 hydrated, boardwalk 4 peat, free land 2" in p0
     assert "fields 1 grain + 1 flax" in p0 and "stalls 1" in p0
-    assert "tools: fish_traps 2/6, fleshing_beams 3/6" in p0
-    assert "shovels 3/6 (dikes 1)" in p0
+    assert "tools: Fish Traps 2/6, Fleshing Beams 3/6" in p0
+    assert "Shovels 3/6 (dikes 1)" in p0
     assert "barn: peat boats 0, plows 0, vehicles: none; loaded: nothing" in p0
     assert "travel: none (0 spaces)" in p0
     # the breakdown of -19 at the start: barn -3, home board -16 (3 moors -12, boardwalk -3, ...)
     parts = s.score_breakdown(0)
     assert f"barn {_num(parts['barn'])}" in p0
-    assert f"home_board {_num(parts['home_board'])}" in p0
+    assert f"home board {_num(parts['home_board'])}" in p0
 
 
 def test_buildings_on_board_are_listed():
     s = arle_ai.new_game(seed=0)
     flat = " ".join(arle_ai.describe(s).split())
     for key in s.to_dict()["buildings_on_board"]:
-        assert key in flat
+        assert names.building(key) in flat  # printed names
 
 
 def test_taken_space_shows_its_holder_and_leaves_the_free_list():
@@ -106,8 +107,8 @@ def test_taken_space_shows_its_holder_and_leaves_the_free_list():
     text = arle_ai.describe(s)
     taken = next(line for line in text.splitlines() if "taken:" in line)
     free = next(line for line in text.splitlines() if "free:" in line)
-    assert "fisherman=P0" in taken
-    assert "fisherman" not in free
+    assert "Fisherman (P0)" in taken
+    assert "Fisherman" not in free
     assert "workers placed: 1/8" in text
 
 
@@ -115,7 +116,7 @@ def test_special_action_shows_space_and_player():
     s = arle_ai.new_game(seed=0)
     s.apply(place("peat_boatman"))
     text = arle_ai.describe(s)
-    assert "special action: peat_boatman (P0)" in text
+    assert "special action: Peat Boatman (P0)" in text
 
 
 def test_home_board_of_an_edited_position():
@@ -134,9 +135,9 @@ def test_home_board_of_an_edited_position():
     assert ("home: dikes 4/7, moors 1 hydrated, 2 dehydrated (peat 4+2), boardwalk gone, "
             "free land 7") in p1
     assert "forests 1" in p1
-    assert "buildings: mill" in p1
-    assert "vehicles: cart[used 0]; loaded: wood 1" in p1
-    assert "travel: hage, norden (3 spaces)" in p1
+    assert "buildings: Mill" in p1
+    assert "vehicles: Cart[used 0]; loaded: wood 1" in p1
+    assert "travel: Hage, Norden (3 spaces)" in p1
 
 
 def test_free_land_counts_removed_moors_and_the_boardwalk():
@@ -152,7 +153,7 @@ def test_mid_game_shows_whose_turn_and_the_pending_decision():
     s = _mid_game()
     assert not s.is_terminal()
     text = arle_ai.describe(s)
-    assert (f"to decide: P{s.current_player}, decision {s.pending!r}") in text
+    assert (f"to decide: P{s.current_player}, {decisions.context(s)}") in text
     assert f"workers placed: {s.workers_placed}/8" in text
     block = _player_blocks(text)[s.current_player]
     assert "<- to decide" in block.splitlines()[0]

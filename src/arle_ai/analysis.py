@@ -21,10 +21,20 @@ from arle_ai import _core
 from arle_ai.mcts import MCTS
 from arle_ai.records import GameRecord
 
-__all__ = ["DecisionReview", "GameAnalysis", "analyze_game"]
+__all__ = ["DecisionReview", "GameAnalysis", "analyze_game", "mark", "DEFAULT_TIME"]
 
 # A played move with fewer root visits than this is valued by its own search instead.
 MIN_VISITS = 10
+# Seconds of search per decision by default (a time budget: stable verdicts on any machine
+# speed; docs/benchmarks.md, "Stability of verdicts").
+DEFAULT_TIME = 1.0
+# Value lost from which a move is marked "?" and "??".
+DOUBTFUL, MISTAKE = 0.01, 0.05
+
+
+def mark(value_lost: float) -> str:
+    """The verdict on a move by the value it lost: ``""``, ``"?"`` or ``"??"``."""
+    return "" if value_lost < DOUBTFUL else "?" if value_lost < MISTAKE else "??"
 
 
 @dataclass(frozen=True)
@@ -50,7 +60,8 @@ class GameAnalysis:
     """Every reviewed decision, the largest mistakes and each player's accuracy."""
 
     decisions: list[DecisionReview] = field(default_factory=list)
-    iterations: int = 0
+    iterations: int = 0  # per decision (0: a time budget)
+    time_limit: float | None = None  # seconds per decision
 
     def mistakes(self, count: int = 5) -> list[DecisionReview]:
         """The ``count`` decisions that lost most value (ties: earlier first)."""
@@ -75,6 +86,7 @@ class GameAnalysis:
     def to_dict(self) -> dict[str, Any]:
         return {
             "iterations": self.iterations,
+            "time_limit": self.time_limit,
             "decisions": [asdict(d) for d in self.decisions],
             "mistakes": [asdict(d) for d in self.mistakes()],
             "players": {str(p): {"accuracy": self.accuracy(p),
@@ -105,26 +117,31 @@ def _value_after(state: _core.GameState, action: int, mover: int,
 def analyze_game(
     record: GameRecord,
     player: int | None = None,
-    iterations: int = 500,
+    iterations: int | None = None,
     seed: int = 0,
     progress: Callable[[int, int], None] | None = None,
+    time_limit: float | None = None,
     **search_options: Any,
 ) -> GameAnalysis:
     """Review every decision of ``record`` (only ``player``'s when given) that had more than
-    one legal action. ``progress(done, total)`` is called after each position."""
+    one legal action, each with a search of ``iterations`` or ``time_limit`` seconds (neither:
+    :data:`DEFAULT_TIME` seconds). ``progress(done, total)`` is called after each position."""
     if player not in (None, 0, 1):
         raise ValueError(f"player must be 0 or 1, not {player!r}")
-    if not isinstance(iterations, int) or iterations < 1:
+    if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
         raise ValueError(f"iterations must be a positive integer, not {iterations!r}")
+    if iterations is None and time_limit is None:
+        time_limit = DEFAULT_TIME
     states = list(record.states())
     total = len(record.actions)
-    analysis = GameAnalysis(iterations=iterations)
+    analysis = GameAnalysis(iterations=iterations or 0, time_limit=time_limit)
     for ply, action in enumerate(record.actions):
         state = states[ply]
         mover = state.current_player
         assert mover is not None, "a recorded action is played in a position with a decision"
         if (player is None or mover == player) and len(state.legal_actions()) > 1:
-            search = MCTS(iterations=iterations, seed=seed + ply, reuse=False, **search_options)
+            search = MCTS(iterations=iterations, time_limit=time_limit, seed=seed + ply,
+                          reuse=False, **search_options)
             result = search.search(state)
             best = result.actions[0]
             played = next((a for a in result.actions if a.action == action), None)

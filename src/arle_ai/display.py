@@ -10,12 +10,12 @@ import textwrap
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from arle_ai import rules
+from arle_ai import decisions, names, rules
 
 if TYPE_CHECKING:  # pragma: no cover
     from arle_ai._core import GameState
 
-__all__ = ["describe", "free_land"]
+__all__ = ["describe", "describe_wide", "free_land", "fit", "columns", "side_by_side"]
 
 WIDTH = 100
 INDENT = "  "
@@ -28,14 +28,19 @@ def _num(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else str(x)
 
 
-def _wrap(text: str, first: str = INDENT, rest: str = CONT) -> list[str]:
-    lines = textwrap.wrap(text, width=WIDTH, initial_indent=first, subsequent_indent=rest,
+def _wrap(text: str, first: str = INDENT, rest: str = CONT, width: int = WIDTH) -> list[str]:
+    lines = textwrap.wrap(text, width=width, initial_indent=first, subsequent_indent=rest,
                           break_on_hyphens=False) or [first.rstrip()]
     return [line.replace(NB, " ") for line in lines]
 
 
 def _counts(d: dict[str, int], keys: Iterable[str]) -> str:
-    return " ".join(f"{k}{NB}{d.get(k, 0)}" for k in keys)
+    return " ".join(f"{_nb(names.thing(k))}{NB}{d.get(k, 0)}" for k in keys)
+
+
+def _nb(text: str) -> str:
+    """``text`` with its spaces unbreakable (a printed name is never wrapped inside)."""
+    return text.replace(" ", NB)
 
 
 def _rows_opened(dikes: int) -> int:
@@ -57,14 +62,14 @@ def _tools(tools: dict[str, int]) -> str:
     parts = []
     for t in rules.TOOLS:
         v = tools[t.key]
-        text = f"{t.key}{NB}{v}/{t.values[-1]}"
+        text = f"{_nb(t.name)}{NB}{v}/{t.values[-1]}"
         if t.key == "shovels":
             text += f"{NB}(dikes{NB}{rules.SHOVEL_DIKE_VALUES[t.values.index(v)]})"
         parts.append(text)
     return ", ".join(parts)
 
 
-def _home(home: dict[str, Any]) -> list[str]:
+def _home(home: dict[str, Any], width: int = WIDTH) -> list[str]:
     moors = f"moors {home['hydrated_moors']} hydrated"
     if home["dehydrated_moors"]:
         peat = "+".join(str(n) for n in home["dehydrated_moors"])
@@ -76,48 +81,54 @@ def _home(home: dict[str, Any]) -> list[str]:
              f"forests {home['forests']}, parks {home['parks']}, stalls {home['stalls']}, "
              f"depots {home['depots']}, stables {home['stables']}, "
              f"double stalls {home['double_stalls']}")
-    line3 = "buildings: " + (", ".join(home["buildings"]) or "none")
-    return _wrap(line1) + _wrap(line2, CONT) + _wrap(line3, CONT)
+    line3 = "buildings: " + (", ".join(_nb(names.building(b)) for b in home["buildings"])
+                             or "none")
+    return (_wrap(line1, width=width) + _wrap(line2, CONT, width=width)
+            + _wrap(line3, CONT, width=width))
 
 
-def _barn(p: dict[str, Any]) -> list[str]:
+def _barn(p: dict[str, Any], width: int = WIDTH) -> list[str]:
     barn = p["barn"]
     vehicles = []
     for v in barn["vehicles"]:
         used = ",".join(str(i) for i in v["used"])
-        vehicles.append(f"{v['kind']}[used {used}]" if used else v["kind"])
+        kind = _nb(names.vehicle(v["kind"]))
+        vehicles.append(f"{kind}[used {used}]" if used else kind)
     loaded = p["loaded"]
     items = [f"{k} {n}" for k, n in loaded.items() if k != "destinations" and n]
     items += loaded["destinations"]
     text = (f"barn: peat boats {barn['peat_boats']}, plows {barn['plows']}, vehicles: "
             f"{', '.join(vehicles) or 'none'}; loaded: {', '.join(items) or 'nothing'}")
-    return _wrap(text)
+    return _wrap(text, width=width)
 
 
-def _travel(p: dict[str, Any]) -> list[str]:
+def _travel(p: dict[str, Any], width: int = WIDTH) -> list[str]:
     size = {d.key: d.size for d in rules.DESTINATIONS}
     spaces = sum(size[k] for k in p["travel"])
-    dests = ", ".join(p["travel"]) or "none"
-    return _wrap(f"travel: {dests} ({spaces} spaces); bottlenecks {p['bottlenecks']}")
+    dests = ", ".join(_nb(names.destination(k)) for k in p["travel"]) or "none"
+    text = f"travel: {dests} ({spaces} spaces); bottlenecks {p['bottlenecks']}"
+    return _wrap(text, width=width)
 
 
-def _player(state: GameState, d: dict[str, Any], i: int) -> list[str]:
+def _player(state: GameState, d: dict[str, Any], i: int, width: int = WIDTH) -> list[str]:
     p = d["players"][i]
     g = p["goods"]
     score = state.scores()[i]
     role = " (start player)" if d["start_player"] == i else ""
     to_move = " <- to decide" if state.current_player == i else ""
     lines = [f"Player {i}{role}: {_num(score)} VP{to_move}"]
-    lines += _wrap("goods track: " + _counts(g, rules.TRACK_GOODS))
-    lines += _wrap("materials: " + _counts(g, rules.MATERIALS + ("peat",)))
-    lines += _wrap("textiles: " + _counts(g, rules.TEXTILES))
-    lines += _wrap("animals: " + _counts(p["animals"], rules.ANIMALS))
-    lines += _wrap("tools: " + _tools(p["tools"]))
-    lines += _home(p["home"])
-    lines += _barn(p)
-    lines += _travel(p)
+    lines += _wrap("goods track: " + _counts(g, rules.TRACK_GOODS), width=width)
+    lines += _wrap("materials: " + _counts(g, rules.MATERIALS + ("peat",)), width=width)
+    lines += _wrap("textiles: " + _counts(g, rules.TEXTILES), width=width)
+    lines += _wrap("animals: " + _counts(p["animals"], rules.ANIMALS), width=width)
+    lines += _wrap("tools: " + _tools(p["tools"]), width=width)
+    lines += _home(p["home"], width)
+    lines += _barn(p, width)
+    lines += _travel(p, width)
     parts = state.score_breakdown(i)
-    lines += _wrap("score: " + ", ".join(f"{k}{NB}{_num(v)}" for k, v in parts.items()))
+    lines += _wrap("score: " + ", ".join(f"{_nb(k.replace('_', ' '))}{NB}{_num(v)}"
+                                         for k, v in parts.items()),
+                   width=width)
     return lines
 
 
@@ -125,12 +136,12 @@ def _board(state: GameState, d: dict[str, Any]) -> list[str]:
     season = d["season"]
     occupied = d["occupied"]
     here = [a.key for a in rules.ACTION_SPACES if a.season == season]
-    taken = [f"{k}=P{occupied[k]}" for k in here if k in occupied]
-    free = [k for k in here if k not in occupied]
+    taken = [f"{_nb(names.space(k))}{NB}(P{occupied[k]})" for k in here if k in occupied]
+    free = [_nb(names.space(k)) for k in here if k not in occupied]
     lines = [f"Game board ({season}):"]
-    lines += _wrap("taken: " + (" ".join(taken) or "none"))
-    lines += _wrap("free: " + (" ".join(free) or "none"))
-    other = [f"{k} (P{who})" for k, who in occupied.items()
+    lines += _wrap("taken: " + (", ".join(taken) or "none"))
+    lines += _wrap("free: " + (", ".join(free) or "none"))
+    other = [f"{_nb(names.space(k))} (P{who})" for k, who in occupied.items()
              if rules.action_space(k).season != season]
     if other:
         special = ", ".join(other)
@@ -139,7 +150,9 @@ def _board(state: GameState, d: dict[str, Any]) -> list[str]:
     else:
         special = "free (one space of the other season)"
     lines += _wrap("special action: " + special)
-    lines += _wrap("buildings on board: " + (", ".join(d["buildings_on_board"]) or "none"))
+    lines += _wrap("buildings on board: " + (", ".join(_nb(names.building(b))
+                                                       for b in d["buildings_on_board"])
+                                             or "none"))
     return lines
 
 
@@ -158,9 +171,59 @@ def describe(state: GameState) -> str:
     else:
         lines.append(f"Start player: P{d['start_player']} | workers placed: "
                      f"{d['workers_placed']}/8 | to decide: P{state.current_player}, "
-                     f"decision {state.pending!r}")
+                     f"{decisions.context(state)}")
     lines += _board(state, d)
     for i in range(2):
         lines.append("-" * 40)
         lines += _player(state, d, i)
     return "\n".join(lines)
+
+
+def fit(text: str, width: int) -> str:
+    """``text`` cut to ``width`` characters at a word boundary (``...`` marks the cut), so that
+    a terminal never wraps it in the middle of a word."""
+    if len(text) <= width:
+        return text
+    cut = text[: max(0, width - 3)]
+    if " " in cut.strip():
+        cut = cut[: cut.rstrip().rfind(" ")]
+    return cut.rstrip() + "..."
+
+
+def columns(cells: list[str], width: int = 80, gap: int = 3, indent: int = 2) -> list[str]:
+    """``cells`` in as many columns (filled top to bottom) as fit in ``width`` characters;
+    a cell too long for a column on its own is cut with :func:`fit`."""
+    if not cells:
+        return []
+    room = max(10, width - indent)
+    widest = min(room, max(len(c) for c in cells))
+    ncols = max(1, min(4, (room + gap) // (widest + gap)))
+    colw = (room + gap) // ncols - gap if ncols > 1 else room
+    rows = -(-len(cells) // ncols)
+    lines = []
+    for r in range(rows):
+        row = [fit(cells[i], colw) for i in range(r, len(cells), rows)]
+        lines.append(" " * indent + "".join(c.ljust(colw + gap) for c in row).rstrip())
+    return lines
+
+
+def side_by_side(left: list[str], right: list[str], width: int, gap: int = 3) -> list[str]:
+    """Two blocks of lines next to each other in ``width`` characters (each cut to fit)."""
+    colw = (width - gap) // 2
+    n = max(len(left), len(right))
+    left = left + [""] * (n - len(left))
+    right = right + [""] * (n - len(right))
+    return [(fit(a, colw).ljust(colw + gap) + fit(b, colw)).rstrip()
+            for a, b in zip(left, right, strict=True)]
+
+
+def describe_wide(state: GameState, width: int = WIDTH) -> str:
+    """:func:`describe` with the two players side by side when ``width`` allows (100 or more
+    columns): the board on top, then player 0 left and player 1 right."""
+    if width < 100:
+        return describe(state)
+    d = state.to_dict()
+    head = describe(state).split("\n" + "-" * 40 + "\n")[0].split("\n")
+    half = (width - 3) // 2
+    p0, p1 = _player(state, d, 0, half), _player(state, d, 1, half)
+    return "\n".join(head + ["-" * width] + side_by_side(p0, p1, width))

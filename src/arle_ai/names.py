@@ -17,9 +17,10 @@ be meant the season is added: ``Carpenter (winter)``.
 
 from __future__ import annotations
 
+import copy
 import re
 from collections import Counter
-from collections.abc import Callable
+from typing import Any
 
 from arle_ai import rules
 
@@ -38,6 +39,7 @@ __all__ = [
     "find",
     "matches",
     "NameError_",
+    "keys_for_names",
 ]
 
 GOODS = rules.GOODS  # the engine's goods order
@@ -151,3 +153,57 @@ def find(text: str, kind: str | tuple[str, ...] | None = None) -> str:
         options = ", ".join(f"{name(k, key)!r}" for k, key in found)
         raise NameError_(f"{text!r} names more than one {what}: {options}")
     return keys[0]
+
+
+# ---- printed names in position files ----
+
+
+def _key(value: Any, kind: str) -> Any:
+    """The key ``value`` names, or ``value`` itself when it names nothing (the engine then
+    reports it with the field it is in)."""
+    if not isinstance(value, str):
+        return value
+    try:
+        return find(value, kind)
+    except KeyError:
+        return value
+
+
+def _keys(values: Any, kind: str) -> Any:
+    return [_key(v, kind) for v in values] if isinstance(values, list) else values
+
+
+def keys_for_names(data: Any) -> Any:
+    """A copy of the position dict ``data`` with printed names replaced by keys (anything
+    that is no dict is returned as it is)."""
+    if not isinstance(data, dict):
+        return data
+    d = copy.deepcopy(data)
+    setup = d.get("setup")
+    if isinstance(setup, dict):
+        setup["buildings"] = _keys(setup.get("buildings"), "building")
+        if setup["buildings"] is None:
+            del setup["buildings"]
+    if "buildings_on_board" in d:
+        d["buildings_on_board"] = _keys(d["buildings_on_board"], "building")
+    if isinstance(d.get("occupied"), dict):
+        d["occupied"] = {_key(k, "space"): v for k, v in d["occupied"].items()}
+    for p in d.get("players") or []:
+        if not isinstance(p, dict):
+            continue
+        home = p.get("home")
+        if isinstance(home, dict) and "buildings" in home:
+            home["buildings"] = _keys(home["buildings"], "building")
+        if "travel" in p:
+            p["travel"] = _keys(p["travel"], "destination")
+        if "november_used" in p:
+            p["november_used"] = _keys(p["november_used"], "building")
+        barn = p.get("barn")
+        if isinstance(barn, dict) and isinstance(barn.get("vehicles"), list):
+            for v in barn["vehicles"]:
+                if isinstance(v, dict) and "kind" in v:
+                    v["kind"] = _key(v["kind"], "vehicle")
+        loaded = p.get("loaded")
+        if isinstance(loaded, dict) and "destinations" in loaded:
+            loaded["destinations"] = _keys(loaded["destinations"], "destination")
+    return d

@@ -8,6 +8,7 @@ from typing import Any
 from arle_ai import _core
 from arle_ai.errors import PositionError
 from arle_ai.jsontext import BOM, parse_json
+from arle_ai.names import keys_for_names
 from arle_ai.records import GameRecord, RecordError, load_record
 
 __all__ = ["load_position", "load_record", "GameRecord", "RecordError"]
@@ -16,10 +17,11 @@ __all__ = ["load_position", "load_record", "GameRecord", "RecordError"]
 def load_position(source: str | Path | dict[str, Any]) -> _core.GameState:
     """A position from a dict, a JSON text or a JSON file (docs/position-format.md).
 
+    Printed names are accepted where keys are (:func:`arle_ai.names.keys_for_names`).
     Raises PositionError naming the file, the JSON error or the impossible field.
     """
     if isinstance(source, dict):
-        return _core.GameState.from_dict(source)
+        return _core.GameState.from_dict(keys_for_names(source))
     if isinstance(source, Path) or not source.lstrip(BOM + " \t\r\n").startswith("{"):
         path = Path(source)
         try:
@@ -30,4 +32,4 @@ def load_position(source: str | Path | dict[str, Any]) -> _core.GameState:
             raise PositionError(f"{path}: cannot read: {exc}") from None
     else:
         text = source
-    return _core.GameState.from_dict(parse_json(text))
+    return _core.GameState.from_dict(keys_for_names(parse_json(text)))

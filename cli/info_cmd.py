@@ -1,0 +1,102 @@
+"""``arle info NAME`` and ``arle list KIND``: the game's things with their printed text, cost,
+VP and ability, all read from :mod:`arle_ai.rules`; names or keys are accepted."""
+
+from __future__ import annotations
+
+import click
+
+from arle_ai import names, rules
+from arle_cli.common import fail
+
+LISTS = {"spaces": "space", "buildings": "building", "vehicles": "vehicle",
+         "destinations": "destination", "tools": "tool", "goods": "good", "animals": "animal"}
+TIMING = {"november": "each November (light green)", "anytime": "any time (dark green)",
+          "on_build": "once, when built"}
+
+
+def _amounts(pairs) -> str:
+    return ", ".join(f"{n} {names.thing(k)}" for k, n in pairs)
+
+
+def format_cost(cost: rules.Cost) -> str:
+    """A building cost in words: ``1 grain + 1 building material of any kind``."""
+    parts = [_amounts(cost.fixed)] if cost.fixed else []
+    if cost.either:
+        parts.append("either " + " or ".join(_amounts(alt) for alt in cost.either))
+    if cost.any_materials:
+        parts.append(f"{cost.any_materials} building material of any kind")
+    if cost.different_materials:
+        parts.append(f"{cost.different_materials} building materials of different kinds")
+    if cost.different_clothing:
+        parts.append(f"{cost.different_clothing} clothing of different kinds")
+    return " + ".join(parts)
+
+
+def _vp(half_points: int) -> str:
+    return f"{half_points / 2:g}"
+
+
+def describe_thing(kind: str, key: str) -> list[str]:
+    """The lines ``arle info`` prints for one thing."""
+    name = names.name(kind, key)
+    head = f"{name} ({kind}, key {key})"
+    if kind == "space":
+        a = rules.action_space(key)
+        track = f"; reads the {names.tool(a.tool)} track" if a.tool else ""
+        return [head, f"  {a.season} action space {a.order} of 15{track}",
+                "  placing a worker here in the other season takes the special action"]
+    if kind == "building":
+        b = rules.building(key)
+        return [head, f"  {b.colour.replace('_', ' ')} building, {b.vp} VP",
+                f"  cost: {format_cost(b.cost)}", f"  acts {TIMING[b.timing]}: {b.ability}"]
+    if kind == "vehicle":
+        v = rules.vehicle(key)
+        spaces = f"{sum(v.spaces)} loading spaces" if v.spaces else "no loading spaces"
+        return [head, f"  {v.kind} barn piece, {v.vp} VP, {spaces}",
+                f"  cost: {_amounts(v.cost).replace('cattle or horse', 'cattle or horse')}",
+                f"  other side of the tile: {names.vehicle(v.front)}" if v.front != key
+                else "  front side of its tile"]
+    if kind == "destination":
+        d = rules.destination(key)
+        lines = [head, f"  travel destination taking {d.size} vehicle space"
+                       f"{'s' if d.size > 1 else ''}"]
+        lines += [f"  deliver {_amounts(x.gives)}: {x.food} food" for x in d.deliveries]
+        return lines
+    if kind == "tool":
+        t = rules.tool(key)
+        return [head, f"  values {' / '.join(map(str, t.values))}, VP "
+                      f"{' / '.join(map(str, t.vp))} by position",
+                f"  one step costs {t.cost_amount} {names.thing(t.cost_good)}"]
+    vp = rules.VP_HALF_POINTS.get(key)
+    worth = f"{_vp(vp)} VP each at the end" if vp else "VP by the goods track or animals"
+    return [head, f"  {kind}; {worth}"]
+
+
+@click.command()
+@click.argument("name", nargs=-1, required=True)
+def info(name: tuple[str, ...]) -> None:
+    """Print what NAME is (an action space, building, vehicle, destination, tool, good or
+    animal; printed name or key, any case): its cost, VP and ability."""
+    text = " ".join(name)
+    found = names.matches(text)
+    if not found:
+        fail(f"no space, building, vehicle, destination, tool, good or animal is called "
+             f"{text!r}; 'arle list spaces' (or buildings, vehicles, destinations, tools) "
+             f"shows the names")
+    for i, (kind, key) in enumerate(found):
+        if i:
+            click.echo()
+        click.echo("\n".join(describe_thing(kind, key)))
+
+
+@click.command(name="list")
+@click.argument("kind", type=click.Choice(sorted(LISTS)))
+def list_things(kind: str) -> None:
+    """List the printed names and keys of one KIND of thing (both are accepted as input)."""
+    what = LISTS[kind]
+    keys, _ = names.KINDS[what]
+    rows = [(names.name(what, k), k) for k in keys]
+    width = max(len(n) for n, _ in rows)
+    click.echo(f"{'name':<{width}}  key")
+    for printed, key in rows:
+        click.echo(f"{printed:<{width}}  {key}")

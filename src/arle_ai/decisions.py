@@ -1,0 +1,170 @@
+"""The pending decision in a player's words: what is asked, and each option with its effect.
+
+:func:`question` turns the engine's decision (``state.pending``, e.g. ``action:tanner``) and
+the kinds of its legal moves into a question (``Tanner: turn another hide into leather?``);
+:func:`menu` lists the legal moves with their printed labels and what each does at once
+(its cost and immediate gain, found by playing it on a copy, :mod:`arle_ai.effects`). The
+terminal (``arle play``) and the browser app both show these.
+
+>>> import arle_ai
+>>> from arle_ai import decisions
+>>> s = arle_ai.new_game(seed=0)
+>>> decisions.question(s)
+'P0, your turn: place a worker on an action space, or pass'
+>>> [o.effect for o in decisions.menu(s) if o.label == "place Woodcutter"]
+['+3 wood']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from arle_ai import effects, names
+from arle_ai.notation import action_label, action_range
+
+if TYPE_CHECKING:  # pragma: no cover
+    from arle_ai._core import GameState
+
+__all__ = ["Option", "menu", "question", "context"]
+
+# What "more" does on the spaces that repeat a conversion (stop ends the action).
+MORE = {
+    "wool_weaver": "turn wool into woolen",
+    "linen_weaver": "turn flax into linen",
+    "tanner": "turn a hide into leather",
+    "baker": "bake (grain and fuel into food)",
+    "potter": "make brick from clay",
+    "peat_boatman": "take more",
+    "butcher": "slaughter another animal",
+}
+
+# Sub-decisions of an action (``action:<step>`` that is no space), in words.
+SUB_STEPS = {
+    "pay_building": "paying for the building",
+    "cut": "cutting peat",
+    "flip": "upgrading a tile",
+    "master": "the Master (improving tools)",
+    "field": "placing a field",
+    "forest": "placing a forest",
+    "animals": "taking animals",
+    "deliver": "delivering goods",
+    "smithy": "Smithy: swapping vehicles for plows",
+    "farmers_inn": "Farmer's Inn: fields into forests",
+    "bakehouse": "Bakehouse: baking",
+    "give_animals": "handing over animals",
+    "give_clothing": "handing over clothing",
+    "junk_dealer": "Junk Dealer's Inn",
+}
+
+# Questions by the kind of the legal moves (ACTION_LAYOUT ranges).
+KIND_QUESTIONS = {
+    "place": "place a worker on an action space, or pass",
+    "build": "which building?",
+    "tile": "which tile?",
+    "good": "which good?",
+    "animal": "which animal?",
+    "tool": "which tool track to move up?",
+    "vehicle": "which vehicle?",
+    "cut": "where do you cut the peat?",
+    "imitate": "which action space do you copy?",
+    "flip": "which tile do you flip (upgrade)?",
+    "breed": "which animals are born?",
+    "deliver": "what do you deliver?",
+    "load": "what do you load, and where?",
+    "use": "which building do you use?",
+    "exchange": "what do you take for a peat (peat boat)?",
+}
+
+
+@dataclass(frozen=True)
+class Option:
+    """One legal move: its id, number in the menu (1..n), printed label, notation text and
+    what it does at once for the player who makes it (``""`` when nothing yet)."""
+
+    number: int
+    action: int
+    label: str
+    notation: str
+    effect: str
+
+
+def context(state: GameState) -> str:
+    """What the pending decision belongs to, in words: ``Tanner``, ``paying for the
+    building``, ``feeding``..."""
+    pending = state.pending
+    if pending.startswith("action:"):
+        step = pending.split(":", 1)[1]
+        if step in SUB_STEPS:
+            return SUB_STEPS[step]
+        try:
+            return names.space(step)
+        except KeyError:
+            return step
+    return {
+        "turn": "your turn",
+        "end_window": "end of the work phase",
+        "final_window": "before final scoring",
+        "november": "November",
+        "feed": "feeding",
+        "breed": "breeding",
+        "discard": "no room for all animals",
+    }.get(pending, pending)
+
+
+def _kinds(state: GameState) -> list[str]:
+    out: list[str] = []
+    for a in state.legal_actions():
+        kind = action_range(a)[0]
+        if kind not in out:
+            out.append(kind)
+    return out
+
+
+def _ask(state: GameState, kinds: list[str]) -> str:
+    pending = state.pending
+    step = pending.split(":", 1)[1] if pending.startswith("action:") else None
+    if pending == "turn":
+        return KIND_QUESTIONS["place"]
+    if pending == "feed":
+        return "food is missing: which animal do you give?"
+    if pending == "discard":
+        return "which animal do you return?"
+    if pending in ("end_window", "final_window"):
+        return "any last actions? (stop: done)"
+    if pending == "november":
+        return "use a house? (stop: done)"
+    doing = [k for k in kinds if k not in ("stop", "more", "pass")]
+    if "more" in kinds:
+        verb = MORE.get(step or "", "go on")
+        return f"{verb}{' once more' if step in MORE else ''}? (more / stop)"
+    if len(doing) == 1:
+        return KIND_QUESTIONS.get(doing[0], "choose") + (" (or stop)" if "stop" in kinds else "")
+    return "choose" + (" (or stop)" if "stop" in kinds else "")
+
+
+def question(state: GameState) -> str:
+    """The pending decision as a question, naming the player: ``P1 - Tanner: turn a hide
+    into leather once more? (more / stop)``."""
+    if state.is_terminal():
+        return "the game is over"
+    who = f"P{state.current_player}"
+    where = context(state)
+    ask = _ask(state, _kinds(state))
+    if where == "your turn":
+        return f"{who}, your turn: {ask}"
+    return f"{who} - {where}: {ask}"
+
+
+def menu(state: GameState) -> list[Option]:
+    """The legal moves, numbered from 1 in id order, each with what it does at once for the
+    player to move (cost and immediate gain; empty when the move only opens a decision)."""
+    player = state.current_player
+    out = []
+    for i, a in enumerate(state.legal_actions(), 1):
+        copy = state.copy()
+        step = effects.apply(copy, a)[0]
+        change = step.changes[player] if player is not None else None
+        effect = "" if change is None or change.is_empty() else change.text()
+        out.append(Option(i, a, action_label(state, a), state.action_to_string(a), effect))
+    return out

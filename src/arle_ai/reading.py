@@ -1,0 +1,79 @@
+"""Search results a player can read: who moves in a principal variation, printed names, and
+which moves the search cannot tell apart from the best (what ``arle suggest``, ``hint`` and
+the browser app show).
+
+A move's *value* is the search's mean result for the player to decide over the simulations
+through it: a win counts 1, a loss 0, blended with a squashed VP margin
+(``Weights.margin_blend``); it ranks moves but is not a probability of winning. Two values are
+*within noise* when their difference is under two standard errors of the difference, each
+value's variance taken at its Bernoulli bound ``v (1 - v)`` (values lie in 0..1), so the mark
+errs on the side of calling moves equal.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from arle_ai.errors import IllegalActionError
+from arle_ai.notation import action_label
+
+if TYPE_CHECKING:  # pragma: no cover
+    from arle_ai._core import GameState
+
+__all__ = ["LEGEND", "NOISE_Z", "standard_error", "within_noise", "pv_steps", "pv_text"]
+
+NOISE_Z = 2.0
+
+LEGEND = (
+    "visits: simulations through the move (the search plays the most visited one)",
+    "value: the mover's mean result in them, 1 = win and 0 = loss, blended with the VP margin;",
+    "       a ranking score, not a chance to win",
+    "margin: the mover's mean final VP lead",
+    "~: within statistical noise of the best move (under 2 standard errors apart)",
+    "continuation: the moves the search expects next, each with the player who makes it",
+)
+
+
+def standard_error(value: float, visits: int) -> float:
+    """Upper bound of the standard error of a mean value in 0..1 over ``visits``
+    simulations."""
+    v = min(1.0, max(0.0, value))
+    return math.sqrt(max(v * (1 - v), 1e-4) / max(1, visits))
+
+
+def within_noise(best_value: float, best_visits: int, value: float, visits: int) -> bool:
+    """Whether a move's value cannot be told apart from the best move's at this many visits."""
+    gap = best_value - value
+    spread = math.hypot(standard_error(best_value, best_visits), standard_error(value, visits))
+    return gap <= NOISE_Z * spread
+
+
+def pv_steps(state: GameState, pv: list[str]) -> list[tuple[int, str]]:
+    """The moves of a principal variation (notation texts from ``state``) as (player, printed
+    label) pairs; stops at a text that does not replay."""
+    s = state.copy()
+    out = []
+    for text in pv:
+        if s.is_terminal():
+            break
+        try:
+            a = s.parse_action(text)
+        except IllegalActionError:
+            break
+        out.append((s.current_player, action_label(s, a)))
+        s.apply(a)
+    return out
+
+
+def pv_text(state: GameState, pv: list[str], players: tuple[str, str] = ("P0", "P1"),
+            limit: int = 4) -> str:
+    """A principal variation with who moves: ``P1: Grocer, animal sheep / P0: pass``
+    (consecutive moves of one player grouped; at most ``limit`` moves)."""
+    groups: list[tuple[int, list[str]]] = []
+    for player, label in pv_steps(state, pv)[:limit]:
+        if groups and groups[-1][0] == player:
+            groups[-1][1].append(label)
+        else:
+            groups.append((player, [label]))
+    return " / ".join(f"{players[p]}: {', '.join(moves)}" for p, moves in groups)

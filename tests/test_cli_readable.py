@@ -1,0 +1,185 @@
+"""The CLI speaks the game's language (issue 15): effects after each turn, the inventorying
+step by step, questions and menus with costs, both seats at the keyboard, undo of a whole
+turn, the log, info and list, and suggestions with who moves and a legend."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+import arle_ai
+from arle_ai import rules
+from arle_ai.records import load_record
+from arle_cli.main import cli
+
+
+def run(*args: str, input: str | None = None):
+    result = CliRunner().invoke(cli, list(args), input=input)
+    assert "Traceback" not in result.output, result.output
+    return result
+
+
+def test_a_human_turn_prints_its_effect_and_the_menu_its_costs(tmp_path):
+    out = tmp_path / "g.json"
+    result = run("play", "--ai", "random", "--out", str(out), input="place Woodcutter\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "P0, your turn: place a worker on an action space, or pass" in result.output
+    assert "place Woodcutter  [+3 wood]" in result.output
+    assert "You: Woodcutter - +3 wood" in result.output
+    assert any(line.startswith("AI: ") for line in result.output.splitlines())
+
+
+def test_both_seats_at_the_keyboard_play_a_whole_game_saved_and_replayed(tmp_path):
+    out = tmp_path / "table.json"
+    result = run("play", "--ai", "human", "--seed", "3", "--out", str(out), input="1\n" * 3000)
+    assert result.exit_code == 0, result.output
+    assert "both players at the keyboard" in result.output
+    assert "game over: score" in result.output
+    assert "-- end of half-year 1 (summer): inventorying --" in result.output
+    assert "-- half-year 1 over: P0 " in result.output
+    assert " feeding: " in result.output
+    rec = load_record(out)
+    assert rec.players == ["human", "human"]
+    s = rec.start.copy()
+    for a in rec.actions:  # every decision was move 1 of its menu, for either player
+        assert a == s.legal_actions()[0]
+        s.apply(a)
+    assert s.is_terminal() and s == rec.final_state()
+
+
+def test_undo_takes_back_a_whole_turn_and_log_tells_the_game(tmp_path):
+    out = tmp_path / "g.json"
+    typed = "place Woodcutter\nplace Wool Weaver\nmore\nundo\nlog\nquit\n"
+    result = run("play", "--ai", "human", "--out", str(out), input=typed)
+    assert result.exit_code == 0, result.output
+    assert "P1 - Wool Weaver: turn wool into woolen once more? (more / stop)" in result.output
+    assert "undone: back to the start of the turn, decision 1" in result.output
+    assert load_record(out).moves() == ["place woodcutter"]
+    assert "log\nP0: Woodcutter - +3 wood\nP1 (1-30, help)> " in result.output
+
+
+def test_hint_names_who_moves_in_the_continuation(tmp_path):
+    result = run("play", "--ai", "human", "--hint-iterations", "300",
+                 "--out", str(tmp_path / "g.json"), input="hint\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "300 simulations" in result.output
+    assert "continuation (who moves)" in result.output
+    assert " P1: " in result.output
+
+
+def test_suggest_table_has_printed_names_value_and_a_legend():
+    result = run("suggest", "--iterations", "400", "--seed", "1")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith("P0 (player 0) to decide - P0, your turn")
+    header = next(ln for ln in lines if ln.lstrip().startswith("#  move"))
+    assert "value" in header and "win%" not in header
+    assert "_" not in "\n".join(lines[3:8])
+    assert "a ranking score, not a chance to win" in result.output
+    assert "within statistical noise" in result.output
+
+
+def test_info_prints_cost_vp_and_ability_by_printed_name_or_key():
+    b = rules.building("farmers_house")
+    for name in ("Farmer's House", "farmers_house", "FARMERS HOUSE"):
+        result = run("info", name)
+        assert result.exit_code == 0, result.output
+        assert result.output.startswith("Farmer's House (building, key farmers_house)")
+        assert b.ability in result.output and "cost: 1 grain" in result.output
+    both = run("info", "Grocer")
+    assert "Grocer (summer)" in both.output and "Grocer (winter)" in both.output
+    assert "Horse Cart (vehicle" in run("info", "horse cart").output
+    assert "deliver 1 timber: 5 food" in run("info", "Bremen").output
+    bad = run("info", "Castle")
+    assert bad.exit_code == 2 and "no space, building" in bad.output
+
+
+@pytest.mark.parametrize("kind, table", [("spaces", rules.ACTION_SPACES),
+                                         ("buildings", rules.BUILDINGS),
+                                         ("vehicles", rules.VEHICLES),
+                                         ("destinations", rules.DESTINATIONS),
+                                         ("tools", rules.TOOLS)])
+def test_list_shows_every_name_and_key(kind, table):
+    result = run("list", kind)
+    assert result.exit_code == 0, result.output
+    for item in table:
+        assert any(item.name in ln and ln.rstrip().endswith(item.key)
+                   for ln in result.output.splitlines())
+
+
+def test_show_puts_the_players_side_by_side_when_wide():
+    from arle_ai.display import describe_wide
+
+    text = describe_wide(arle_ai.new_game(seed=0), 120)
+    assert all(len(line) <= 120 for line in text.splitlines())
+    assert any("Player 0" in ln and "Player 1" in ln for ln in text.splitlines())
+    narrow = describe_wide(arle_ai.new_game(seed=0), 80)
+    assert narrow == arle_ai.describe(arle_ai.new_game(seed=0))
+
+
+def test_the_menu_fits_80_columns_without_cutting_words():
+    from arle_cli.play_cmd import format_menu
+
+    s = arle_ai.new_game(seed=0)
+    for _ in range(40):
+        menu = format_menu(s, 80)
+        for line in menu.splitlines():
+            assert len(line) <= 80
+        s.apply(s.legal_actions()[-1])
+
+
+def test_new_writes_no_pending_block_unless_asked_and_takes_quick_options(tmp_path):
+    import json
+
+    out = tmp_path / "p.json"
+    assert run("new", "--half-year", "4", "--start-player", "1", "-o", str(out)).exit_code == 0
+    d = json.loads(out.read_text())
+    assert "pending" not in d and d["half_year"] == 4 and d["start_player"] == 1
+    d["start_player"] = 0  # changing the start player by hand is safe without a pending block
+    out.write_text(json.dumps(d))
+    shown = run("show", str(out))
+    assert shown.exit_code == 0 and "to decide: P0" in shown.output
+    assert "pending" in json.loads(run("new", "--pending").output)
+
+
+def test_position_files_accept_printed_names(tmp_path):
+    import json
+
+    d = arle_ai.new_game(seed=0).to_dict()
+    d.pop("pending")
+    keyed = arle_ai.GameState.from_dict(json.loads(json.dumps(d)))
+    d["buildings_on_board"] = [rules.building(k).name for k in d["buildings_on_board"]]
+    d["setup"]["buildings"] = [rules.building(k).name.upper() for k in d["setup"]["buildings"]]
+    path = tmp_path / "named.json"
+    path.write_text(json.dumps(d))
+    from arle_ai.position import load_position
+
+    assert load_position(path) == keyed
+    assert run("show", str(path)).exit_code == 0
+
+
+def test_edit_with_scripted_answers_writes_a_valid_position(tmp_path):
+    out = tmp_path / "table.json"
+    answers = "\n".join([
+        "5", "1", "2",                              # half-year, start player, workers placed
+        "food 9 timber 2 summer wear 1",            # P0 goods
+        "sheep 2 dragons 1", "sheep 2 cattle 1",    # a bad answer is asked again
+        "stalls 1", "fish traps 3",
+        "Farmer House", "-",                        # unknown name, then none
+        "grain 20", "grain 12",                     # out of range, then fine
+        "", "", "", "Colonists' House",             # P1: keep, keep, keep, a building
+    ]) + "\n"
+    result = run("edit", str(out), input=answers)
+    assert result.exit_code == 0, result.output
+    assert "not accepted: no animal is called 'dragons'" in result.output
+    assert "not accepted: no building is called 'Farmer House'" in result.output
+    assert result.output.count("not accepted") == 3
+    state = arle_ai.GameState.from_json(out.read_text())
+    d = state.to_dict()
+    assert (d["half_year"], d["start_player"], d["workers_placed"]) == (5, 1, 2)
+    p0, p1 = d["players"]
+    assert p0["goods"]["timber"] == 2 and p0["goods"]["summer_wear"] == 1
+    assert p0["animals"] == {"sheep": 2, "cattle": 1, "horse": 1}
+    assert p0["tools"]["fish_traps"] == 3
+    assert p1["goods"]["grain"] == 12 and p1["home"]["buildings"] == ["colonists_house"]
+    assert "pending" not in out.read_text()
