@@ -8,7 +8,7 @@ import click
 from tqdm import tqdm
 
 from arle_ai import limits
-from arle_ai.analysis import DEFAULT_TIME, GameAnalysis, analyze_game, mark
+from arle_ai.analysis import DEFAULT_TIME, GameAnalysis, analyze_game
 from arle_ai.display import fit
 from arle_ai.errors import IllegalActionError
 from arle_ai.notation import action_label
@@ -38,7 +38,7 @@ def format_analysis(analysis: GameAnalysis, players: list[str],
         return _printed(states[d.ply - 1], d.played), _printed(states[d.ply - 1], d.best)
 
     for d in analysis.decisions:
-        verdict = mark(d.value_lost)
+        verdict = d.mark
         played, best = moves(d)
         lines.append(f"{d.ply:>4} {d.player:>1} {d.half_year:>2}  {fit(played, 34):<34} "
                      f"{fit(best, 34):<34} {d.value_lost:>6.3f} {d.vp_lost:>7.1f}"

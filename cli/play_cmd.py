@@ -42,6 +42,7 @@ from arle_cli.common import (
 from arle_cli.suggest_cmd import format_report
 
 MENU_NUMBER = re.compile(r"[+-]?[0-9]+")
+PLACE = "place "
 HUMAN = "human"
 HINT_ITERATIONS = 2000
 HINT_TOP = 3
@@ -102,8 +103,9 @@ def format_menu(state: arle_ai.GameState, width: int = 80) -> str:
     once, in as many columns as fit ``width``."""
     options = decisions.menu(state)
     digits = len(str(len(options)))
-    cells = [f"{o.number:>{digits}}. {o.label}" + (f"  [{o.effect}]" if o.effect else "")
-             for o in options]
+    turn = state.pending == "turn"  # placing a worker: the space names say it all
+    cells = [f"{o.number:>{digits}}. {o.label.removeprefix(PLACE if turn else '')}"
+             + (f"  [{o.effect}]" if o.effect else "") for o in options]
     return "\n".join(columns(cells, width))
 
 
@@ -112,7 +114,7 @@ def _status(session: Session) -> str:
     scores = state.scores()
     names = session.narrator.players
     return (f"half-year {state.half_year}/9 ({state.season}); score {names[0]} {scores[0]:g} - "
-            f"{names[1]} {scores[1]:g}\n{decisions.question(state)}")
+            f"{names[1]} {scores[1]:g}\n{decisions.question(state, names)}")
 
 
 def _read_line(prompt: str) -> str:
@@ -134,7 +136,16 @@ def parse_choice(state: arle_ai.GameState, text: str) -> int:
             return legal[int(t) - 1]
         shown = t if len(t) <= 12 else t[:12] + "..."
         raise IllegalActionError(f"there is no move {shown}: choose 1..{len(legal)}")
-    return state.parse_action(t)
+    try:
+        return state.parse_action(t)
+    except IllegalActionError:
+        if state.pending != "turn" or t.lower().startswith(PLACE):
+            raise
+        try:  # a space name alone, as the turn menu shows it
+            return state.parse_action(PLACE + t)
+        except IllegalActionError:
+            pass
+        raise
 
 
 def _human_turn(session: Session, seed: int, hint_iterations: int) -> None:

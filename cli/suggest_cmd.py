@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+
 import click
 
 import arle_ai
@@ -25,25 +27,28 @@ DEFAULT_TIME = 3.0
 
 
 def format_report(report: arle_ai.SuggestionReport, state: arle_ai.GameState,
-                  players: tuple[str, str] = ("P0", "P1"), legend: bool = True) -> str:
+                  players: tuple[str, str] = ("P0", "P1"), legend: bool = True,
+                  width: int | None = None) -> str:
     """The ranked moves as a table with printed names: visits, value, mean margin, a ``~``
     for moves within noise of the best, and the continuation with who moves; a legend
-    under it."""
-    who = players[report.player]
-    lines = [f"{who} (player {report.player}) to decide - {decisions.question(state)}",
+    under it. Lines are cut to ``width`` (default: the terminal's) at a word boundary."""
+    labels = [action_label(state, m.action) for m in report.moves]
+    colw = min(30, max(len("move"), *(len(x) for x in labels)))
+    width = width or shutil.get_terminal_size().columns
+    lines = [f"{decisions.question(state, players)} (player {report.player} to decide)",
              f"{report.iterations} simulations in {report.time_taken:.2f} s",
-             f"{'#':>3}  {'move':<34} {'visits':>7} {'value':>6} {'margin':>7}    "
+             f"{'#':>3}  {'move':<{colw}} {'visits':>7} {'value':>6} {'margin':>7}    "
              f"continuation (who moves)"]
     best = report.moves[0]
-    for m in report.moves:
+    for m, label in zip(report.moves, labels, strict=True):
         close = m is not best and reading.within_noise(best.win_rate, best.visits,
                                                        m.win_rate, m.visits)
-        label = action_label(state, m.action)
         after = state.copy()
         after.apply(m.action)
         pv = reading.pv_text(after, m.pv[1:], players, limit=3)
-        lines.append(f"{m.rank:>3}  {fit(label, 34):<34} {m.visits:>7} {m.win_rate:>6.3f} "
-                     f"{m.mean_margin:>+7.1f} {'~' if close else ' ':>2}  {pv}")
+        lines.append(fit(f"{m.rank:>3}  {fit(label, colw):<{colw}} {m.visits:>7} "
+                         f"{m.win_rate:>6.3f} {m.mean_margin:>+7.1f} {'~' if close else ' ':>2}"
+                         f"  {pv}", width))
     if legend:
         lines += ["", *reading.LEGEND]
     return "\n".join(lines)

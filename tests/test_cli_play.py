@@ -109,7 +109,7 @@ def test_show_and_list_and_help_print_without_playing(tmp_path):
     result, out = play(tmp_path, "--ai", "random", input="show\nlist\nhelp\nquit\n")
     assert result.exit_code == 0, result.output
     assert arle_ai.describe(arle_ai.new_game(seed=0)).splitlines()[0] in result.output
-    assert result.output.count("31. place Laborer (special)") == 2  # start + list
+    assert result.output.count("31. Laborer (special)") == 2  # start + list
     assert "take back the last turn" in result.output
     assert load_record(out).actions == []
 

@@ -23,8 +23,8 @@ def test_a_human_turn_prints_its_effect_and_the_menu_its_costs(tmp_path):
     out = tmp_path / "g.json"
     result = run("play", "--ai", "random", "--out", str(out), input="place Woodcutter\nquit\n")
     assert result.exit_code == 0, result.output
-    assert "P0, your turn: place a worker on an action space, or pass" in result.output
-    assert "place Woodcutter  [+3 wood]" in result.output
+    assert "Your turn: place a worker on an action space, or pass" in result.output
+    assert "Woodcutter  [+3 wood]" in result.output
     assert "You: Woodcutter - +3 wood" in result.output
     assert any(line.startswith("AI: ") for line in result.output.splitlines())
 
@@ -71,7 +71,8 @@ def test_suggest_table_has_printed_names_value_and_a_legend():
     result = run("suggest", "--iterations", "400", "--seed", "1")
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert lines[0].startswith("P0 (player 0) to decide - P0, your turn")
+    assert lines[0].startswith("P0, your turn: place a worker")
+    assert lines[0].endswith("(player 0 to decide)")
     header = next(ln for ln in lines if ln.lstrip().startswith("#  move"))
     assert "value" in header and "win%" not in header
     assert "_" not in "\n".join(lines[3:8])

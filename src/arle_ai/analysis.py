@@ -19,6 +19,7 @@ from typing import Any
 
 from arle_ai import _core
 from arle_ai.mcts import MCTS
+from arle_ai.reading import within_noise
 from arle_ai.records import GameRecord
 
 __all__ = ["DecisionReview", "GameAnalysis", "analyze_game", "mark", "DEFAULT_TIME"]
@@ -30,6 +31,9 @@ MIN_VISITS = 10
 DEFAULT_TIME = 1.0
 # Value lost from which a move is marked "?" and "??".
 DOUBTFUL, MISTAKE = 0.01, 0.05
+
+
+EXACT_VISITS = 10**9  # a finished game's value is exact
 
 
 def mark(value_lost: float) -> str:
@@ -53,6 +57,17 @@ class DecisionReview:
     played_margin: float
     best_margin: float
     vp_lost: float
+    best_visits: int = 0  # simulations behind best_value
+    played_visits: int = 0  # simulations behind played_value (exact: EXACT_VISITS)
+    near_best: tuple[str, ...] = ()  # other moves within statistical noise of the best
+
+    @property
+    def mark(self) -> str:
+        """``""``, ``"?"`` or ``"??"`` by the value lost; no mark while the played move is
+        within statistical noise of the best (:func:`arle_ai.reading.within_noise`)."""
+        noise = within_noise(self.best_value, self.best_visits, self.played_value,
+                             self.played_visits)
+        return "" if noise else mark(self.value_lost)
 
 
 @dataclass
@@ -87,7 +102,7 @@ class GameAnalysis:
         return {
             "iterations": self.iterations,
             "time_limit": self.time_limit,
-            "decisions": [asdict(d) for d in self.decisions],
+            "decisions": [dict(asdict(d), mark=d.mark) for d in self.decisions],
             "mistakes": [asdict(d) for d in self.mistakes()],
             "players": {str(p): {"accuracy": self.accuracy(p),
                                  "mean_vp_lost": self.mean_vp_lost(p),
@@ -98,20 +113,22 @@ class GameAnalysis:
 
 
 def _value_after(state: _core.GameState, action: int, mover: int,
-                 search: MCTS) -> tuple[float, float]:
-    """The mover's value and VP margin of ``action``, from a search of the position after it."""
+                 search: MCTS) -> tuple[float, float, int]:
+    """The mover's value and VP margin of ``action``, and the simulations behind them, from a
+    search of the position after it."""
     after = state.copy()
     after.apply(action)
     if after.is_terminal():
         winner = after.winner()
         scores = after.scores()
         margin = scores[mover] - scores[1 - mover]
-        return (1.0 if winner == mover else 0.0 if winner is not None else 0.5), margin
+        value = 1.0 if winner == mover else 0.0 if winner is not None else 0.5
+        return value, margin, EXACT_VISITS
     result = search.search(after)
     best = result.actions[0]
     if result.player == mover:
-        return best.mean_value, best.mean_margin
-    return 1.0 - best.mean_value, -best.mean_margin
+        return best.mean_value, best.mean_margin, best.visits
+    return 1.0 - best.mean_value, -best.mean_margin, best.visits
 
 
 def analyze_game(
@@ -147,17 +164,23 @@ def analyze_game(
             played = next((a for a in result.actions if a.action == action), None)
             if action == best.action:
                 played_value, played_margin = best.mean_value, best.mean_margin
+                played_visits = best.visits
             elif played is not None and played.visits >= MIN_VISITS:
                 played_value, played_margin = played.mean_value, played.mean_margin
+                played_visits = played.visits
             else:
-                played_value, played_margin = _value_after(state, action, mover, search)
+                played_value, played_margin, played_visits = _value_after(state, action, mover,
+                                                                          search)
             analysis.decisions.append(DecisionReview(
                 ply=ply + 1, player=mover, half_year=state.half_year, pending=state.pending,
                 played=state.action_to_string(action), best=best.text,
                 played_value=played_value, best_value=best.mean_value,
                 value_lost=max(0.0, best.mean_value - played_value),
                 played_margin=played_margin, best_margin=best.mean_margin,
-                vp_lost=max(0.0, best.mean_margin - played_margin)))
+                vp_lost=max(0.0, best.mean_margin - played_margin),
+                best_visits=best.visits, played_visits=played_visits,
+                near_best=tuple(a.text for a in result.actions[1:] if within_noise(
+                    best.mean_value, best.visits, a.mean_value, a.visits))))
         if progress is not None:
             progress(ply + 1, total)
     return analysis

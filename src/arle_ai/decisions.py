@@ -143,16 +143,16 @@ def _ask(state: GameState, kinds: list[str]) -> str:
     return "choose" + (" (or stop)" if "stop" in kinds else "")
 
 
-def question(state: GameState) -> str:
-    """The pending decision as a question, naming the player: ``P1 - Tanner: turn a hide
-    into leather once more? (more / stop)``."""
+def question(state: GameState, players: tuple[str, str] = ("P0", "P1")) -> str:
+    """The pending decision as a question, naming the player (``players`` are the names to
+    use): ``P1 - Tanner: turn a hide into leather once more? (more / stop)``."""
     if state.is_terminal():
         return "the game is over"
-    who = f"P{state.current_player}"
+    who = players[state.current_player]
     where = context(state)
     ask = _ask(state, _kinds(state))
     if where == "your turn":
-        return f"{who}, your turn: {ask}"
+        return f"{'Your' if who == 'You' else who + ', your'} turn: {ask}"
     return f"{who} - {where}: {ask}"
 
 

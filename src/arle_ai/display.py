@@ -191,12 +191,13 @@ def fit(text: str, width: int) -> str:
 
 
 def columns(cells: list[str], width: int = 80, gap: int = 3, indent: int = 2) -> list[str]:
-    """``cells`` in as many columns (filled top to bottom) as fit in ``width`` characters;
-    a cell too long for a column on its own is cut with :func:`fit`."""
+    """``cells`` in as many columns (filled top to bottom) as fit in ``width`` characters
+    when three in four cells fit a column whole; longer cells are cut with :func:`fit`."""
     if not cells:
         return []
     room = max(10, width - indent)
-    widest = min(room, max(len(c) for c in cells))
+    lengths = sorted(len(c) for c in cells)
+    widest = min(room, lengths[(len(lengths) - 1) * 3 // 4])  # the longest quarter may be cut
     ncols = max(1, min(4, (room + gap) // (widest + gap)))
     colw = (room + gap) // ncols - gap if ncols > 1 else room
     rows = -(-len(cells) // ncols)
