@@ -7,11 +7,13 @@ Each command lives in its own module; this one only assembles the group.
 from __future__ import annotations
 
 import json
+import shutil
 from typing import Any
 
 import click
 
 import arle_ai
+from arle_ai.display import describe_wide
 from arle_cli.common import (
     EXIT_BAD_INPUT,
     SEED,
@@ -108,7 +110,7 @@ def show(position: str | None, ply: int | None, moves: bool) -> None:
     """Print POSITION readably: a JSON position file, or a game record (its last position, or
     the one after --ply decisions); no POSITION means the standard opening."""
     state = load_position(position, ply)
-    click.echo(arle_ai.describe(state))
+    click.echo(describe_wide(state, shutil.get_terminal_size().columns))
     if moves and not state.is_terminal():
         click.echo(f"legal moves of player {state.current_player} ({state.pending}):")
         click.echo(format_moves(state))
