@@ -153,7 +153,9 @@ def _human_turn(session: Session, seed: int, hint_iterations: int) -> None:
     state = session.state
     click.echo(f"\n{_status(session)}")
     click.echo(format_menu(state, _width()))
-    who = session.narrator.players[state.current_player]
+    player = state.current_player
+    assert player is not None  # only called while the game goes on
+    who = session.narrator.players[player]
     while True:
         text = _read_line(f"{who} (1-{len(state.legal_actions())}, help)").strip()
         word = text.lower()
@@ -246,6 +248,7 @@ def _finish(session: Session, out: str, finished: bool) -> None:
                           for k, v in state.score_breakdown(p).items() if v)
         click.echo(f"  {names[p]} (player {p}): {scores[p]:g} VP: {parts}")
     winner = state.winner()
+    assert winner is not None  # the game is over
     click.echo(f"{names[winner]} (player {winner}) win{'' if names[winner] == 'You' else 's'}; "
                f"{decisions} saved to {out}")
 
@@ -319,6 +322,7 @@ def play(position: str | None, ai_spec: str, seat: int, seed: int, variant: str,
     out = out or _free_name(f"arle-game-{seed}", ".json")
     if not Path(out).resolve().parent.is_dir():
         fail(f"{out}: the folder does not exist, so the game record cannot be saved there")
+    humans: tuple[int, ...]
     if both:
         humans, names = (0, 1), ("P0", "P1")
         click.echo("both players at the keyboard (P0 and P1); type 'help' for commands")
@@ -331,6 +335,7 @@ def play(position: str | None, ai_spec: str, seat: int, seed: int, variant: str,
         while not session.state.is_terminal():
             legal = session.state.legal_actions()
             if session.state.current_player not in humans:
+                assert agent is not None  # an AI seat has an agent
                 _ai_turn(session, agent, f"the AI {ai_spec!r}")
             elif len(legal) == 1:
                 session.play(legal[0])

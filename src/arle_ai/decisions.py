@@ -148,7 +148,9 @@ def question(state: GameState, players: tuple[str, str] = ("P0", "P1")) -> str:
     use): ``P1 - Tanner: turn a hide into leather once more? (more / stop)``."""
     if state.is_terminal():
         return "the game is over"
-    who = players[state.current_player]
+    player = state.current_player
+    assert player is not None  # the game is not over
+    who = players[player]
     where = context(state)
     ask = _ask(state, _kinds(state))
     if where == "your turn":

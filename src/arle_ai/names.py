@@ -20,6 +20,7 @@ from __future__ import annotations
 import copy
 import re
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from arle_ai import rules

@@ -78,6 +78,8 @@ class Narrator:
         if self._half_year_start is None:
             self._half_year_start = (state.half_year, state.scores())
         player = state.current_player
+        if player is None:
+            raise ValueError("the game is over: there is no move to play")
         label = action_label(state, action)
         before = state.copy()
         steps = effects.apply(state, action)

@@ -61,7 +61,9 @@ def pv_steps(state: GameState, pv: list[str]) -> list[tuple[int, str]]:
             a = s.parse_action(text)
         except IllegalActionError:
             break
-        out.append((s.current_player, action_label(s, a)))
+        player = s.current_player
+        assert player is not None  # the game is not over
+        out.append((player, action_label(s, a)))
         s.apply(a)
     return out
 
