@@ -505,7 +505,7 @@ cdef void wool_weaver_apply(State* s, Frame* f, Player* p, int a) noexcept nogil
         pop(s)
         return
     p.goods[G_WOOL] -= 1
-    p.goods[G_WOOLEN] += 1
+    gain(p, G_WOOLEN, 1)
     f.c -= 1
 
 # S4 Colonist: dehydrate a moor, 1 horse.
@@ -654,7 +654,7 @@ cdef void tanner_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
         pop(s)
         return
     p.goods[G_HIDE] -= 1
-    p.goods[G_LEATHER] += 1
+    gain(p, G_LEATHER, 1)
     f.c -= 1
 
 # W3 Linen Weaver: up to (weaving looms) times 1 flax -> 1 linen.
@@ -669,7 +669,7 @@ cdef void linen_weaver_apply(State* s, Frame* f, Player* p, int a) noexcept nogi
         pop(s)
         return
     p.goods[G_FLAX] -= 1
-    p.goods[G_LINEN] += 1
+    gain(p, G_LINEN, 1)
     f.c -= 1
 
 # W4 Butcher: up to (slaughtering tables) animals, each 3 food (cattle 4) and 2 hides; the
@@ -760,7 +760,7 @@ cdef void potter_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
         return
     p.goods[G_CLAY] -= 1
     gain(p, G_FOOD, 3)
-    p.goods[G_PEAT] += 1
+    gain(p, G_PEAT, 1)
     f.c -= 1
 
 # W9 Baker: up to (ovens) times 1 grain (or flax) and 1 peat (or wood) -> 6 food.

@@ -110,7 +110,9 @@ cdef class GameState:
     @staticmethod
     def _from_bytes(bytes data):
         """The state pickled by __reduce__: the struct bytes and their digest. Bytes that were
-        cut or changed are refused (copying them in could make the core index out of range)."""
+        cut or changed are refused, and so is a struct (even with a recomputed digest) that is
+        not the position its own fields describe: it passes the checks of from_dict, so the core
+        never indexes out of range on an unpickled state."""
         if len(data) != sizeof(State) + DIGEST_SIZE:
             raise ValueError("state bytes of the wrong size (not a pickled GameState)")
         body = data[:sizeof(State)]
@@ -118,6 +120,7 @@ cdef class GameState:
             raise ValueError("state bytes do not match their digest (corrupted pickle)")
         cdef GameState g = GameState.__new__(GameState)
         memcpy(&g.s, <char*>body, sizeof(State))
+        _check_unpickled(&g.s)
         return g
 
     def __eq__(self, other):
@@ -343,6 +346,36 @@ cdef class GameState:
             return f"<GameState over, scores {self.scores()}>"
         return (f"<GameState half-year {self.half_year} ({self.season}), player "
                 f"{self.current_player} to decide {self.pending!r}>")
+
+
+cdef void _check_unpickled(State* s) except *:
+    """Refuse an unpickled struct unless it is exactly the position its own fields describe:
+    the indexes to_dict reads are range-checked first, then to_dict -> from_dict (every check of
+    a position file) must give back the same struct. ValueError names the problem."""
+    cdef State again
+    cdef int pi, t, i
+    cdef Player* p
+    if not 0 < s.sp <= STACK or not 0 <= s.variant < len(VARIANTS):
+        raise ValueError("unpickled state: not a position (bad decision stack or variant)")
+    for i in range(s.sp):
+        if not 0 < s.stack[i].kind < NKINDS:
+            raise ValueError(f"unpickled state: pending[{i}] is no kind of decision")
+    for pi in range(NP):
+        p = &s.pl[pi]
+        for t in range(NTOOLS):
+            if not 0 <= p.tools[t] < TOOL_LEN[t]:
+                raise ValueError(f"unpickled state: players[{pi}] has a tool off its track")
+        if not 0 <= p.nveh <= MAXVEH:
+            raise ValueError(f"unpickled state: players[{pi}] has {p.nveh} vehicles")
+        for i in range(p.nveh):
+            if not V_HANDCART <= p.veh[i].kind < NVKINDS:
+                raise ValueError(f"unpickled state: players[{pi}] has a vehicle of no kind")
+    try:
+        _state_from_dict(&again, _state_to_dict(s))
+    except PositionError as exc:
+        raise ValueError(f"unpickled state is not a sound position: {exc}") from None
+    if memcmp(&again, s, COMPARE_SIZE) != 0:
+        raise ValueError("unpickled state is not the position its fields describe")
 
 
 def new_game(seed=0, variant="standard"):

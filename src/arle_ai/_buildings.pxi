@@ -30,12 +30,12 @@ cdef void building_on_build(State* s, int pi, int b) noexcept nogil:
         f = p.grain_fields + p.flax_fields
         gain(p, G_FOOD, 12 if f >= 6 else (10 if f == 5 else (8 if f >= 3 else 0)))
     elif b == B_WEAVING_MILL:
-        p.goods[G_WINTER_WEAR] += 1
+        gain(p, G_WINTER_WEAR, 1)
         advance_tool_free(p, T_WEAVING_LOOMS, 2)
     elif b == B_TEXTILE_HOUSE:
-        p.goods[G_LINEN] += 1
-        p.goods[G_WOOLEN] += 1
-        p.goods[G_LEATHER] += 1
+        gain(p, G_LINEN, 1)
+        gain(p, G_WOOLEN, 1)
+        gain(p, G_LEATHER, 1)
     elif b == B_SADDLERY:
         advance_tool_free(p, T_FLESHING_BEAMS, 1)
         push_cut(s, pi, p.animals[A_HORSE])
@@ -51,13 +51,13 @@ cdef void building_on_build(State* s, int pi, int b) noexcept nogil:
     elif b == B_FARMERS_INN:
         push(s, K_ACTION, pi, F_FARMERS_INN, 0, 3, 0)
     elif b == B_JUNK_DEALERS_INN:
-        p.goods[G_LEATHER_WEAR] += 1
-        p.goods[G_WOOLEN] += 1
+        gain(p, G_LEATHER_WEAR, 1)
+        gain(p, G_WOOLEN, 1)
         push(s, K_ACTION, pi, F_JUNK, 0, 0, 0)
     elif b == B_GULF_HOUSE_INN:
         # a double stall counts as two stalls (docs/rules-decisions.md)
-        p.goods[G_TIMBER] += p.stalls + 2 * p.double_stalls
-        p.goods[G_BRICK] += p.stables
+        gain(p, G_TIMBER, p.stalls + 2 * p.double_stalls)
+        gain(p, G_BRICK, p.stables)
     elif b == B_MILK_HOUSE_INN:
         p.animals[A_CATTLE] += 1
         push_cut(s, pi, p.animals[A_CATTLE])
@@ -115,11 +115,11 @@ cdef void use_building(State* s, int pi, int b) noexcept nogil:
     cdef Player* p = &s.pl[pi]
     if b == B_WEAVING_PARLOR:
         p.goods[G_FLAX] -= 3
-        p.goods[G_LINEN] += 1
+        gain(p, G_LINEN, 1)
         push_cut(s, pi, 1)
     elif b == B_COLONISTS_HOUSE:
         p.goods[G_WOOL] -= 2
-        p.goods[G_CLAY] += 1
+        gain(p, G_CLAY, 1)
         push_cut(s, pi, 1)
     elif b == B_CARPENTERS_WORKSHOP:
         p.goods[G_BRICK] -= 1
@@ -135,7 +135,7 @@ cdef void use_building(State* s, int pi, int b) noexcept nogil:
     elif b == B_WOOD_TRADER:
         p.goods[G_FOOD] -= 1
         p.goods[G_TIMBER] -= 1
-        p.goods[G_WOOD] += 2
+        gain(p, G_WOOD, 2)
 
 # ---- light-green houses before each November ----
 

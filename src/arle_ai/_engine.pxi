@@ -137,7 +137,7 @@ cdef inline void check_housing(State* s, int p) noexcept nogil:
 cdef void unload_vehicles(Player* p) noexcept nogil:
     cdef int i
     for i in range(NLOAD):
-        p.goods[LOAD_RESULT_GOOD[i]] += p.loaded[i]
+        gain(p, LOAD_RESULT_GOOD[i], p.loaded[i])
         p.loaded[i] = 0
     for i in range(NDEST):
         if p.dest_loaded & (1 << i):
@@ -177,7 +177,7 @@ cdef void pay_food_sustenance(State* s, int pi) noexcept nogil:
     k = animal_total(p)
     if k > need:
         k = need
-    p.bottlenecks += need - k
+    add_bottlenecks(p, need - k)
     if k == 0:
         return
     for t in range(3):
@@ -204,7 +204,7 @@ cdef void pay_fuel(Player* p) noexcept nogil:
     k = p.goods[G_TIMBER] if p.goods[G_TIMBER] < need else need
     p.goods[G_TIMBER] -= k
     need -= k
-    p.bottlenecks += need
+    add_bottlenecks(p, need)
 
 cdef void apply_breeding(Player* p, int8_t* v) noexcept nogil:
     cdef int t

@@ -5,12 +5,19 @@ cdef inline int good_cap(int g) noexcept nogil:
     return GOOD_CAP[g]
 
 cdef inline void gain(Player* p, int g, int n) noexcept nogil:
-    """Add n of good g; the goods track caps clip the gain."""
+    """Add n of good g; the goods track caps clip the gain, and GOODS_MAX the others (the
+    bound a position is validated against; real games stay far below it)."""
     cdef int v = p.goods[g] + n
     cdef int cap = good_cap(g)
     if v > cap:
         v = cap
     p.goods[g] = <int16_t>v
+
+cdef inline void add_bottlenecks(Player* p, int n) noexcept nogil:
+    """Suffer n supply bottlenecks; the count stops at BOTTLENECKS_MAX, the bound a position
+    is validated against (real games stay far below it)."""
+    cdef int v = p.bottlenecks + n
+    p.bottlenecks = <int8_t>(v if v < BOTTLENECKS_MAX else BOTTLENECKS_MAX)
 
 cdef inline int wood_like(Player* p) noexcept nogil:
     return p.goods[G_WOOD] + p.goods[G_TIMBER]
@@ -148,7 +155,7 @@ cdef inline int cut_peat_from(Player* p, int source) noexcept nogil:
         if p.boardwalk <= 0:
             return 0
         p.boardwalk -= 1
-        p.goods[G_PEAT] += 1
+        gain(p, G_PEAT, 1)
         return 1
     for i in range(3):
         if p.dehydrated[i] == source:
@@ -156,7 +163,7 @@ cdef inline int cut_peat_from(Player* p, int source) noexcept nogil:
             if p.dehydrated[i] == 0:
                 p.moors_removed += 1
             sort_dehydrated(p)
-            p.goods[G_PEAT] += 1
+            gain(p, G_PEAT, 1)
             return 1
     return 0
 

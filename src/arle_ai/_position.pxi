@@ -251,7 +251,7 @@ cdef void _player_from_dict(Player* p, r, int pi) except *:
     for i in range(NDEST):
         if (p.dest_done >> i) & 1:
             p.travel += DEST_SIZE[i]
-    p.bottlenecks = r.int("bottlenecks", 0, 60, default=0)
+    p.bottlenecks = r.int("bottlenecks", 0, BOTTLENECKS_MAX, default=0)
     p.november_used = _mask(r.keys_list("november_used", BUILDING_KEYS[:4], "light-green house"),
                             BUILDING_KEYS[:4])
     r.done()
@@ -307,6 +307,99 @@ cdef void _frames_from_list(State* s, list frames) except *:
         f.d = d
         f.m = m
     s.sp = len(frames)
+
+
+# The half-year's end program (_engine.pxi, half_end_step) keeps its next step in the a of its
+# frame. Each decision it pushes sits right above it, with the step already counted: the
+# steps after which each kind of decision can be pending, for the start player and the other.
+_PROGRAM_STEPS = {K_END_WINDOW: (1, 2), K_NOVEMBER: (3, 4), K_BREED: (12, 22), K_FEED: (14, 24),
+                  K_FINAL_WINDOW: (51, 52)}
+
+
+cdef inline bint _holds(State* s, int space, int player):
+    return (s.occupied >> space) & 1 and ((s.occupied_by >> space) & 1) == player
+
+
+cdef void _check_stack(State* s) except *:
+    """Refuse a decision stack the engine could not have produced: the bottom frame is the turn
+    (or its end, the half-year's end program, the game's end); the end program's decisions sit
+    right above it and match its step; a space's action sits right above the worker that was
+    placed there; everything else above belongs to the player of the frame below it."""
+    cdef Frame* f
+    cdef Frame* below
+    cdef int i, k, bk = s.stack[0].kind, bp = s.stack[0].player
+    names = FRAME_KINDS
+    if bk not in (K_TURN, K_ADVANCE, K_HALF_END, K_GAME_OVER):
+        raise PositionError("pending[0]: the bottom frame must be turn, advance, half_end or game_over")
+    if bk in (K_TURN, K_ADVANCE) and (s.turn >= 8 or bp != turn_player(s)):
+        raise PositionError(f"pending[0]: a {names[bk]} of player {bp} does not match "
+                            f"{s.turn} workers placed (the turn is player {turn_player(s)}'s, and "
+                            "only 8 workers are placed in a half-year)")
+    if bk in (K_HALF_END, K_GAME_OVER) and s.turn != 8:
+        raise PositionError(f"pending[0]: {names[bk]} comes only after all 8 workers are placed, "
+                            f"not {s.turn}")
+    if bk == K_GAME_OVER and (s.sp != 1 or s.half_year != 9):
+        raise PositionError("pending: game_over is the only frame, after half-year 9")
+    if bk == K_HALF_END:
+        pc = s.stack[0].a
+        if not (pc <= 29 or pc == 40 or (s.half_year == 9 and 50 <= pc <= 52)):
+            raise PositionError(f"pending[0].a: {pc} is not a step of the half-year's end")
+    actions = []  # the action steps on the stack, bottom first
+    for i in range(1, s.sp):
+        f = &s.stack[i]
+        below = &s.stack[i - 1]
+        k = f.kind
+        where = f"pending[{i}]"
+        if k in (K_TURN, K_ADVANCE, K_HALF_END, K_GAME_OVER):
+            raise PositionError(f"{where}: a {names[k]} frame can only be the bottom one")
+        if k in _PROGRAM_STEPS:
+            steps = _PROGRAM_STEPS[k]
+            if i != 1 or bk != K_HALF_END or s.stack[0].a not in steps:
+                raise PositionError(f"{where}: a {names[k]} decision comes only right above "
+                                    f"half_end, at its step {steps[0]} or {steps[1]}")
+            owner = s.start_player if s.stack[0].a == steps[0] else 1 - s.start_player
+            if f.player != owner:
+                raise PositionError(f"{where}.player: at this step the decision is player "
+                                    f"{owner}'s")
+            if k == K_FINAL_WINDOW and s.half_year != 9:
+                raise PositionError(f"{where}: the window before final scoring is in half-year 9")
+            if k == K_NOVEMBER and (not s.half_year & 1 or not owns_november_house(s, f.player)):
+                raise PositionError(f"{where}: November houses are used after a summer, by their "
+                                    "owner")
+            if k == K_BREED and s.half_year & 1:
+                raise PositionError(f"{where}: breeding is in a winter half-year")
+            if k in (K_FEED, K_BREED) and i != s.sp - 1:
+                raise PositionError(f"{where}: nothing can be pending above a {names[k]} decision")
+            continue
+        # an action step (or returning animals) of the player deciding below
+        if i == 1 and bk == K_HALF_END:
+            raise PositionError(f"{where}: the half-year's end program pushes only its own "
+                                "decisions (end_window, november, feed, breed, final_window)")
+        if below.kind in (K_FEED, K_BREED):
+            raise PositionError(f"{where}: nothing can be pending above a {names[below.kind]} "
+                                "decision")
+        if f.player != below.player:
+            raise PositionError(f"{where}.player: {f.player} is not the player deciding below it "
+                                f"({below.player})")
+        if k == K_ACTION:
+            actions.append(f.a)
+            if len(actions) > 2 or (len(actions) == 2 and not (
+                    actions[0] == F_DELIVER and f.a in (F_GIVE_ANIMALS, F_GIVE_CLOTHING))):
+                raise PositionError(f"{where}: one action step is carried out at a time (only a "
+                                    "delivery waits for the animals or clothing it hands over)")
+        if k == K_ACTION and f.a == F_PAY_BUILDING and not (
+                (s.available >> f.c) & 1 and land_free(&s.pl[f.player]) > 0):
+            raise PositionError(f"{where}: paying for building {BUILDING_KEYS[f.c]!r} needs it on "
+                                f"the board and a free land space of player {f.player}")
+        if k == K_ACTION and f.a < NSPACES:
+            if i != 1 or bk != K_ADVANCE:
+                raise PositionError(f"{where}: the action of space {SPACE_KEYS[f.a]!r} comes only "
+                                    "right above the advance of the worker placed there")
+            if not _holds(s, f.a, f.player) and not (
+                    (s.occupied >> f.a) & 1 and (_holds(s, S_LABORER, f.player)
+                                                 or _holds(s, W_LABORER, f.player))):
+                raise PositionError(f"{where}: space {SPACE_KEYS[f.a]!r} holds no worker of player "
+                                    f"{f.player}, nor does a laborer space imitating it")
 
 
 cdef void _state_from_dict(State* s, d) except *:
@@ -408,13 +501,7 @@ cdef void _state_from_dict(State* s, d) except *:
         if not isinstance(frames, list) or not frames:
             raise PositionError("pending: expected a non-empty list of decision frames")
         _frames_from_list(s, frames)
-        bkind = s.stack[0].kind
-        bplayer = s.stack[0].player
-        if bkind == K_TURN and (s.turn >= 8 or bplayer != turn_player(s)):
-            raise PositionError(f"pending[0]: a turn of player {bplayer} does not match "
-                                f"{s.turn} workers placed")
-        if bkind not in (K_TURN, K_ADVANCE, K_HALF_END, K_GAME_OVER):
-            raise PositionError("pending[0]: the bottom frame must be turn, advance, half_end or game_over")
+        _check_stack(s)
     for pi in range(2):
         discard_pending = any(s.stack[i].kind == K_DISCARD and s.stack[i].player == pi
                               for i in range(s.sp))

@@ -9,7 +9,8 @@ from libc.string cimport memset, memcmp, memcpy
 
 cdef enum:
     STACK = 12
-    GOODS_MAX = 999     # an engine bound for uncapped goods (validation rejects more)
+    GOODS_MAX = 999     # the bound of uncapped goods: gains stop there, validation rejects more
+    BOTTLENECKS_MAX = 60  # likewise for supply bottlenecks
 
 # kinds of pending-decision frames
 cdef enum:
