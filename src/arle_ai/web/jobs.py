@@ -24,6 +24,7 @@ from arle_ai.agents import agent_from_spec, choose_action
 from arle_ai.analysis import analyze_game
 from arle_ai.mcts import MCTS, SearchResult
 from arle_ai.records import GameRecord
+from arle_ai.web import effects
 
 __all__ = ["Job", "JobError", "hint_payload", "start_job"]
 
@@ -69,7 +70,8 @@ def pv_with_players(state: _core.GameState, pv: list[str]) -> list[dict[str, Any
             action = s.parse_action(text)
         except ValueError:
             break
-        steps.append({"player": s.current_player, "move": text, "action": action})
+        steps.append({"player": s.current_player, "move": text, "action": action,
+                      "label": effects.label(s, action)})
         s.apply(action)
     return steps
 

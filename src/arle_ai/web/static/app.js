@@ -374,7 +374,7 @@ function renderHint(d) {
     t.append(row);
     if (m.pv.length > 1) {
       const pv = el("td", { class: "pv", colspan: "4" });
-      for (const step of m.pv.slice(1)) pv.append(el("span", { class: `tag p${step.player}`, text: `P${step.player}` }), ` ${step.move}  `);
+      for (const step of m.pv.slice(1)) pv.append(el("span", { class: `tag p${step.player}`, text: `P${step.player}` }), ` ${step.label}  `);
       t.append(el("tr", {}, pv));
     }
   }
