@@ -97,15 +97,21 @@ async function newGame(body) {
   await setGame(await api("/api/games", { body }));
 }
 
-async function act(path, body = {}, opts = {}) {
-  stopHint();
-  try {
-    await setGame(await api(`/api/games/${state.id}/${path}`, { body }), opts);
-    showMessage("");
-  } catch (e) {
-    showMessage(e.message);
-    if (e.status === 404) await newGame({ seed: 0 });
-  }
+// Changes to the game go to the server one at a time, in the order they were made, so the
+// board always shows the answer to the last of them.
+let queue = Promise.resolve();
+function act(path, body = {}, opts = {}) {
+  queue = queue.then(async () => {
+    stopHint();
+    try {
+      await setGame(await api(`/api/games/${state.id}/${path}`, { body }), opts);
+      showMessage("");
+    } catch (e) {
+      showMessage(e.message);
+      if (e.status === 404) await newGame({ seed: 0 });
+    }
+  });
+  return queue;
 }
 
 function aiChoice() {
