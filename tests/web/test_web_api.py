@@ -58,7 +58,8 @@ def test_page_and_assets_are_served(client):
 def test_catalog_has_printed_names(client):
     cat = client.get("/api/catalog").json()
     assert len(cat["spaces"]) == 30 and len(cat["tools"]) == 10
-    assert cat["names"]["summer_grocer"] == "Grocer"
+    grocer = next(sp for sp in cat["spaces"] if sp["key"] == "summer_grocer")
+    assert grocer["name"] == "Grocer" and cat["names"]["summer_grocer"] == "Grocer (summer)"
     assert {b["key"] for b in cat["buildings"]} == {b.key for b in arle_ai.rules.BUILDINGS}
     assert cat["variants"] == ["standard", "first-game"]
 
@@ -71,8 +72,10 @@ def test_new_game_opens_on_the_standard_opening(client):
     assert game["setup"] == {"seed": 0, "variant": "standard"}
     assert game["ply"] == 0 and game["seats"] == ["human", "ai"]
     legal = {m["text"]: m for m in game["legal"]}
-    assert legal["place summer_grocer"]["label"] == "Grocer"
-    assert legal["place fisherman"]["gain"]  # the option shows what it brings
+    assert legal["place summer_grocer"]["label"] == "place Grocer"  # printed names
+    fisherman = legal["place fisherman"]  # the option shows what it brings and costs
+    assert fisherman["gain"] == "3 food, 1 sheep, Fish Traps 2 -> 3" and fisherman["vp"] == 2
+    assert legal["place colonist"]["cost"] == ""
     assert game["breakdown"][0] == arle_ai.new_game(seed=0).score_breakdown(0)
 
 
@@ -163,6 +166,22 @@ def test_moves_by_id_and_notation_and_illegal_moves(client):
     assert "text" in error(client.post(f"/api/games/{gid}/move", json={"move": 3}), 400)
     assert "needs 'action'" in error(client.post(f"/api/games/{gid}/move", json={}), 400)
     assert client.get(f"/api/games/{gid}").json()["game"] == before  # nothing changed
+
+
+def test_the_event_log_tells_each_move_and_inventorying_step(client):
+    rec = _record(seed=6, plies=80)
+    gid, g = new(client, record=rec.to_dict())
+    first = g["moves"][0]
+    assert first["event"].startswith(first["label"] + ": ")
+    steps = [s for m in g["moves"] for s in m["steps"]]
+    assert any(s.startswith("feeding (half-year 1)") for s in steps), steps
+    assert any(s.startswith("new half-year") for s in steps)
+    # options show their costs as well as their gains somewhere along the game
+    costs = set()
+    for ply in range(0, 80, 4):
+        view = client.post(f"/api/games/{gid}/goto", json={"ply": ply}).json()["game"]
+        costs |= {m["cost"] for m in view["legal"]}
+    assert costs - {""}
 
 
 def test_a_finished_game_takes_no_moves(client):

@@ -66,13 +66,11 @@ class Game:
 
     def _append(self, action: int) -> None:
         before = self.states[-1]
-        after = before.copy()
-        after.apply(action)  # IllegalActionError leaves everything unchanged
+        after, events = effects.move_events(before, action)  # IllegalActionError: unchanged
         self.entries.append({
             "ply": len(self.actions) + 1, "player": before.current_player,
             "half_year": before.half_year, "text": before.action_to_string(action),
-            "label": effects.label(before, action),
-            "event": effects.describe_move(before, action, after),
+            "label": effects.label(before, action), "event": events[0], "steps": events[1:],
         })
         self.actions.append(action)
         self.states.append(after)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from arle_ai import _core, rules
+from arle_ai import _core, names, rules
 from arle_ai.web import effects
 
 __all__ = ["catalog", "position_view", "legal_moves", "title"]
@@ -43,9 +43,9 @@ def catalog() -> dict[str, Any]:
 
 
 def _cost_text(cost: rules.Cost) -> str:
-    parts = [f"{n} {effects.name(k)}" for k, n in cost.fixed]
+    parts = [names.count(n, k) for k, n in cost.fixed]
     if cost.either:
-        parts.append(" or ".join(", ".join(f"{n} {effects.name(k)}" for k, n in alt)
+        parts.append(" or ".join(", ".join(names.count(n, k) for k, n in alt)
                                  for alt in cost.either))
     if cost.any_materials:
         parts.append(f"{cost.any_materials} building material")
@@ -65,9 +65,8 @@ def legal_moves(state: _core.GameState) -> list[dict[str, Any]]:
         text = state.action_to_string(a)
         after = state.copy()
         after.apply(a)
-        change = effects.player_change(state, after, state.current_player)
         out.append({"action": a, "text": text, "label": effects.label(state, a),
-                    "cost": change["cost"], "gain": change["gain"], "vp": change["vp"]})
+                    **effects.option(state, after)})
     return out
 
 

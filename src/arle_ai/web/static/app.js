@@ -331,7 +331,8 @@ function renderLog(g) {
   ul.replaceChildren();
   const shown = g.moves.slice(0, g.ply).slice(-40).reverse();
   for (const m of shown) {
-    ul.append(el("li", {}, el("span", { class: `tag p${m.player}`, text: `${seatName(m.player)}` }), ` HY${m.half_year}: ${m.event}`));
+    for (const step of [...m.steps].reverse()) ul.append(el("li", { class: "step", text: step }));
+    ul.append(el("li", {}, el("span", { class: `tag p${m.player}`, text: `${seatName(m.player)}` }), ` ${m.event}`));
   }
 }
 
