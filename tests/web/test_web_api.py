@@ -342,10 +342,8 @@ def test_searches_are_limited_stoppable_and_end_with_their_page(live_server, mon
             assert json.loads(next(stream))["kind"] == "update"
             job = web.jobs[a]
             assert "searches already" in error(http.get(f"/api/games/{b}/hint?seconds=1"), 429)
-            # other requests are served while the search runs
-            start = time.perf_counter()
+            # other requests are served while the search runs (speed: bench/web.py)
             assert http.post(f"/api/games/{b}/move", json={"move": "pass"}).status_code == 200
-            assert time.perf_counter() - start < 1.0
         # the page went away (the stream was closed): the search process is stopped
         deadline = time.monotonic() + 5
         while job.process.is_alive() and time.monotonic() < deadline:
