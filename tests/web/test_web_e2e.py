@@ -172,8 +172,9 @@ def test_load_a_record_step_through_it_and_analyse(page, shots, tmp_path):
 
 def test_editor_validates_as_you_type_and_plays_the_position(page, shots):
     page.click("#tab-editor")
+    page.wait_for_selector("#editor[data-built='1']")  # built from the board's position
     page.click("#editor-from-new")
-    page.wait_for_selector("[data-path='players.0.goods.grain']")
+    page.wait_for_selector("#editor[data-built='2']")
     page.wait_for_function("document.querySelector('#editor-check').className === "
                            "'check good'")
     page.fill("[data-path='players.0.goods.grain']", "16")

@@ -526,6 +526,7 @@ function buildEditor(position) {
     fs.append(el("div", { class: "hint-text", text: "Buildings built:" }), built);
     form.append(fs);
   });
+  form.dataset.built = String(Number(form.dataset.built || 0) + 1);
   checkEditor();
 }
 
