@@ -126,7 +126,8 @@ def _register() -> None:
                          ("arle_cli.analyze_cmd", "analyze"), ("arle_cli.bench_cmd", "bench"),
                          ("arle_cli.check_cmd", "check"), ("arle_cli.serve_cmd", "serve"),
                          ("arle_cli.info_cmd", "info"), ("arle_cli.info_cmd", "list_things"),
-                         ("arle_cli.edit_cmd", "edit")]:
+                         ("arle_cli.edit_cmd", "edit"),
+                         ("arle_cli.datagen_cmd", "datagen"), ("arle_cli.train_cmd", "train")]:
         try:
             mod = importlib.import_module(module)
         except ModuleNotFoundError as exc:

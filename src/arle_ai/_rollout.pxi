@@ -179,16 +179,14 @@ cdef int heuristic_step(State* s, uint64_t* rng, Weights* w, int* buf, int n) no
     memcpy(buf, bufs[best_slot], best_n * sizeof(int))
     return best_n
 
-cdef double rollout(State* s, uint64_t* rng, Weights* w, int heuristic, int horizon,
-                    double* margin0) noexcept nogil:
+cdef void rollout_play(State* s, uint64_t* rng, Weights* w, int heuristic,
+                       int horizon) noexcept nogil:
     """Play on (heuristic: 0 uniform, 1 heuristic policy, 2 the same by the reference code
-    heuristic_pick); stop at the game end or when `horizon` more
-    half-years have begun (horizon < 0: play to the end). Returns player 0's value in [0, 1]
-    and sets player 0's VP margin (final, or estimated by the evaluation)."""
+    heuristic_pick); stop at the game end or when `horizon` more half-years have begun
+    (horizon < 0: play to the end)."""
     cdef int buf[MAX_LEGAL]
-    cdef int n, a, steps = 0
+    cdef int n, steps = 0
     cdef int stop_at = s.half_year + horizon + 1 if horizon >= 0 else 100
-    cdef double m, win
     n = legal_actions(s, buf)
     while not is_terminal(s) and s.half_year < stop_at and steps < 20000:
         if n == 0:
@@ -200,6 +198,13 @@ cdef double rollout(State* s, uint64_t* rng, Weights* w, int heuristic, int hori
         else:
             n = apply_action_next(s, buf[rng_below(rng, n)], buf)
         steps += 1
+
+cdef double rollout(State* s, uint64_t* rng, Weights* w, int heuristic, int horizon,
+                    double* margin0) noexcept nogil:
+    """rollout_play, then player 0's value in [0, 1] (setting player 0's VP margin): the
+    finished game's, or the static evaluation's where the rollout stopped earlier."""
+    cdef double m
+    rollout_play(s, rng, w, heuristic, horizon)
     if is_terminal(s):
         return terminal_value(s, w, margin0)
     m = eval_margin(s, 0, w)

@@ -97,9 +97,21 @@ class MCTSAgent(Agent):
 
 _KINDS: dict[str, Callable[..., Agent]] = {
     "random": RandomAgent, "greedy": GreedyAgent, "mcts": MCTSAgent}
+
+
+def _leaf(text: str) -> str:
+    from arle_ai.mcts import LEAVES
+
+    if text not in LEAVES:
+        raise ValueError(text)
+    return text
+
+
 _MCTS_OPTIONS: dict[str, Callable[[str], Any]] = {
     "iterations": int, "time": float, "c": float, "rollout": str, "horizon": int,
-    "puct": lambda v: v.lower() in ("1", "true", "yes"), "workers": int}
+    "puct": lambda v: v.lower() in ("1", "true", "yes"), "workers": int,
+    "eval": _leaf, "net": str, "net_horizon": int}
+_OPTION_NAMES = {"time": "time_limit", "eval": "leaf"}
 
 
 def _literal(text: str) -> Any:
@@ -159,7 +171,7 @@ def agent_from_spec(spec: str, seed: int = 0) -> Agent:
             if kind != "mcts" or key not in _MCTS_OPTIONS:
                 raise ValueError(f"unknown option {key!r} for agent {kind!r} in {spec!r}")
             try:
-                options["time_limit" if key == "time" else key] = _MCTS_OPTIONS[key](value.strip())
+                options[_OPTION_NAMES.get(key, key)] = _MCTS_OPTIONS[key](value.strip())
             except ValueError:
                 raise ValueError(f"bad value {value!r} for {key!r} in {spec!r}") from None
     if kind == "mcts":

@@ -119,11 +119,10 @@ def _value_after(state: _core.GameState, action: int, mover: int,
     after = state.copy()
     after.apply(action)
     if after.is_terminal():
-        winner = after.winner()
-        scores = after.scores()
-        margin = scores[mover] - scores[1 - mover]
-        value = 1.0 if winner == mover else 0.0 if winner is not None else 0.5
-        return value, margin, EXACT_VISITS
+        value0, margin0 = _core.final_value(after, search.weights.as_array())
+        if mover == 0:
+            return value0, margin0, EXACT_VISITS
+        return 1.0 - value0, -margin0, EXACT_VISITS
     result = search.search(after)
     best = result.actions[0]
     if result.player == mover:

@@ -26,7 +26,7 @@ from arle_ai.heuristics import DEFAULT_WEIGHTS, Weights
 __all__ = ["MCTS", "SearchResult", "ActionStats", "LEAVES", "make_evaluator"]
 
 _ROLLOUTS = ("heuristic", "random")
-LEAVES = ("rollout", "static", "null")
+LEAVES = ("rollout", "static", "null", "net")
 PROGRESS_EVERY = 256
 PV_DEPTH = 8
 PV_RANKS = 5
@@ -61,11 +61,20 @@ class SearchResult:
 
 def make_evaluator(leaf: str = "rollout", rollout: str = "heuristic", horizon: int = 2,
                    weights: Weights = DEFAULT_WEIGHTS,
-                   prior_temperature: float = 2.0) -> _core.LeafEvaluator:
+                   prior_temperature: float = 2.0,
+                   net: _core.ValueNet | str | None = None,
+                   net_horizon: int | None = None) -> _core.LeafEvaluator:
     """The compiled leaf evaluator for the search options: one rollout ("rollout", with the
-    `rollout` policy and `horizon`), the static evaluation ("static"), or none ("null": every
-    leaf 0.5, which measures the tree code alone)."""
+    `rollout` policy and `horizon`), the static evaluation ("static"), none ("null": every
+    leaf 0.5, which measures the tree code alone), or the learned value model ("net": `net`,
+    a ``_core.ValueNet`` or a weights file, default the shipped weights; with `net_horizon`
+    h, a heuristic rollout of h half-years first, see :mod:`arle_ai.net`)."""
     w = weights.as_array()
+    if leaf == "net":
+        from arle_ai.net import load_net
+
+        model = net if isinstance(net, _core.ValueNet) else load_net(net)
+        return _core.NetEvaluator(w, model, prior_temperature, net_horizon)
     if leaf == "rollout":
         return _core.RolloutEvaluator(w, prior_temperature, rollout == "heuristic", horizon)
     if leaf == "static":
@@ -99,8 +108,12 @@ class MCTS:
             together). When a search reaches it, no node is added: new leaves are still
             evaluated and backed up, so the existing tree keeps improving. A reused tree over
             half the ceiling is cut to the part the new root reaches before the next search.
-        leaf: how a new leaf is valued: "rollout" (default), "static" or "null" (see
-            :func:`make_evaluator`).
+        leaf: how a new leaf is valued: "rollout" (default), "static", "null" or "net" (the
+            learned value model; see :func:`make_evaluator`).
+        net: with leaf="net": a ``_core.ValueNet`` or a weights file (default: the shipped
+            weights).
+        net_horizon: with leaf="net": None (the model values the leaf) or h >= 0 (a heuristic
+            rollout until h more half-years have begun, valued by the model).
         evaluator: a compiled ``_core.LeafEvaluator`` to use instead of `leaf` (for example a
             learned evaluation); it must be picklable for ``workers`` > 1.
     """
@@ -122,6 +135,8 @@ class MCTS:
         max_memory: int = 1 << 30,
         leaf: str = "rollout",
         evaluator: _core.LeafEvaluator | None = None,
+        net: _core.ValueNet | str | None = None,
+        net_horizon: int | None = None,
     ) -> None:
         if iterations is None and time_limit is None:
             iterations = 1000
@@ -156,7 +171,7 @@ class MCTS:
         self.max_memory = max_memory
         self.leaf = leaf
         self.evaluator = evaluator if evaluator is not None else make_evaluator(
-            leaf, rollout, horizon, weights, prior_temperature)
+            leaf, rollout, horizon, weights, prior_temperature, net, net_horizon)
         self.tree = _core.SearchTree(max_bytes=max_memory // workers, max_nodes=max_nodes)
         self._searches = 0
         self._pool = None

@@ -1,0 +1,60 @@
+"""``arle datagen``: self-play training data (positions and targets) in a compressed file."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+from tqdm import tqdm
+
+from arle_ai.datagen import DatagenConfig, generate, parts_dir
+from arle_cli.common import VARIANTS, fail
+
+
+@click.command()
+@click.option("-o", "--out", type=click.Path(dir_okay=False), required=True,
+              help="The .npz file to write; finished games are kept in OUT.parts/ and a run "
+                   "started again with the same settings plays only the missing ones.")
+@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Self-play games to play.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Game g is set up from seed + g and searched with seeds drawn from both.")
+@click.option("--iterations", type=click.IntRange(min=1), default=200, show_default=True,
+              help="MCTS iterations per decision (a fixed budget keeps runs reproducible).")
+@click.option("--explore", type=click.IntRange(min=0), default=24, show_default=True,
+              help="The first decisions of each game drawn in proportion to the root visits.")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes, one game each at a time (the data does not depend on it).")
+@click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True,
+              help="Building set of every game.")
+def datagen(out: str, games: int, seed: int, iterations: int, explore: int, workers: int,
+            variant: str) -> None:
+    """Play seeded MCTS self-play games and write every searched position with its features,
+    final VP of both players, final margin, winner and root visit distribution to OUT (a
+    compressed numpy file; see arle_ai.datagen for its arrays)."""
+    config = DatagenConfig(games=games, seed=seed, iterations=iterations, explore=explore,
+                           variant=variant)
+    bar: list[tqdm] = []
+
+    def progress(done: int, total: int) -> None:
+        if not bar:
+            if done:
+                click.echo(f"arle: resuming {out}: {done} of {total} games already played",
+                           err=True)
+            bar.append(tqdm(total=total, initial=done, unit="game", file=sys.stderr,
+                            disable=None, desc="datagen"))
+        else:
+            bar[0].update(done - bar[0].n)
+
+    try:
+        data = generate(out, config, workers=workers, progress=progress)
+    except ValueError as exc:
+        fail(str(exc))
+    except OSError as exc:
+        fail(f"{out}: cannot write: {exc.strerror or exc}")
+    finally:
+        for b in bar:
+            b.close()
+    n = len(data["player"])
+    click.echo(f"wrote {out}: {n} positions from {games} games "
+               f"(finished games kept in {parts_dir(out)})")

@@ -1,0 +1,66 @@
+"""``arle train``: fit the value model on self-play data and write its weights file."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict
+
+import click
+
+from arle_ai.net import save_weights
+from arle_ai.train import TrainConfig, load_data
+from arle_ai.train import train as fit
+from arle_cli.common import fail
+
+
+@click.command()
+@click.argument("data", type=click.Path(dir_okay=False))
+@click.option("-o", "--out", "weights", type=click.Path(dir_okay=False), required=True,
+              help="The weights file to write (.npz).")
+@click.option("--hidden", type=click.IntRange(1, 1024), default=64, show_default=True,
+              help="Hidden units of the perceptron.")
+@click.option("--epochs", type=click.IntRange(min=1), default=30, show_default=True)
+@click.option("--batch", type=click.IntRange(min=1), default=256, show_default=True,
+              help="Positions per minibatch.")
+@click.option("--lr", type=click.FloatRange(min=0, min_open=True), default=1e-3,
+              show_default=True, help="Adam learning rate.")
+@click.option("--weight-decay", type=click.FloatRange(min=0), default=1e-4, show_default=True)
+@click.option("--val", "val_fraction", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+              default=0.1, show_default=True, help="Share of whole games held out.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seeds the split, the initial weights and the minibatch order.")
+def train(data: str, weights: str, hidden: int, epochs: int, batch: int, lr: float,
+          weight_decay: float, val_fraction: float, seed: int) -> None:
+    """Fit the value model on DATA (from arle datagen): print the training and validation loss
+    per epoch and the validation error of the predicted final margin by half-year, and write
+    the weights of the best epoch to --out (use them with the agent spec mcts:eval=net,
+    net=FILE)."""
+    config = TrainConfig(hidden=hidden, epochs=epochs, batch=batch, lr=lr,
+                         weight_decay=weight_decay, val_fraction=val_fraction, seed=seed)
+    try:
+        arrays = load_data(data)
+    except ValueError as exc:
+        fail(str(exc))
+    click.echo(f"{data}: {len(arrays['player'])} positions from "
+               f"{len(set(arrays['game'].tolist()))} games")
+    start = time.perf_counter()
+    try:
+        params, report = fit(arrays, config, log=click.echo)
+    except ValueError as exc:
+        fail(str(exc))
+    took = time.perf_counter() - start
+    click.echo(f"kept epoch {report.best_epoch}: validation margin MAE "
+               f"{report.val_margin_mae:.2f} VP, win accuracy {report.val_win_accuracy:.3f} "
+               f"({report.val_positions} positions of {report.val_games} held-out games); "
+               f"{took:.0f} s")
+    click.echo("half-year  positions  margin MAE  margin RMSE  MAE of the score now")
+    for row in report.by_half_year:
+        click.echo(f"{row['half_year']:9d}  {row['positions']:9d}  {row['margin_mae']:10.2f}  "
+                   f"{row['margin_rmse']:11.2f}  {row['score_now_mae']:20.2f}")
+    meta = {"data": str(data), "config": asdict(config),
+            "report": report.as_dict(), "seconds": round(took, 1)}
+    try:
+        save_weights(weights, params, meta)
+    except OSError as exc:
+        fail(f"{weights}: cannot write: {exc.strerror or exc}")
+    click.echo(f"wrote {weights}")

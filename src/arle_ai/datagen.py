@@ -1,0 +1,238 @@
+"""Training data from self-play: seeded games of MCTS against itself, every searched position
+kept with its features and targets, written to one compressed numpy file.
+
+Game ``g`` (0-based) of a run with seed ``S`` is set up from seed ``S + g`` and searched with
+seed ``S * 1_000_003 + g`` at a fixed iteration budget, so it is the same game whatever the
+number of worker processes and however often the run was interrupted. Each finished game is
+written to ``OUT.parts/game-NNNNNN.npz`` at once (a run that is started again skips those), and
+when all are there they are merged, in game order, into ``OUT``. The first ``explore``
+decisions of a game are drawn in proportion to the root visit counts (seeded) instead of
+taking the most visited action, so that games from one setup differ.
+
+The merged file holds, for n positions (decisions with a choice, in game order):
+
+- ``features`` (n, NUM_FEATURES) float32: ``GameState.features()`` seen by the player to decide
+- ``positions`` (n, STATE_BYTES) uint8: the raw state (``load_position`` rebuilds it)
+- ``player``, ``half_year`` (n,) int8; ``game`` (n,) int32; ``ply`` (n,) int16
+- ``final_vp`` (n, 2) float32: the final VP of player 0 and player 1
+- ``margin`` (n,) float32: the final VP margin of the player to decide
+- ``winner`` (n,) int8: the player who won the game
+- ``visit_ptr`` (n + 1,) int64, ``visit_action`` int16, ``visit_count`` int32: the root visit
+  distribution over action ids, position i's entries at ``visit_ptr[i]:visit_ptr[i + 1]``
+  (see :func:`visit_distribution`)
+- ``meta``: a JSON string with the run's settings
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from arle_ai import _core
+from arle_ai.mcts import MCTS
+
+__all__ = ["DatagenConfig", "generate", "play_game", "load_position", "visit_distribution",
+           "merge_parts", "parts_dir"]
+
+FORMAT = "arle-selfplay-data/1"
+_ARRAYS = ("features", "positions", "player", "half_year", "game", "ply", "final_vp", "margin",
+           "winner", "visit_ptr", "visit_action", "visit_count")
+
+
+@dataclass(frozen=True)
+class DatagenConfig:
+    """The settings that make a run's games: the same settings give the same games."""
+
+    games: int = 100
+    seed: int = 0
+    iterations: int = 200
+    explore: int = 24
+    variant: str = "standard"
+
+    def __post_init__(self) -> None:
+        for name in ("games", "iterations"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a positive integer, not {value!r}")
+        if not isinstance(self.seed, int) or self.seed < 0:
+            raise ValueError(f"seed must be a non-negative integer, not {self.seed!r}")
+        if not isinstance(self.explore, int) or self.explore < 0:
+            raise ValueError(f"explore must be a non-negative integer, not {self.explore!r}")
+        if self.variant not in ("standard", "first-game"):
+            raise ValueError(f"variant must be 'standard' or 'first-game', not {self.variant!r}")
+
+
+def parts_dir(out: str | os.PathLike) -> Path:
+    """The folder of a run's finished games (one file each)."""
+    return Path(f"{os.fspath(out)}.parts")
+
+
+def _part_path(out: str | os.PathLike, g: int) -> Path:
+    return parts_dir(out) / f"game-{g:06d}.npz"
+
+
+def play_game(config: DatagenConfig, g: int) -> dict[str, np.ndarray]:
+    """Play game `g` of the run and return its positions and targets (arrays as in the
+    merged file, with visit offsets starting at 0)."""
+    state = _core.GameState.new(config.seed + g, config.variant)
+    search = MCTS(iterations=config.iterations, seed=config.seed * 1_000_003 + g)
+    rng = random.Random(config.seed * 7_919 + g)
+    feats, raw, player, half, ply = [], [], [], [], []
+    ptr, acts, counts = [0], [], []
+    decision = 0
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            state.apply(legal[0])
+            continue
+        result = search.search(state)
+        visited = [(s.action, s.visits) for s in result.actions if s.visits > 0]
+        visited.sort()
+        feats.append(state.features())
+        raw.append(np.frombuffer(state.raw_bytes(), dtype=np.uint8))
+        player.append(state.current_player)
+        half.append(state.half_year)
+        ply.append(decision)
+        acts.extend(a for a, _ in visited)
+        counts.extend(n for _, n in visited)
+        ptr.append(len(acts))
+        if decision < config.explore:
+            total = sum(n for _, n in visited)
+            pick = rng.randrange(total)
+            for a, n in visited:
+                pick -= n
+                if pick < 0:
+                    action = a
+                    break
+        else:
+            action = result.best_action
+        state.apply(action)
+        decision += 1
+    search.close()
+    scores = state.scores()
+    winner = state.winner()
+    pl = np.array(player, dtype=np.int8)
+    final = np.array(scores, dtype=np.float32)
+    sign = np.where(pl == 0, 1.0, -1.0).astype(np.float32)
+    n = len(pl)
+    return {
+        "features": np.array(feats, dtype=np.float32).reshape(n, _core.NUM_FEATURES),
+        "positions": np.array(raw, dtype=np.uint8).reshape(n, -1),
+        "player": pl,
+        "half_year": np.array(half, dtype=np.int8),
+        "game": np.full(n, g, dtype=np.int32),
+        "ply": np.array(ply, dtype=np.int16),
+        "final_vp": np.tile(final, (n, 1)),
+        "margin": (sign * (final[0] - final[1])).astype(np.float32),
+        "winner": np.full(n, winner, dtype=np.int8),
+        "visit_ptr": np.array(ptr, dtype=np.int64),
+        "visit_action": np.array(acts, dtype=np.int16),
+        "visit_count": np.array(counts, dtype=np.int32),
+    }
+
+
+def _write_atomic(path: Path, arrays: dict[str, np.ndarray]) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as fh:
+        np.savez_compressed(fh, **arrays)
+    os.replace(tmp, path)
+
+
+def _play_and_save(job: tuple[DatagenConfig, int, str]) -> int:
+    config, g, out = job
+    data = play_game(config, g)
+    _write_atomic(_part_path(out, g), data)
+    return len(data["player"])
+
+
+def _check_config(out: str | os.PathLike, config: DatagenConfig) -> None:
+    """A started run keeps its settings: a resume with other settings is refused."""
+    folder = parts_dir(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = folder / "config.json"
+    mine = {k: v for k, v in asdict(config).items() if k != "games"}
+    if stamp.exists():
+        theirs = json.loads(stamp.read_text())
+        if theirs != mine:
+            raise ValueError(f"{folder} holds games made with other settings ({theirs}); "
+                             "use another output file or the same settings")
+    else:
+        stamp.write_text(json.dumps(mine))
+
+
+def generate(out: str | os.PathLike, config: DatagenConfig, workers: int = 1,
+             progress: Callable[[int, int], None] | None = None) -> dict[str, np.ndarray]:
+    """Play the run's games not yet in OUT.parts (in `workers` processes), then merge all
+    of them into OUT and return the merged arrays. `progress(done, total)` is called as games
+    finish (and once at the start)."""
+    if not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be a positive integer, not {workers!r}")
+    _check_config(out, config)
+    todo = [g for g in range(config.games) if not _part_path(out, g).exists()]
+    done = config.games - len(todo)
+    if progress is not None:
+        progress(done, config.games)
+    jobs = [(config, g, os.fspath(out)) for g in todo]
+    if workers == 1 or len(jobs) <= 1:
+        for job in jobs:
+            _play_and_save(job)
+            done += 1
+            if progress is not None:
+                progress(done, config.games)
+    else:
+        import multiprocessing as mp
+
+        with mp.get_context("fork").Pool(min(workers, len(jobs))) as pool:
+            for _ in pool.imap_unordered(_play_and_save, jobs):
+                done += 1
+                if progress is not None:
+                    progress(done, config.games)
+    return merge_parts(out, config)
+
+
+def merge_parts(out: str | os.PathLike, config: DatagenConfig) -> dict[str, np.ndarray]:
+    """Merge the run's finished games, in game order, into OUT (written atomically)."""
+    pieces = []
+    for g in range(config.games):
+        with np.load(_part_path(out, g)) as z:
+            pieces.append({k: z[k] for k in _ARRAYS})
+    merged: dict[str, np.ndarray] = {}
+    for k in _ARRAYS:
+        if k == "visit_ptr":
+            offsets, base = [np.zeros(1, dtype=np.int64)], 0
+            for p in pieces:
+                offsets.append(p[k][1:] + base)
+                base += int(p[k][-1])
+            merged[k] = np.concatenate(offsets)
+        else:
+            merged[k] = np.concatenate([p[k] for p in pieces])
+    meta = dict(asdict(config), format=FORMAT, num_features=_core.NUM_FEATURES,
+                positions=int(len(merged["player"])))
+    merged["meta"] = np.array(json.dumps(meta))
+    path = Path(out)
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as fh:
+        np.savez_compressed(fh, **merged)
+    os.replace(tmp, path)
+    return merged
+
+
+def load_position(row: np.ndarray) -> _core.GameState:
+    """The GameState of one row of ``positions``."""
+    body = bytes(np.asarray(row, dtype=np.uint8))
+    return _core.GameState._from_bytes(body + _core._digest(body))
+
+
+def visit_distribution(data: dict[str, np.ndarray] | np.lib.npyio.NpzFile,
+                       i: int) -> dict[int, float]:
+    """Position i's root visit shares by action id (summing to 1)."""
+    lo, hi = int(data["visit_ptr"][i]), int(data["visit_ptr"][i + 1])
+    acts = data["visit_action"][lo:hi]
+    counts = data["visit_count"][lo:hi].astype(np.float64)
+    return {int(a): float(c / counts.sum()) for a, c in zip(acts, counts, strict=True)}

@@ -1,0 +1,227 @@
+"""Training the value model (arle_ai.net) on self-play data (arle_ai.datagen), in numpy.
+
+A multilayer perceptron with one ReLU hidden layer and a linear skip from the inputs learns,
+from the features of a position seen by the player to decide, that player's final VP margin
+(squared error, in units of ``margin_scale`` VP) and whether they win (logistic loss). The skip
+starts as "the final margin is the score margin now", so the rest learns corrections to it.
+Whole games are held out for validation (positions of one game are strongly correlated); the
+weights of the epoch with the lowest validation loss are kept. Adam, minibatches, L2 weight
+decay (towards the starting skip); seeded, so a run is reproducible on the same machine.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from arle_ai import _core
+from arle_ai.net import WEIGHT_ARRAYS
+
+__all__ = ["TrainConfig", "TrainReport", "train", "load_data", "split_games"]
+
+MARGIN_SLOT = (_core.FEATURE_NAMES.index("me.score.total"),
+               _core.FEATURE_NAMES.index("opp.score.total"))
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    hidden: int = 64
+    epochs: int = 30
+    batch: int = 256
+    lr: float = 1e-3
+    weight_decay: float = 1e-4
+    val_fraction: float = 0.1
+    margin_scale: float = 20.0
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        for name in ("hidden", "epochs", "batch"):
+            v = getattr(self, name)
+            if not isinstance(v, int) or v < 1:
+                raise ValueError(f"{name} must be a positive integer, not {v!r}")
+        if not 1 <= self.hidden <= 1024:
+            raise ValueError(f"hidden must be 1..1024, not {self.hidden}")
+        if not 0 < self.val_fraction < 1:
+            raise ValueError(f"val_fraction must be between 0 and 1, not {self.val_fraction}")
+        for name in ("lr", "margin_scale"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"{name} must be positive, not {getattr(self, name)}")
+        if not self.weight_decay >= 0:
+            raise ValueError(f"weight_decay must be >= 0, not {self.weight_decay}")
+
+
+@dataclass
+class TrainReport:
+    """What a training run measured (losses per epoch; validation errors of the kept model)."""
+
+    train_positions: int
+    val_positions: int
+    train_games: int
+    val_games: int
+    epochs: list[dict[str, float]] = field(default_factory=list)
+    best_epoch: int = 0
+    val_margin_mae: float = 0.0
+    val_win_accuracy: float = 0.0
+    by_half_year: list[dict[str, float]] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def load_data(path: str | os.PathLike) -> dict[str, np.ndarray]:
+    """The arrays a training run needs from a datagen file; ValueError names a problem."""
+    need = ("features", "player", "half_year", "game", "margin", "winner")
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            missing = [k for k in need if k not in z.files]
+            if missing:
+                raise ValueError(f"{path}: not a datagen file (missing {', '.join(missing)})")
+            data = {k: z[k] for k in need}
+    except FileNotFoundError:
+        raise ValueError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise ValueError(f"{path}: not a datagen file ({exc})") from None
+    if data["features"].ndim != 2 or data["features"].shape[1] != _core.NUM_FEATURES:
+        raise ValueError(f"{path}: features have shape {data['features'].shape}, the engine "
+                         f"has {_core.NUM_FEATURES} features (made by another version?)")
+    return data
+
+
+def split_games(games: np.ndarray, val_fraction: float, seed: int) -> np.ndarray:
+    """A boolean mask of the validation positions: a seeded share of whole games."""
+    ids = np.unique(games)
+    if len(ids) < 2:
+        raise ValueError("need positions from at least 2 games (whole games are held out)")
+    rng = np.random.default_rng(seed)
+    n_val = min(len(ids) - 1, max(1, round(len(ids) * val_fraction)))
+    val_ids = rng.choice(ids, size=n_val, replace=False)
+    return np.isin(games, val_ids)
+
+
+def _forward(p: dict[str, np.ndarray], x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    a = x @ p["w1"].T + p["b1"]
+    h = np.maximum(a, 0.0)
+    return h, x @ p["w0"].T + h @ p["w2"].T + p["b2"]
+
+
+def _losses(y: np.ndarray, margin: np.ndarray, win: np.ndarray,
+            scale: float) -> tuple[float, np.ndarray]:
+    """Mean loss and its gradient with respect to the outputs."""
+    n = len(margin)
+    d = (y[:, 0] - margin) / scale
+    z = y[:, 1]
+    bce = np.logaddexp(0.0, z) - win * z
+    loss = float(np.mean(d * d) + np.mean(bce))
+    g = np.empty_like(y)
+    g[:, 0] = 2.0 * d / scale / n
+    g[:, 1] = (1.0 / (1.0 + np.exp(-z)) - win) / n
+    return loss, g
+
+
+def _evaluate(p: dict[str, np.ndarray], x: np.ndarray, margin: np.ndarray, win: np.ndarray,
+              scale: float) -> tuple[float, float, float, np.ndarray]:
+    """(loss, margin MAE, win accuracy, predicted margins)."""
+    _, y = _forward(p, x)
+    loss, _ = _losses(y, margin, win, scale)
+    mae = float(np.mean(np.abs(y[:, 0] - margin)))
+    acc = float(np.mean((y[:, 1] > 0) == (win > 0.5)))
+    return loss, mae, acc, y[:, 0]
+
+
+def train(data: dict[str, np.ndarray], config: TrainConfig = TrainConfig(),
+          log: Callable[[str], None] | None = None
+          ) -> tuple[dict[str, np.ndarray], TrainReport]:
+    """Fit the model; returns its arrays (net.WEIGHT_ARRAYS, raw-feature normalisation
+    included) and the report. `log` gets one line per epoch."""
+    x_all = np.asarray(data["features"], dtype=np.float64)
+    margin_all = np.asarray(data["margin"], dtype=np.float64)
+    win_all = (np.asarray(data["winner"]) == np.asarray(data["player"])).astype(np.float64)
+    val = split_games(np.asarray(data["game"]), config.val_fraction, config.seed)
+    tr = ~val
+    mean = x_all[tr].mean(axis=0)
+    std = x_all[tr].std(axis=0)
+    inv_std = np.where(std > 1e-6, 1.0 / np.maximum(std, 1e-6), 0.0)
+    xs = (x_all - mean) * inv_std
+    x_tr, x_val = xs[tr], xs[val]
+    m_tr, m_val = margin_all[tr], margin_all[val]
+    w_tr, w_val = win_all[tr], win_all[val]
+    rng = np.random.default_rng(config.seed)
+    nin, nh, scale = x_all.shape[1], config.hidden, config.margin_scale
+    win_rate = min(max(w_tr.mean(), 0.01), 0.99)
+    w0 = np.zeros((2, nin))
+    w0[0, MARGIN_SLOT[0]] = std[MARGIN_SLOT[0]]     # margin now = me's score - opp's score
+    w0[0, MARGIN_SLOT[1]] = -std[MARGIN_SLOT[1]]
+    prior = {"w0": w0.copy(), "w1": 0.0, "w2": 0.0}  # weight decay pulls towards these
+    p = {
+        "w0": w0,
+        "w1": rng.normal(0.0, math.sqrt(2.0 / nin), size=(nh, nin)),
+        "b1": np.zeros(nh),
+        "w2": rng.normal(0.0, 0.01, size=(2, nh)),
+        "b2": np.array([m_tr.mean(), math.log(win_rate / (1 - win_rate))]),
+    }
+    adam_m = {k: np.zeros_like(v) for k, v in p.items()}
+    adam_v = {k: np.zeros_like(v) for k, v in p.items()}
+    b1_, b2_, eps = 0.9, 0.999, 1e-8
+    step = 0
+    report = TrainReport(train_positions=int(tr.sum()), val_positions=int(val.sum()),
+                         train_games=len(np.unique(data["game"][tr])),
+                         val_games=len(np.unique(data["game"][val])))
+    best = (math.inf, 0, {k: v.copy() for k, v in p.items()})
+    n = len(x_tr)
+    for epoch in range(1, config.epochs + 1):
+        order = rng.permutation(n)
+        total = 0.0
+        for start in range(0, n, config.batch):
+            idx = order[start:start + config.batch]
+            xb = x_tr[idx]
+            h, y = _forward(p, xb)
+            loss, gy = _losses(y, m_tr[idx], w_tr[idx], scale)
+            total += loss * len(idx)
+            grads = {"w0": gy.T @ xb, "w2": gy.T @ h, "b2": gy.sum(axis=0)}
+            gh = (gy @ p["w2"]) * (h > 0)
+            grads["w1"] = gh.T @ xb
+            grads["b1"] = gh.sum(axis=0)
+            step += 1
+            for k in p:
+                g = grads[k]
+                if k in prior:
+                    g = g + config.weight_decay * (p[k] - prior[k])
+                adam_m[k] = b1_ * adam_m[k] + (1 - b1_) * g
+                adam_v[k] = b2_ * adam_v[k] + (1 - b2_) * g * g
+                mh = adam_m[k] / (1 - b1_ ** step)
+                vh = adam_v[k] / (1 - b2_ ** step)
+                p[k] -= config.lr * mh / (np.sqrt(vh) + eps)
+        val_loss, val_mae, val_acc, _ = _evaluate(p, x_val, m_val, w_val, scale)
+        row = {"epoch": epoch, "train_loss": total / n, "val_loss": val_loss,
+               "val_margin_mae": val_mae, "val_win_accuracy": val_acc}
+        report.epochs.append(row)
+        if log is not None:
+            log(f"epoch {epoch:3d}  train loss {total / n:.4f}  val loss {val_loss:.4f}  "
+                f"val margin MAE {val_mae:.2f} VP  val win accuracy {val_acc:.3f}")
+        if val_loss < best[0]:
+            best = (val_loss, epoch, {k: v.copy() for k, v in p.items()})
+    p = best[2]
+    report.best_epoch = best[1]
+    _, mae, acc, pred = _evaluate(p, x_val, m_val, w_val, scale)
+    report.val_margin_mae = mae
+    report.val_win_accuracy = acc
+    half = np.asarray(data["half_year"])[val]
+    now = (x_all[val][:, MARGIN_SLOT[0]] - x_all[val][:, MARGIN_SLOT[1]])
+    for hy in range(1, 10):
+        sel = half == hy
+        if sel.any():
+            report.by_half_year.append({
+                "half_year": hy, "positions": int(sel.sum()),
+                "margin_mae": float(np.mean(np.abs(pred[sel] - m_val[sel]))),
+                "margin_rmse": float(np.sqrt(np.mean((pred[sel] - m_val[sel]) ** 2))),
+                "score_now_mae": float(np.mean(np.abs(now[sel] - m_val[sel]))),
+            })
+    arrays = {"mean": mean, "inv_std": inv_std, "w0": p["w0"], "w1": p["w1"], "b1": p["b1"],
+              "w2": p["w2"], "b2": p["b2"]}
+    assert tuple(arrays) == WEIGHT_ARRAYS
+    return arrays, report

@@ -1,0 +1,276 @@
+"""The learned evaluation: self-play data, training, inference in the core, the search seam."""
+
+from __future__ import annotations
+
+import json
+import pickle
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import arle_ai
+from arle_ai import _core
+from arle_ai.agents import agent_from_spec
+from arle_ai.datagen import DatagenConfig, generate, load_position, parts_dir, visit_distribution
+from arle_ai.heuristics import DEFAULT_WEIGHTS
+from arle_ai.mcts import MCTS
+from arle_ai.net import (
+    WEIGHT_ARRAYS,
+    NetError,
+    default_net,
+    load_net,
+    load_weights,
+    reference_outputs,
+    save_weights,
+)
+from arle_ai.tournament import Tournament
+from arle_ai.train import TrainConfig, train
+from arle_cli.main import cli
+
+TINY = DatagenConfig(games=2, seed=5, iterations=12, explore=4)
+
+
+def random_arrays(hidden: int = 24, seed: int = 0) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    f = _core.NUM_FEATURES
+    return {"mean": rng.normal(0, 2, f), "inv_std": rng.uniform(0.05, 2, f),
+            "w0": rng.normal(0, 0.1, (2, f)), "w1": rng.normal(0, 0.2, (hidden, f)),
+            "b1": rng.normal(0, 0.5, hidden),
+            "w2": rng.normal(0, 1, (2, hidden)), "b2": rng.normal(0, 1, 2)}
+
+
+def random_positions(n: int, seed: int = 0) -> list[arle_ai.GameState]:
+    """n positions from seeded random games (every decision kept, the end included)."""
+    rng = np.random.default_rng(seed)
+    out: list[arle_ai.GameState] = []
+    game = 0
+    while len(out) < n:
+        s = arle_ai.new_game(seed * 1000 + game)
+        game += 1
+        while not s.is_terminal() and len(out) < n:
+            out.append(s.copy())
+            acts = s.legal_actions()
+            s.apply(acts[int(rng.integers(len(acts)))])
+        if len(out) < n:
+            out.append(s.copy())
+    return out
+
+
+# ---- datagen ----
+
+@pytest.fixture(scope="module")
+def tiny_data(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, dict[str, np.ndarray]]:
+    out = tmp_path_factory.mktemp("dg") / "d.npz"
+    return str(out), generate(out, TINY)
+
+
+def test_datagen_targets_are_consistent(tiny_data: tuple[str, dict[str, np.ndarray]]) -> None:
+    path, data = tiny_data
+    n = len(data["player"])
+    assert n > 100 and data["features"].shape == (n, _core.NUM_FEATURES)
+    assert set(np.unique(data["game"])) == {0, 1}
+    for i in range(0, n, 37):
+        s = load_position(data["positions"][i])
+        assert s.current_player == data["player"][i] and s.half_year == data["half_year"][i]
+        assert np.array_equal(s.features(), data["features"][i])
+        dist = visit_distribution(data, i)
+        assert abs(sum(dist.values()) - 1) < 1e-9 and set(dist) <= set(s.legal_actions())
+        a, b = data["final_vp"][i]
+        assert data["margin"][i] == (a - b if data["player"][i] == 0 else b - a)
+        assert data["winner"][i] == (0 if a > b else 1 if b > a else data["winner"][i])
+    with np.load(path) as z:
+        meta = json.loads(str(z["meta"]))
+        assert meta["positions"] == n and meta["seed"] == TINY.seed
+        assert np.array_equal(z["visit_ptr"], data["visit_ptr"])
+
+
+def test_datagen_reproducible_resumable_and_independent_of_workers(
+        tmp_path, tiny_data: tuple[str, dict[str, np.ndarray]]) -> None:
+    _, first = tiny_data
+    out = tmp_path / "again.npz"
+    again = generate(out, TINY, workers=2)
+    for k in first:
+        assert np.array_equal(first[k], again[k]), k
+    # interrupted: one game's file lost; a run started again plays only that game
+    (parts_dir(out) / "game-000001.npz").unlink()
+    calls = []
+    resumed = generate(out, TINY, progress=lambda d, t: calls.append((d, t)))
+    assert calls[0] == (1, 2) and calls[-1] == (2, 2)
+    for k in first:
+        assert np.array_equal(first[k], resumed[k]), k
+    with pytest.raises(ValueError, match="other settings"):
+        generate(out, DatagenConfig(games=2, seed=5, iterations=13, explore=4))
+
+
+def test_datagen_config_checks() -> None:
+    with pytest.raises(ValueError, match="games"):
+        DatagenConfig(games=0)
+    with pytest.raises(ValueError, match="iterations"):
+        DatagenConfig(iterations=-1)
+    with pytest.raises(ValueError, match="variant"):
+        DatagenConfig(variant="expert")
+
+
+# ---- training ----
+
+def test_training_learns_a_known_linear_target() -> None:
+    rng = np.random.default_rng(1)
+    n, f = 3000, _core.NUM_FEATURES
+    used = [3, 40, 77, 120, 250, 251, 300, 401]      # the other features stay 0
+    x = np.zeros((n, f), dtype=np.float32)
+    x[:, used] = rng.normal(2, 3, (n, len(used)))
+    coef = np.zeros(f)
+    coef[[3, 40, 250]] = [1.5, -1.0, 0.5]
+    margin = (x @ coef + 1.0).astype(np.float32)
+    player = rng.integers(0, 2, n).astype(np.int8)
+    winner = np.where(margin > 0, player, 1 - player).astype(np.int8)
+    data = {"features": x, "margin": margin, "player": player, "winner": winner,
+            "game": np.arange(n) // 30, "half_year": (np.arange(n) % 9 + 1).astype(np.int8)}
+    arrays, report = train(data, TrainConfig(hidden=16, epochs=20, lr=3e-3, margin_scale=5.0))
+    assert report.val_margin_mae < 0.15 * np.std(margin)
+    # the learned slope of each feature is the target's
+    net = _core.ValueNet(*(arrays[k] for k in WEIGHT_ARRAYS))
+    base = net.outputs(x[:300])[:, 0]
+    for j, want in ((3, 1.5), (40, -1.0), (250, 0.5), (77, 0.0), (401, 0.0)):
+        step = x[:300].copy()
+        step[:, j] += 1.0
+        slope = float(np.mean(net.outputs(step)[:, 0] - base))
+        assert abs(slope - want) < 0.25, (j, slope)
+    assert report.val_win_accuracy > 0.95
+    assert report.epochs[-1]["train_loss"] < report.epochs[0]["train_loss"]
+    assert [r["half_year"] for r in report.by_half_year] == list(range(1, 10))
+    # the core model of the trained arrays predicts as the numpy reference
+    assert np.allclose(net.outputs(x[:50]), reference_outputs(arrays, x[:50]), atol=1e-6)
+
+
+def test_training_needs_two_games() -> None:
+    data = {"features": np.zeros((4, _core.NUM_FEATURES), np.float32),
+            "margin": np.zeros(4, np.float32), "player": np.zeros(4, np.int8),
+            "winner": np.zeros(4, np.int8), "game": np.zeros(4, np.int32),
+            "half_year": np.ones(4, np.int8)}
+    with pytest.raises(ValueError, match="2 games"):
+        train(data, TrainConfig(epochs=1))
+
+
+# ---- inference in the core ----
+
+def test_core_inference_equals_the_numpy_reference() -> None:
+    arrays = random_arrays()
+    net = _core.ValueNet(*(arrays[k] for k in WEIGHT_ARRAYS))
+    states = random_positions(1000, seed=3)
+    feats = np.array([s.features() for s in states])
+    ref = reference_outputs(arrays, feats)
+    core = np.array([net.state_outputs(s) for s in states])
+    assert np.max(np.abs(core - ref)) < 1e-5
+    assert np.max(np.abs(net.outputs(feats) - ref)) < 1e-5
+    # the evaluator's value: player 0's view of the model's outputs
+    w = DEFAULT_WEIGHTS
+    ev = _core.NetEvaluator(w.as_array(), net)
+    for s, (m, z) in list(zip(states, ref, strict=True))[:200]:
+        if s.is_terminal():
+            continue
+        p = 1 / (1 + np.exp(-z))
+        if s.current_player == 1:
+            m, p = -m, 1 - p
+        v = (1 - w.margin_blend) * p + w.margin_blend * (0.5 + 0.5 * np.tanh(m / w.sigma))
+        value, margin = ev.evaluate(s)
+        assert abs(margin - m) < 1e-5 and abs(value - v) < 1e-6
+
+
+def test_value_net_checks_its_arrays() -> None:
+    arrays = random_arrays()
+    with pytest.raises(ValueError, match="w1 must have shape"):
+        _core.ValueNet(arrays["mean"], arrays["inv_std"], arrays["w0"], arrays["w1"][:, :5],
+                       arrays["b1"], arrays["w2"], arrays["b2"])
+    bad = dict(arrays, b2=np.array([np.nan, 0.0]))
+    with pytest.raises(ValueError, match="not finite"):
+        _core.ValueNet(*(bad[k] for k in WEIGHT_ARRAYS))
+
+
+def test_weights_file_round_trip_and_errors(tmp_path) -> None:
+    arrays = random_arrays()
+    path = tmp_path / "w.npz"
+    save_weights(path, arrays, {"note": "test"})
+    loaded, meta = load_weights(path)
+    assert meta["note"] == "test" and meta["num_features"] == _core.NUM_FEATURES
+    s = arle_ai.new_game(2)
+    expect = reference_outputs({k: v.astype(np.float32) for k, v in arrays.items()},
+                               s.features())[0]
+    assert np.allclose(load_net(path).state_outputs(s), expect, atol=1e-5)
+    with pytest.raises(NetError, match="no such"):
+        load_net(tmp_path / "missing.npz")
+    (tmp_path / "junk.npz").write_bytes(b"not a zip")
+    with pytest.raises(NetError, match="not a value-net"):
+        load_net(tmp_path / "junk.npz")
+    with np.load(path) as z:
+        parts = {k: z[k] for k in z.files}
+    meta = json.loads(str(parts["meta"]))
+    meta["features_digest"] = "0000"
+    parts["meta"] = np.array(json.dumps(meta))
+    np.savez(tmp_path / "other.npz", **parts)
+    with pytest.raises(NetError, match="other features"):
+        load_net(tmp_path / "other.npz")
+
+
+# ---- the search with the learned evaluator ----
+
+@pytest.mark.parametrize("net_horizon", [None, 1])
+def test_search_with_the_net_is_deterministic_and_legal(net_horizon: int | None) -> None:
+    net = default_net()
+    s = random_positions(40, seed=9)[-1]
+    runs = [MCTS(iterations=400, seed=4, leaf="net", net=net, net_horizon=net_horizon)
+            .search(s) for _ in range(2)]
+    assert [(a.action, a.visits, a.mean_value) for a in runs[0].actions] == \
+        [(a.action, a.visits, a.mean_value) for a in runs[1].actions]
+    assert runs[0].best_action in s.legal_actions()
+    assert sum(a.visits for a in runs[0].actions) == 400
+    ev = pickle.loads(pickle.dumps(_core.NetEvaluator(DEFAULT_WEIGHTS.as_array(), net,
+                                                      2.0, net_horizon)))
+    assert ev.evaluate(s, 1) == _core.NetEvaluator(DEFAULT_WEIGHTS.as_array(), net, 2.0,
+                                                   net_horizon).evaluate(s, 1)
+
+
+def test_agent_specs_select_the_evaluator(tmp_path) -> None:
+    agent = agent_from_spec("mcts:iterations=50,eval=net", seed=1)
+    assert agent.search.evaluator.kind == "net"
+    agent = agent_from_spec("mcts:iterations=50,eval=net,net_horizon=0", seed=1)
+    assert agent.search.evaluator.kind == "heuristic rollout + net"
+    assert agent_from_spec("mcts:eval=static").search.evaluator.kind == "static"
+    with pytest.raises(ValueError, match="bad value 'nett' for 'eval'"):
+        agent_from_spec("mcts:eval=nett")
+    with pytest.raises(ValueError, match="no such weights file"):
+        agent_from_spec(f"mcts:eval=net,net={tmp_path / 'none.npz'}")
+
+
+def test_smoke_match_with_the_learned_evaluator() -> None:
+    t = Tournament(["mcts:iterations=40,eval=net", "mcts:iterations=40"], 2, seed=7)
+    results = t.run()
+    assert len(results) == 2
+    for r in results:
+        scores = r["meta"]["scores"]
+        assert len(scores) == 2 and r["meta"]["winner_agent"] in (0, 1)
+
+
+# ---- the commands ----
+
+def test_cli_datagen_and_train(tmp_path) -> None:
+    runner = CliRunner()
+    data = tmp_path / "d.npz"
+    res = runner.invoke(cli, ["datagen", "-o", str(data), "--games", "2", "--iterations", "8",
+                              "--seed", "3"])
+    assert res.exit_code == 0, res.output
+    assert "positions from 2 games" in res.output
+    res = runner.invoke(cli, ["datagen", "-o", str(data), "--games", "2", "--iterations", "9",
+                              "--seed", "3"])
+    assert res.exit_code == 2 and "other settings" in res.output
+    weights = tmp_path / "w.npz"
+    res = runner.invoke(cli, ["train", str(data), "-o", str(weights), "--epochs", "2",
+                              "--hidden", "8", "--val", "0.5"])
+    assert res.exit_code == 0, res.output
+    assert "epoch   2" in res.output and "half-year" in res.output
+    load_net(weights)
+    res = runner.invoke(cli, ["train", str(tmp_path / "nope.npz"), "-o", str(weights)])
+    assert res.exit_code == 2 and "no such file" in res.output
+    res = runner.invoke(cli, ["train", str(weights), "-o", str(weights)])
+    assert res.exit_code == 2 and "not a datagen file" in res.output
