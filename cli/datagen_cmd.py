@@ -7,23 +7,24 @@ import sys
 import click
 from tqdm import tqdm
 
-from arle_ai.datagen import DatagenConfig, generate, parts_dir
-from arle_cli.common import VARIANTS, fail
+from arle_ai import limits
+from arle_ai.datagen import MAX_SEED, DatagenConfig, generate, parts_dir
+from arle_cli.common import VARIANTS, WORKERS, Count, fail
 
 
 @click.command()
 @click.option("-o", "--out", type=click.Path(dir_okay=False), required=True,
               help="The .npz file to write; finished games are kept in OUT.parts/ and a run "
                    "started again with the same settings plays only the missing ones.")
-@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True,
+@click.option("--games", type=Count(limits.MAX_GAMES), default=100, show_default=True,
               help="Self-play games to play.")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True,
               help="Game g is set up from seed + g and searched with seeds drawn from both.")
-@click.option("--iterations", type=click.IntRange(min=1), default=200, show_default=True,
+@click.option("--iterations", type=Count(limits.MAX_ITERATIONS), default=200, show_default=True,
               help="MCTS iterations per decision (a fixed budget keeps runs reproducible).")
-@click.option("--explore", type=click.IntRange(min=0), default=24, show_default=True,
+@click.option("--explore", type=click.IntRange(0, 10_000), default=24, show_default=True,
               help="The first decisions of each game drawn in proportion to the root visits.")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--workers", type=WORKERS, default=1, show_default=True,
               help="Worker processes, one game each at a time (the data does not depend on it).")
 @click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True,
               help="Building set of every game.")

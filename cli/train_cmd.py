@@ -10,7 +10,7 @@ import click
 from arle_ai.net import save_weights
 from arle_ai.train import TrainConfig, load_data
 from arle_ai.train import train as fit
-from arle_cli.common import fail
+from arle_cli.common import SEED, fail
 
 
 @click.command()
@@ -19,15 +19,16 @@ from arle_cli.common import fail
               help="The weights file to write (.npz).")
 @click.option("--hidden", type=click.IntRange(1, 1024), default=64, show_default=True,
               help="Hidden units of the perceptron.")
-@click.option("--epochs", type=click.IntRange(min=1), default=30, show_default=True)
-@click.option("--batch", type=click.IntRange(min=1), default=256, show_default=True,
+@click.option("--epochs", type=click.IntRange(1, 100_000), default=30, show_default=True)
+@click.option("--batch", type=click.IntRange(1, 1_000_000), default=256, show_default=True,
               help="Positions per minibatch.")
-@click.option("--lr", type=click.FloatRange(min=0, min_open=True), default=1e-3,
+@click.option("--lr", type=click.FloatRange(0, 10, min_open=True), default=1e-3,
               show_default=True, help="Adam learning rate.")
-@click.option("--weight-decay", type=click.FloatRange(min=0), default=1e-4, show_default=True)
+@click.option("--weight-decay", type=click.FloatRange(0, 100), default=1e-4, show_default=True,
+              help="L2 penalty on the weights (the skip: on its change from the start).")
 @click.option("--val", "val_fraction", type=click.FloatRange(0, 1, min_open=True, max_open=True),
               default=0.1, show_default=True, help="Share of whole games held out.")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seeds the split, the initial weights and the minibatch order.")
 def train(data: str, weights: str, hidden: int, epochs: int, batch: int, lr: float,
           weight_decay: float, val_fraction: float, seed: int) -> None:

@@ -41,6 +41,7 @@ __all__ = ["DatagenConfig", "generate", "play_game", "load_position", "visit_dis
            "merge_parts", "parts_dir"]
 
 FORMAT = "arle-selfplay-data/1"
+MAX_SEED = 2**31 - 1  # keeps every derived setup and search seed well inside int64
 _ARRAYS = ("features", "positions", "player", "half_year", "game", "ply", "final_vp", "margin",
            "winner", "visit_ptr", "visit_action", "visit_count")
 
@@ -60,8 +61,8 @@ class DatagenConfig:
             value = getattr(self, name)
             if not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a positive integer, not {value!r}")
-        if not isinstance(self.seed, int) or self.seed < 0:
-            raise ValueError(f"seed must be a non-negative integer, not {self.seed!r}")
+        if not isinstance(self.seed, int) or not 0 <= self.seed <= MAX_SEED:
+            raise ValueError(f"seed must be an integer in 0..{MAX_SEED}, not {self.seed!r}")
         if not isinstance(self.explore, int) or self.explore < 0:
             raise ValueError(f"explore must be a non-negative integer, not {self.explore!r}")
         if self.variant not in ("standard", "first-game"):
