@@ -152,6 +152,41 @@ class RolloutEvaluator(LeafEvaluator):
         horizon: int = 2,
     ) -> None: ...
 
+def _digest(data: bytes) -> bytes: ...
+
+# the learned value model (_net.pxi)
+class ValueNet:
+    def __init__(
+        self,
+        mean: npt.ArrayLike,
+        inv_std: npt.ArrayLike,
+        w0: npt.ArrayLike,
+        w1: npt.ArrayLike,
+        b1: npt.ArrayLike,
+        w2: npt.ArrayLike,
+        b2: npt.ArrayLike,
+    ) -> None: ...
+    @property
+    def hidden(self) -> int: ...
+    @property
+    def params(self) -> tuple[npt.NDArray[np.float64], ...]: ...
+    def outputs(self, features: npt.ArrayLike) -> npt.NDArray[np.float64]: ...
+    def state_outputs(self, state: GameState) -> tuple[float, float]: ...
+    def value(self, state: GameState, blend: float, sigma: float) -> tuple[float, float]: ...
+
+class NetEvaluator(LeafEvaluator):
+    def __init__(
+        self,
+        weights: Weights,
+        model: ValueNet,
+        prior_temperature: float = 2.0,
+        horizon: int | None = None,
+    ) -> None: ...
+    @property
+    def model(self) -> ValueNet: ...
+    @property
+    def rollout_horizon(self) -> int | None: ...
+
 class SearchTree:
     def __init__(self, max_bytes: int = 1 << 30, max_nodes: int | None = None) -> None: ...
     @property

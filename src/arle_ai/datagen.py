@@ -69,12 +69,12 @@ class DatagenConfig:
             raise ValueError(f"variant must be 'standard' or 'first-game', not {self.variant!r}")
 
 
-def parts_dir(out: str | os.PathLike) -> Path:
+def parts_dir(out: str | os.PathLike[str]) -> Path:
     """The folder of a run's finished games (one file each)."""
     return Path(f"{os.fspath(out)}.parts")
 
 
-def _part_path(out: str | os.PathLike, g: int) -> Path:
+def _part_path(out: str | os.PathLike[str], g: int) -> Path:
     return parts_dir(out) / f"game-{g:06d}.npz"
 
 
@@ -85,7 +85,9 @@ def play_game(config: DatagenConfig, g: int) -> dict[str, np.ndarray]:
     search = MCTS(iterations=config.iterations, seed=config.seed * 1_000_003 + g)
     rng = random.Random(config.seed * 7_919 + g)
     feats, raw, player, half, ply = [], [], [], [], []
-    ptr, acts, counts = [0], [], []
+    ptr: list[int] = [0]
+    acts: list[int] = []
+    counts: list[int] = []
     decision = 0
     while not state.is_terminal():
         legal = state.legal_actions()
@@ -141,7 +143,7 @@ def play_game(config: DatagenConfig, g: int) -> dict[str, np.ndarray]:
 def _write_atomic(path: Path, arrays: dict[str, np.ndarray]) -> None:
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as fh:
-        np.savez_compressed(fh, **arrays)
+        np.savez_compressed(fh, **arrays)  # type: ignore[arg-type]
     os.replace(tmp, path)
 
 
@@ -152,7 +154,7 @@ def _play_and_save(job: tuple[DatagenConfig, int, str]) -> int:
     return len(data["player"])
 
 
-def _check_config(out: str | os.PathLike, config: DatagenConfig) -> None:
+def _check_config(out: str | os.PathLike[str], config: DatagenConfig) -> None:
     """A started run keeps its settings: a resume with other settings is refused."""
     folder = parts_dir(out)
     folder.mkdir(parents=True, exist_ok=True)
@@ -167,7 +169,7 @@ def _check_config(out: str | os.PathLike, config: DatagenConfig) -> None:
         stamp.write_text(json.dumps(mine))
 
 
-def generate(out: str | os.PathLike, config: DatagenConfig, workers: int = 1,
+def generate(out: str | os.PathLike[str], config: DatagenConfig, workers: int = 1,
              progress: Callable[[int, int], None] | None = None) -> dict[str, np.ndarray]:
     """Play the run's games not yet in OUT.parts (in `workers` processes), then merge all
     of them into OUT and return the merged arrays. `progress(done, total)` is called as games
@@ -197,7 +199,7 @@ def generate(out: str | os.PathLike, config: DatagenConfig, workers: int = 1,
     return merge_parts(out, config)
 
 
-def merge_parts(out: str | os.PathLike, config: DatagenConfig) -> dict[str, np.ndarray]:
+def merge_parts(out: str | os.PathLike[str], config: DatagenConfig) -> dict[str, np.ndarray]:
     """Merge the run's finished games, in game order, into OUT (written atomically)."""
     pieces = []
     for g in range(config.games):
@@ -219,7 +221,7 @@ def merge_parts(out: str | os.PathLike, config: DatagenConfig) -> dict[str, np.n
     path = Path(out)
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as fh:
-        np.savez_compressed(fh, **merged)
+        np.savez_compressed(fh, **merged)  # type: ignore[arg-type]
     os.replace(tmp, path)
     return merged
 

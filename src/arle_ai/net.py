@@ -46,7 +46,7 @@ def features_digest() -> str:
     return hashlib.blake2b(text, digest_size=8).hexdigest()
 
 
-def save_weights(path: str | os.PathLike, arrays: dict[str, np.ndarray],
+def save_weights(path: str | os.PathLike[str], arrays: dict[str, np.ndarray],
                  meta: dict[str, Any] | None = None) -> None:
     """Write a weights file (compressed .npz; float32 arrays)."""
     info = dict(meta or {}, format=FORMAT, num_features=_core.NUM_FEATURES,
@@ -56,11 +56,11 @@ def save_weights(path: str | os.PathLike, arrays: dict[str, np.ndarray],
     path = Path(path)
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as fh:
-        np.savez_compressed(fh, **out)
+        np.savez_compressed(fh, **out)  # type: ignore[arg-type]
     os.replace(tmp, path)
 
 
-def load_weights(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+def load_weights(path: str | os.PathLike[str]) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     """The arrays and metadata of a weights file; NetError names what is wrong."""
     try:
         with np.load(path, allow_pickle=False) as z:
@@ -82,7 +82,7 @@ def load_weights(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[s
     return arrays, meta
 
 
-def load_net(path: str | os.PathLike | None = None) -> _core.ValueNet:
+def load_net(path: str | os.PathLike[str] | None = None) -> _core.ValueNet:
     """The core model of a weights file (default: the weights shipped with the package)."""
     if path is None:
         return default_net()
@@ -114,5 +114,6 @@ def reference_outputs(arrays: dict[str, np.ndarray], features: np.ndarray) -> np
     x = np.atleast_2d(np.asarray(features, dtype=np.float64))
     z = (x - arrays["mean"]) * arrays["inv_std"]
     h = np.maximum(z @ np.asarray(arrays["w1"], dtype=np.float64).T + arrays["b1"], 0.0)
-    return (z @ np.asarray(arrays["w0"], dtype=np.float64).T
-            + h @ np.asarray(arrays["w2"], dtype=np.float64).T + arrays["b2"])
+    out: np.ndarray = (z @ np.asarray(arrays["w0"], dtype=np.float64).T
+                       + h @ np.asarray(arrays["w2"], dtype=np.float64).T + arrays["b2"])
+    return out

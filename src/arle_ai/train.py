@@ -73,7 +73,7 @@ class TrainReport:
         return asdict(self)
 
 
-def load_data(path: str | os.PathLike) -> dict[str, np.ndarray]:
+def load_data(path: str | os.PathLike[str]) -> dict[str, np.ndarray]:
     """The arrays a training run needs from a datagen file; ValueError names a problem."""
     need = ("features", "player", "half_year", "game", "margin", "winner")
     try:
