@@ -4,11 +4,13 @@ turn, the log, info and list, and suggestions with who moves and a legend."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from click.testing import CliRunner
 
 import arle_ai
-from arle_ai import rules
+from arle_ai import decisions, rules
 from arle_ai.records import load_record
 from arle_cli.main import cli
 
@@ -127,6 +129,32 @@ def test_the_menu_fits_80_columns_without_cutting_words():
         for line in menu.splitlines():
             assert len(line) <= 80
         s.apply(s.legal_actions()[-1])
+
+
+def test_long_menu_cells_wrap_instead_of_being_cut():
+    from arle_ai.display import columns
+    from arle_cli.play_cmd import format_menu
+
+    long = "2. Fisherman (special)  [Fish Traps 3 -> 4 (+4 food, +1 sheep; +2 VP)]"
+    others = [f"{i}. Some space with a name {i}" for i in range(3, 31)]  # two columns of 37
+    lines = columns(["1. pass", long] + others, 80)
+    assert all(len(line) <= 80 for line in lines) and not any("..." in ln for ln in lines)
+    left = " ".join(line[:39].strip() for line in lines)  # the first column
+    assert " ".join(long.split()) in " ".join(left.split())
+    # A real menu: every word of every option is shown, none cut.
+    s = arle_ai.new_game(seed=0)
+    wrapped = 0
+    while not s.is_terminal():
+        menu = format_menu(s, 80)
+        assert "..." not in menu and all(len(line) <= 80 for line in menu.splitlines())
+        words = menu.split()
+        for o in decisions.menu(s):
+            shown = (o.label.removeprefix("place ") + (f"  [{o.effect}]" if o.effect else "")
+                     ).split()
+            assert all(w in words for w in shown), o
+        wrapped += any(not re.match(r"\s*\d+\. ", ln) for ln in menu.splitlines())
+        s.apply(s.legal_actions()[len(s.legal_actions()) // 2])
+    assert wrapped  # some menu of the game had a cell longer than its column
 
 
 def test_new_writes_no_pending_block_unless_asked_and_takes_quick_options(tmp_path):

@@ -6,6 +6,7 @@ methods; the text is plain ASCII, at most 100 characters a line and about 50 lin
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
@@ -190,21 +191,35 @@ def fit(text: str, width: int) -> str:
     return cut.rstrip() + "..."
 
 
+def _wrap_cell(cell: str, width: int) -> list[str]:
+    """``cell`` in lines of at most ``width`` characters, broken between words; the lines after
+    the first are indented under the text after a leading menu number (``12. ``)."""
+    if len(cell) <= width:
+        return [cell]
+    m = re.match(r"\s*\d+\.\s", cell)
+    hang = " " * min(len(m.group(0)) if m else 2, width // 3)
+    return textwrap.wrap(cell, width=width, subsequent_indent=hang,
+                         break_on_hyphens=False) or [cell[:width]]
+
+
 def columns(cells: list[str], width: int = 80, gap: int = 3, indent: int = 2) -> list[str]:
     """``cells`` in as many columns (filled top to bottom) as fit in ``width`` characters
-    when three in four cells fit a column whole; longer cells are cut with :func:`fit`."""
+    when three in four cells fit a column whole; a longer cell is wrapped between words onto
+    the next lines of its column (nothing is cut), and the row below starts after it."""
     if not cells:
         return []
     room = max(10, width - indent)
     lengths = sorted(len(c) for c in cells)
-    widest = min(room, lengths[(len(lengths) - 1) * 3 // 4])  # the longest quarter may be cut
+    widest = min(room, lengths[(len(lengths) - 1) * 3 // 4])  # the longest quarter may wrap
     ncols = max(1, min(4, (room + gap) // (widest + gap)))
     colw = (room + gap) // ncols - gap if ncols > 1 else room
     rows = -(-len(cells) // ncols)
     lines = []
     for r in range(rows):
-        row = [fit(cells[i], colw) for i in range(r, len(cells), rows)]
-        lines.append(" " * indent + "".join(c.ljust(colw + gap) for c in row).rstrip())
+        row = [_wrap_cell(cells[i], colw) for i in range(r, len(cells), rows)]
+        for k in range(max(len(c) for c in row)):
+            parts = [c[k] if k < len(c) else "" for c in row]
+            lines.append(" " * indent + "".join(p.ljust(colw + gap) for p in parts).rstrip())
     return lines
 
 
