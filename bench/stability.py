@@ -6,14 +6,17 @@ agree on the best move, and on the mark (none, ``?``, ``??``) of the move played
 
 It writes one JSON line per decision to FILE (resumable: decisions already there are kept)
 and prints the agreement figures (docs/benchmarks.md, "Stability of verdicts"): the same
-best move, the same mark, and the same best move up to noise (the two bests are equal, or each
-is within statistical noise of the other in the other's search).
+best move (the same action, or another order of the same own decisions that reaches the
+identical position: :func:`arle_ai.reading.same_move` on the two principal variations), the
+same action strictly, the same mark, and the same best move up to noise (the two bests are
+equal, or each is within statistical noise of the other in the other's search).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -24,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from arle_ai.agents import agent_from_spec  # noqa: E402
 from arle_ai.analysis import DEFAULT_TIME, analyze_game  # noqa: E402
+from arle_ai.reading import same_move  # noqa: E402
 from arle_ai.records import GameRecord  # noqa: E402
 
 
@@ -37,6 +41,14 @@ def recorded_game(seed: int) -> GameRecord:
         rec.actions.append(a)
         state.apply(a)
     return rec
+
+
+def _same(states: list, row: dict) -> bool:
+    """Both seeds' best moves are the same move: the same action, or the turns of their
+    principal variations reach the identical position."""
+    a, b = row["seed0"], row["seed1"]
+    return a["best"] == b["best"] or same_move(states[row["ply"] - 1], a.get("pv", []),
+                                                b.get("pv", []))
 
 
 def _same_up_to_noise(a: dict, b: dict) -> bool:
@@ -53,6 +65,7 @@ def main() -> None:
     parser.add_argument("--every", type=int, default=1, help="analyse every k-th decision")
     parser.add_argument("--out", default="stability.jsonl")
     args = parser.parse_args()
+    load = os.getloadavg()[0]
     rec = recorded_game(args.games_seed)
     out = Path(args.out)
     done = {}
@@ -74,23 +87,30 @@ def main() -> None:
                 t = time.perf_counter()
                 d = analyze_game(part, time_limit=args.time, seed=seed * 7919).decisions[0]
                 row[f"seed{seed}"] = {"best": d.best, "mark": d.mark, "near": list(d.near_best),
-                                      "lost": d.value_lost, "s": time.perf_counter() - t}
+                                      "lost": d.value_lost, "pv": list(d.best_pv),
+                                      "sims": d.simulations,
+                                      "s": time.perf_counter() - t}
             f.write(json.dumps(row) + "\n")
             f.flush()
             done[row["ply"]] = row
     rows = list(done.values())
-    best = sum(r["seed0"]["best"] == r["seed1"]["best"] for r in rows)
+    strict = sum(r["seed0"]["best"] == r["seed1"]["best"] for r in rows)
+    best = sum(_same(states, r) for r in rows)
     marks = sum(r["seed0"]["mark"] == r["seed1"]["mark"] for r in rows)
-    both = sum(r["seed0"]["best"] == r["seed1"]["best"]
-               and r["seed0"]["mark"] == r["seed1"]["mark"] for r in rows)
+    both = sum(_same(states, r) and r["seed0"]["mark"] == r["seed1"]["mark"] for r in rows)
+    sims = sorted(r[k].get("sims", 0) for r in rows for k in ("seed0", "seed1"))
     near = sum(_same_up_to_noise(r["seed0"], r["seed1"]) for r in rows)
     near_both = sum(_same_up_to_noise(r["seed0"], r["seed1"])
                     and r["seed0"]["mark"] == r["seed1"]["mark"] for r in rows)
     n = len(rows)
-    print(f"{n} positions of a {len(rec.actions)}-decision game, {args.time:g} s per search:")
-    print(f"  same best move   {best}/{n} = {100 * best / n:.1f}%")
+    print(f"{n} positions of a {len(rec.actions)}-decision game, {args.time:g} s per search "
+          f"(simulations per search: median {sims[len(sims) // 2]}, range {sims[0]}-{sims[-1]}; "
+          f"load average now {os.getloadavg()[0]:.1f}, at the start {load:.1f}):")
+    print(f"  same best move   {best}/{n} = {100 * best / n:.1f}% (the same action, or the "
+          f"same own decisions in another order reaching the identical position)")
+    print(f"  same action      {strict}/{n} = {100 * strict / n:.1f}%")
     print(f"  same mark        {marks}/{n} = {100 * marks / n:.1f}%")
-    print(f"  both             {both}/{n} = {100 * both / n:.1f}%")
+    print(f"  both             {both}/{n} = {100 * both / n:.1f}% (same best move and mark)")
     print(f"  same best move up to noise (each seed's best is the other's or within noise of "
           f"it) {near}/{n} = {100 * near / n:.1f}%; with the same mark {near_both}/{n} = "
           f"{100 * near_both / n:.1f}%")

@@ -61,3 +61,35 @@ def test_one_player_only_and_bad_arguments():
         analyze_game(rec, player=2)
     with pytest.raises(ValueError, match="iterations"):
         analyze_game(rec, iterations=0)
+
+
+def test_the_review_keeps_the_best_moves_continuation_and_simulations(analysis):
+    for d in analysis.decisions:
+        assert d.best_pv and d.best_pv[0] == d.best and d.simulations == 200
+
+
+def _random_state(seed: int, plies: int):
+    import random
+
+    import arle_ai
+
+    rng, s = random.Random(seed), arle_ai.new_game(seed)
+    for _ in range(plies):
+        s.apply(rng.choice(s.legal_actions()))
+    return s
+
+
+def test_same_move_is_the_same_action_or_the_same_turn_in_another_order():
+    from arle_ai.reading import same_move, turn_end
+
+    s = _random_state(0, 109)  # cutting peat: the boardwalk and a moor, in either order
+    assert s.pending == "action:cut"
+    one, other = ["cut boardwalk", "cut moor(3)"], ["cut moor(3)", "cut boardwalk"]
+    assert turn_end(s, one) == turn_end(s, other) != s
+    assert same_move(s, one, other) and same_move(s, one, one[:1])
+    assert not same_move(s, one[:1], other[:1])  # one cut each: different positions
+    assert not same_move(s, [], one)
+    # a turn ends before the other player's decisions
+    start = _random_state(0, 0)
+    assert turn_end(start, ["place fisherman", "place peat_cutter"]) == turn_end(
+        start, ["place fisherman"])

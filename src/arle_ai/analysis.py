@@ -60,6 +60,8 @@ class DecisionReview:
     best_visits: int = 0  # simulations behind best_value
     played_visits: int = 0  # simulations behind played_value (exact: EXACT_VISITS)
     near_best: tuple[str, ...] = ()  # other moves within statistical noise of the best
+    best_pv: tuple[str, ...] = ()  # the best move and the continuation the search expects
+    simulations: int = 0  # the search's simulations in this position
 
     @property
     def mark(self) -> str:
@@ -179,7 +181,8 @@ def analyze_game(
                 vp_lost=max(0.0, best.mean_margin - played_margin),
                 best_visits=best.visits, played_visits=played_visits,
                 near_best=tuple(a.text for a in result.actions[1:] if within_noise(
-                    best.mean_value, best.visits, a.mean_value, a.visits))))
+                    best.mean_value, best.visits, a.mean_value, a.visits)),
+                best_pv=tuple(best.pv), simulations=result.iterations))
         if progress is not None:
             progress(ply + 1, total)
     return analysis

@@ -21,7 +21,8 @@ from arle_ai.notation import action_label
 if TYPE_CHECKING:  # pragma: no cover
     from arle_ai._core import GameState
 
-__all__ = ["LEGEND", "NOISE_Z", "standard_error", "within_noise", "pv_steps", "pv_text"]
+__all__ = ["LEGEND", "NOISE_Z", "standard_error", "within_noise", "pv_steps", "pv_text",
+           "turn_end", "same_move"]
 
 NOISE_Z = 2.0
 
@@ -79,3 +80,30 @@ def pv_text(state: GameState, pv: list[str], players: tuple[str, str] = ("P0", "
         else:
             groups.append((player, [label]))
     return " / ".join(f"{players[p]}: {', '.join(moves)}" for p, moves in groups)
+
+
+def turn_end(state: GameState, pv: list[str]) -> GameState:
+    """The position after the moves of ``pv`` (notation texts from ``state``) that finish the
+    turn of the player to decide: it stops before another player's decision or the same
+    player's next worker placement (or where the pv stops replaying)."""
+    s = state.copy()
+    mover = s.current_player
+    for i, text in enumerate(pv):
+        if s.is_terminal() or s.current_player != mover or (i and s.pending == "turn"):
+            break
+        try:
+            s.apply(s.parse_action(text))
+        except IllegalActionError:
+            break
+    return s
+
+
+def same_move(state: GameState, pv_a: list[str], pv_b: list[str]) -> bool:
+    """Whether two principal variations from ``state`` make the same move for the player to
+    decide: the same first action, or the turns they play reach the identical position (the
+    same own sub-decisions in another order, e.g. two Bremen deliveries)."""
+    if not pv_a or not pv_b:
+        return False
+    if pv_a[0] == pv_b[0]:
+        return True
+    return turn_end(state, pv_a) == turn_end(state, pv_b)
