@@ -1,11 +1,14 @@
 """``arle edit FILE``: enter a position from the table by answering questions.
 
-It asks for the half-year, the start player and the workers placed, then for each player the
-goods, animals, home tiles, tools and buildings, accepting printed names or keys
-(``timber 2 summer wear 1``, ``Farmer's House, Mill``). Every answer is checked at once against
-the rules of a position (docs/position-format.md) and asked again with the reason when it does
-not fit; Enter keeps what is there. The file is written without a ``pending`` block, so the
-position starts at the turn of the player whose worker is next.
+It asks for the half-year, the start player, the workers on the action spaces and the workers
+placed, then for each player the goods, animals, home tiles (with the moors and the peat on
+them), tools, buildings, barn (vehicles, peat boats, plows), what is loaded on the vehicles,
+the travel track and the supply bottlenecks, accepting printed names or keys (``timber 2
+summer wear 1``, ``Farmer's House, Mill``, ``P0 Fisherman; P1 Grocer (winter)``). Every answer
+is checked at once against the rules of a position (docs/position-format.md) and asked again
+with the reason when it does not fit; Enter keeps what is there. The vehicle compartments the
+loads take are worked out (:func:`arle_ai.loads.place_loads`). The file is written without a
+``pending`` block, so the position starts at the turn of the player whose worker is next.
 """
 
 from __future__ import annotations
@@ -19,10 +22,13 @@ from typing import Any
 import click
 
 import arle_ai
-from arle_ai import names
+from arle_ai import names, rules
 from arle_ai.errors import PositionError
+from arle_ai.loads import place_loads
 from arle_cli.common import fail, read_json, write_text
 
+PLAYER = re.compile(r"\s*(?:p|player)?\s*([01])\s*:?\s*(.*)$", re.IGNORECASE | re.DOTALL)
+COUNTED = re.compile(r"\s*(?:(\d+)\s+)?(.*?)(?:\s+(\d+))?\s*$", re.DOTALL)
 PAIR = re.compile(r"\s*([A-Za-z][A-Za-z' _]*?)\s*[:=]?\s*(-?\d+)\s*,?")
 HOME_TILES = {"grain field": "grain_fields", "flax field": "flax_fields", "forest": "forests",
               "park": "parks", "stall": "stalls", "depot": "depots", "stable": "stables",
@@ -70,6 +76,130 @@ def _names(text: str, kind: str) -> list[str]:
         return [names.find(part, kind) for part in text.split(",") if part.strip()]
     except KeyError as exc:
         raise Answer(str(exc)) from None
+
+
+def _list(text: str) -> list[str]:
+    """The comma-separated parts of an answer; none for ``-`` or ``none``."""
+    if text.strip().lower() in ("-", "none"):
+        return []
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def _space_key(name: str, half_year: int) -> str:
+    """The action space ``name`` means; a name both seasons share is this half-year's."""
+    found = {key for _, key in names.matches(name, ("space",))}
+    season = "summer" if half_year % 2 else "winter"
+    if len(found) > 1:
+        found = {k for k in found if rules.action_space(k).season == season}
+    if len(found) == 1:
+        return found.pop()
+    try:
+        return names.find(name, "space")
+    except KeyError as exc:
+        raise Answer(str(exc)) from None
+
+
+def _set_occupied(d: dict[str, Any], text: str) -> None:
+    """``'P0 Fisherman, Colonist; P1 Forester'``: the spaces holding each player's workers;
+    the workers placed grow to at least their number and the other season's space says who
+    used the special action."""
+    occupied: dict[str, int] = {}
+    if text.strip().lower() not in ("-", "none"):
+        for part in text.split(";"):
+            m = PLAYER.match(part)
+            if not m:
+                raise Answer(f"cannot read {part.strip()!r}: start with the player, e.g. "
+                             f"'P0 Fisherman, Colonist; P1 Forester'")
+            for name in _list(m.group(2)):
+                key = _space_key(name, d["half_year"])
+                if key in occupied:
+                    raise Answer(f"{names.space(key, qualified=True)} is named twice")
+                occupied[key] = int(m.group(1))
+    season = "summer" if d["half_year"] % 2 else "winter"
+    special = [key for key in occupied if rules.action_space(key).season != season]
+    if len(special) > 1:
+        raise Answer("only one worker per half-year may use the other season, not "
+                     + " and ".join(names.space(k, qualified=True) for k in special))
+    d["occupied"] = occupied
+    d["special_action_by"] = occupied[special[0]] if special else None
+    d["workers_placed"] = max(d.get("workers_placed", 0), len(occupied))
+
+
+def _vehicle_key(name: str) -> str:
+    """A vehicle or barn piece by name, singular or plural (``peat boats``, ``droshkies``)."""
+    t = name.strip()
+    forms = [t, t[:-3] + "y" if t.lower().endswith("ies") else t[:-1] if t.endswith("s") else t]
+    for form in forms:
+        try:
+            return names.find(form, "vehicle")
+        except KeyError:
+            continue
+    raise Answer(f"no vehicle is called {name!r}; known: "
+                 f"{', '.join(v.name for v in rules.VEHICLES)}")
+
+
+def _place(player: dict[str, Any]) -> None:
+    """Mark the compartments that the player's loaded items take (Answer: they do not fit)."""
+    barn = player["barn"]
+    used = place_loads([v["kind"] for v in barn["vehicles"]], player["loaded"])
+    if used is None:
+        raise Answer(f"the loaded items ({_loaded(player['loaded'])}) do not fit on the "
+                     f"vehicles ({_vehicles(barn)})")
+    for vehicle, compartments in zip(barn["vehicles"], used, strict=True):
+        vehicle["used"] = compartments
+
+
+def _vehicles(barn: dict[str, Any]) -> str:
+    shown = [names.vehicle(v["kind"]) for v in barn["vehicles"]]
+    shown += [names.count(barn[k], k.removesuffix("s")).replace("_", " ")
+              for k in ("peat_boats", "plows") if barn[k]]
+    return ", ".join(shown) or "none"
+
+
+def _set_barn(player: dict[str, Any], text: str) -> None:
+    """``'handcart, horse cart, peat boats 2'``: the player's vehicles and barn pieces."""
+    barn = {"peat_boats": 0, "plows": 0, "vehicles": []}
+    for part in _list(text):
+        m = COUNTED.match(part)
+        assert m is not None  # every text matches
+        n = int(m.group(1) or m.group(3) or 1)
+        key = _vehicle_key(m.group(2))
+        if key in ("peat_boat", "plow"):
+            barn[key + "s"] += n
+        else:
+            barn["vehicles"] += [{"kind": key, "used": []} for _ in range(n)]
+    player["barn"] = barn
+    _place(player)
+
+
+def _set_loaded(player: dict[str, Any], text: str) -> None:
+    """``'wood 1 linen 1, Hage'``: the goods and destinations lying on the vehicles."""
+    loaded: dict[str, Any] = {good: 0 for good in rules.LOAD_GOODS}
+    loaded["destinations"] = []
+    for part in _list(text):
+        if re.search(r"\d", part):
+            for name, n in _pairs(part):
+                key = names.find(name, "good") if names.matches(name, ("good",)) else name
+                if key not in rules.LOAD_GOODS:
+                    raise Answer(f"{name!r} cannot be loaded; goods that can: "
+                                 f"{', '.join(rules.LOAD_GOODS)}")
+                loaded[key] = n
+        else:
+            loaded["destinations"].append(_names(part, "destination")[0])
+    player["loaded"] = loaded
+    _place(player)
+
+
+def _set_moors(home: dict[str, Any], text: str) -> None:
+    """``'4 2'``: the peat on each dehydrated moor."""
+    if text.strip().lower() in ("-", "none"):
+        home["dehydrated_moors"] = []
+        return
+    try:
+        home["dehydrated_moors"] = [int(x) for x in text.replace(",", " ").split()]
+    except ValueError:
+        raise Answer(f"cannot read {text.strip()!r}: write the peat on each dehydrated moor, "
+                     f"e.g. '4 2'") from None
 
 
 def _set_buildings(d: dict[str, Any], i: int, keys: list[str]) -> None:
@@ -125,26 +255,63 @@ def _edit_player(d: dict[str, Any], i: int) -> None:
     _ask(d, f"{who} animals (sheep, cattle, horse)", _counts(p(d)["animals"], names.thing),
          lambda t, s: _set_counts(p(t)["animals"], s, lambda n: names.find(n, "animal")))
     home_keys = sorted(set(HOME_TILES.values()))
-    _ask(d, f"{who} home tiles and dikes (e.g. 'stalls 2 forests 1 dikes 3')",
+    _ask(d, f"{who} home tiles, dikes, moors not yet drained, peat on the boardwalk "
+            f"(e.g. 'stalls 2 forests 1 dikes 3 moors 2 boardwalk 4')",
          _counts({k: p(d)["home"][k] for k in home_keys}, lambda k: k.replace("_", " ")),
          lambda t, s: _set_counts(p(t)["home"], s, _tile_key))
+    _ask(d, f"{who} dehydrated moors: the peat on each (e.g. '4 2'; '-' for none)",
+         " ".join(map(str, p(d)["home"]["dehydrated_moors"])) or "none",
+         lambda t, s: _set_moors(p(t)["home"], s))
     _ask(d, f"{who} tools, the number on the track (e.g. 'fish traps 3 ovens 2')",
          _counts(p(d)["tools"], names.tool),
          lambda t, s: _set_counts(p(t)["tools"], s, lambda n: names.find(n, "tool")))
     _ask(d, f"{who} buildings (names separated by commas, '-' for none)",
          ", ".join(names.building(b) for b in p(d)["home"]["buildings"]) or "none",
          lambda t, s: _set_buildings(t, i, _names(s, "building")))
+    _ask(d, f"{who} barn: vehicles, peat boats, plows (e.g. 'handcart, horse cart, peat boats "
+            f"2'; '-' for none)", _vehicles(p(d)["barn"]), lambda t, s: _set_barn(p(t), s))
+    _ask(d, f"{who} loaded on the vehicles until the inventorying (e.g. 'wood 1 linen 1, "
+            f"Hage'; '-' for nothing)", _loaded(p(d)["loaded"]),
+         lambda t, s: _set_loaded(p(t), s))
+    _ask(d, f"{who} travel track: destinations delivered (names separated by commas, '-' for "
+            f"none)", ", ".join(names.destination(k) for k in p(d)["travel"]) or "none",
+         lambda t, s: p(t).__setitem__("travel", _names(s, "destination")))
+    _ask(d, f"{who} supply bottlenecks suffered so far (-2 VP each)", str(p(d)["bottlenecks"]),
+         lambda t, s: p(t).__setitem__("bottlenecks", _number(s)))
+
+
+def _loaded(loaded: dict[str, Any]) -> str:
+    goods = _counts({k: v for k, v in loaded.items() if k != "destinations"}, names.thing)
+    dests = [names.destination(k) for k in loaded["destinations"]]
+    return ", ".join(x for x in [goods if goods != "none" else "", *dests] if x) or "none"
+
+
+def _number(text: str) -> int:
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise Answer(f"{text.strip()!r} is not a whole number") from None
+
+
+def _occupied(d: dict[str, Any]) -> str:
+    parts = [f"P{who} " + ", ".join(names.space(k, qualified=True)
+                                     for k, w in d["occupied"].items() if w == who)
+             for who in (0, 1) if who in d["occupied"].values()]
+    return "; ".join(parts) or "none"
 
 
 def _edit(d: dict[str, Any]) -> None:
     d.pop("pending", None)
     d.pop("season", None)
     _ask(d, "half-year (1-9; odd = summer)", str(d["half_year"]),
-         lambda t, s: t.__setitem__("half_year", int(s)))
+         lambda t, s: t.__setitem__("half_year", _number(s)))
     _ask(d, "start player (0 or 1)", str(d["start_player"]),
-         lambda t, s: t.__setitem__("start_player", int(s)))
-    _ask(d, "workers placed so far this half-year (0-7)", str(d.get("workers_placed", 0)),
-         lambda t, s: t.__setitem__("workers_placed", int(s)))
+         lambda t, s: t.__setitem__("start_player", _number(s)))
+    _ask(d, "workers on the action spaces (e.g. 'P0 Fisherman, Colonist; P1 Forester'; '-' for "
+            "none)", _occupied(d), _set_occupied)
+    _ask(d, "workers placed or passed so far this half-year (0-8)",
+         str(d.get("workers_placed", 0)),
+         lambda t, s: t.__setitem__("workers_placed", _number(s)))
     for i in (0, 1):
         _edit_player(d, i)
 

@@ -190,14 +190,15 @@ def test_position_files_accept_printed_names(tmp_path):
 def test_edit_with_scripted_answers_writes_a_valid_position(tmp_path):
     out = tmp_path / "table.json"
     answers = "\n".join([
-        "5", "1", "2",                              # half-year, start player, workers placed
+        "5", "1", "", "2",                          # half-year, start player, spaces, placed
         "food 9 timber 2 summer wear 1",            # P0 goods
         "sheep 2 dragons 1", "sheep 2 cattle 1",    # a bad answer is asked again
-        "stalls 1", "fish traps 3",
+        "stalls 1", "", "fish traps 3",
         "Farmer House", "-",                        # unknown name, then none
+        "", "", "", "",                             # barn, loaded, travel, bottlenecks
         "grain 20", "grain 12",                     # out of range, then fine
-        "", "", "", "Colonists' House",             # P1: keep, keep, keep, a building
-    ]) + "\n"
+        "", "", "", "", "Colonists' House",         # P1: keep, keep, keep, a building
+    ]) + "\n" * 5
     result = run("edit", str(out), input=answers)
     assert result.exit_code == 0, result.output
     assert "not accepted: no animal is called 'dragons'" in result.output
@@ -212,3 +213,54 @@ def test_edit_with_scripted_answers_writes_a_valid_position(tmp_path):
     assert p0["tools"]["fish_traps"] == 3
     assert p1["goods"]["grain"] == 12 and p1["home"]["buildings"] == ["colonists_house"]
     assert "pending" not in out.read_text()
+
+
+def test_edit_asks_for_workers_moors_vehicles_loads_travel_and_bottlenecks(tmp_path):
+    out = tmp_path / "table.json"
+    keep = ["", "", ""]
+    answers = "\n".join([
+        "6", "0",                                   # a winter half-year, start player 0
+        "P0 Tanner, Grocer (summer); P1 Peat Boatman, Fisherman",  # one special only
+        "P0 Tanner, Fisherman; P1 Peat Boatman, Grocer",  # Grocer: this season's (winter)
+        "",                                         # workers placed: at least the 4 workers
+        *keep[:2],                                  # P0 goods, animals
+        "stalls 1 moors 1 boardwalk 2",
+        "4 2 1", "four", "4 2",                     # too many moors; unreadable; fine
+        "", "",                                     # tools, buildings
+        "handcart, spaceship", "handcart, Droshky, peat boats 2, plow",
+        "woolen 2 wood 3", "wheat 1", "wood 1 linen 1, Hage",
+        "Aurich, Dornum", "x", "1",                  # travel; bottlenecks: bad, then 1
+        *keep, "", "", "",                          # P1 goods .. buildings
+        "wagon", "clay 2", "Norden", "",
+    ]) + "\n"
+    result = run("edit", str(out), input=answers)
+    assert result.exit_code == 0, result.output
+    said = [line.split("not accepted: ")[1] for line in result.output.splitlines()
+            if "not accepted" in line]
+    assert said == [
+        "only one worker per half-year may use the other season, not Grocer (summer) and "
+        "Fisherman",
+        "players[0].home.dehydrated_moors: a list of at most 2 peat counts (3 moor tiles in all)",
+        "cannot read 'four': write the peat on each dehydrated moor, e.g. '4 2'",
+        "no vehicle is called 'spaceship'; known: Peat Boat, Plow, Handcart, Wagon, Cart, "
+        "Horse Cart, Carriage, Droshky",
+        "the loaded items (wood 3, woolen 2) do not fit on the vehicles (Handcart, Droshky, "
+        "2 peat boats, 1 plow)",
+        "'wheat' cannot be loaded; goods that can: wood, clay, linen, woolen, leather, peat",
+        "'x' is not a whole number",
+    ], result.output
+    d = arle_ai.GameState.from_json(out.read_text()).to_dict()
+    assert d["occupied"] == {"tanner": 0, "fisherman": 0, "peat_boatman": 1,
+                             "winter_grocer": 1}
+    assert d["special_action_by"] == 0 and d["workers_placed"] == 4
+    p0, p1 = d["players"]
+    home = p0["home"]
+    assert (home["hydrated_moors"], home["dehydrated_moors"], home["boardwalk_peat"]) == (
+        1, [4, 2], 2)
+    assert p0["barn"] == {"peat_boats": 2, "plows": 1, "vehicles": [
+        {"kind": "handcart", "used": [0]}, {"kind": "droshky", "used": [0, 1]}]}
+    assert (p0["loaded"]["wood"], p0["loaded"]["linen"], p0["loaded"]["destinations"]) == (
+        1, 1, ["hage"])
+    assert sorted(p0["travel"]) == ["aurich", "dornum"] and p0["bottlenecks"] == 1
+    assert p1["barn"]["vehicles"] == [{"kind": "wagon", "used": [0, 1]}]
+    assert p1["loaded"]["clay"] == 2 and p1["travel"] == ["norden"]

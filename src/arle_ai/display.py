@@ -97,7 +97,7 @@ def _barn(p: dict[str, Any], width: int = WIDTH) -> list[str]:
         vehicles.append(f"{kind}[used {used}]" if used else kind)
     loaded = p["loaded"]
     items = [f"{k} {n}" for k, n in loaded.items() if k != "destinations" and n]
-    items += loaded["destinations"]
+    items += [_nb(names.destination(k)) for k in loaded["destinations"]]
     text = (f"barn: peat boats {barn['peat_boats']}, plows {barn['plows']}, vehicles: "
             f"{', '.join(vehicles) or 'none'}; loaded: {', '.join(items) or 'nothing'}")
     return _wrap(text, width=width)
