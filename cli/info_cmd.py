@@ -14,24 +14,6 @@ TIMING = {"november": "each November (light green)", "anytime": "any time (dark 
           "on_build": "once, when built"}
 
 
-def _amounts(pairs) -> str:
-    return ", ".join(f"{n} {names.thing(k)}" for k, n in pairs)
-
-
-def format_cost(cost: rules.Cost) -> str:
-    """A building cost in words: ``1 grain + 1 building material of any kind``."""
-    parts = [_amounts(cost.fixed)] if cost.fixed else []
-    if cost.either:
-        parts.append("either " + " or ".join(_amounts(alt) for alt in cost.either))
-    if cost.any_materials:
-        parts.append(f"{cost.any_materials} building material of any kind")
-    if cost.different_materials:
-        parts.append(f"{cost.different_materials} building materials of different kinds")
-    if cost.different_clothing:
-        parts.append(f"{cost.different_clothing} clothing of different kinds")
-    return " + ".join(parts)
-
-
 def _vp(half_points: int) -> str:
     return f"{half_points / 2:g}"
 
@@ -48,19 +30,19 @@ def describe_thing(kind: str, key: str) -> list[str]:
     if kind == "building":
         b = rules.building(key)
         return [head, f"  {b.colour.replace('_', ' ')} building, {b.vp} VP",
-                f"  cost: {format_cost(b.cost)}", f"  acts {TIMING[b.timing]}: {b.ability}"]
+                f"  cost: {names.cost(b.cost)}", f"  acts {TIMING[b.timing]}: {b.ability}"]
     if kind == "vehicle":
         v = rules.vehicle(key)
         spaces = f"{sum(v.spaces)} loading spaces" if v.spaces else "no loading spaces"
         return [head, f"  {v.kind} barn piece, {v.vp} VP, {spaces}",
-                f"  cost: {_amounts(v.cost).replace('cattle or horse', 'cattle or horse')}",
+                f"  cost: {names.amounts(v.cost)}",
                 f"  other side of the tile: {names.vehicle(v.front)}" if v.front != key
                 else "  front side of its tile"]
     if kind == "destination":
         d = rules.destination(key)
         lines = [head, f"  travel destination taking {d.size} vehicle space"
                        f"{'s' if d.size > 1 else ''}"]
-        lines += [f"  deliver {_amounts(x.gives)}: {x.food} food" for x in d.deliveries]
+        lines += [f"  deliver {names.amounts(x.gives)}: {x.food} food" for x in d.deliveries]
         return lines
     if kind == "tool":
         t = rules.tool(key)

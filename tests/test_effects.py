@@ -182,3 +182,14 @@ def test_change_to_dict_is_json_ready():
     data = json.loads(json.dumps(step.to_dict()))
     assert data["changes"][0]["goods"] == {"wood": 3}
     assert data["changes"][0]["text"] == "+3 wood"
+
+
+def test_a_change_splits_into_what_is_paid_and_what_is_gained():
+    s = arle_ai.new_game(seed=0)
+    fisher = effects.apply(s.copy(), s.parse_action("place fisherman"))[0].changes[0]
+    assert fisher.paid() == [] and fisher.gained() == ["3 food", "1 sheep",
+                                                        "Fish Traps 2 -> 3"]
+    change = effects.PlayerChange(player=0, goods={"clay": -2, "wood": 1},
+                                  buildings=["farmers_house"])
+    assert change.paid() == ["2 clay"]
+    assert change.gained() == ["1 wood", f"built {names.building('farmers_house')}"]

@@ -75,3 +75,10 @@ def test_printed_space_names_as_input():
     assert action_to_string(s, parse_action(s, "place builders merchant")).startswith(
         "place builders_merchant")
     assert action_label(s, parse_action(s, "place peat_boatman")) == "place Peat Boatman (special)"
+
+
+def test_costs_in_words_are_written_once_for_info_and_the_browser():
+    assert names.cost(rules.building("mill").cost) == "1 timber + either 8 flax or 8 grain"
+    assert names.cost(rules.building("textile_house").cost) == (
+        "1 brick + 2 clothing of different kinds")
+    assert names.amounts((("horse", 2), ("grain", 1))) == "2 horses, 1 grain"

@@ -80,13 +80,15 @@ KIND_QUESTIONS = {
 @dataclass(frozen=True)
 class Option:
     """One legal move: its id, number in the menu (1..n), printed label, notation text and
-    what it does at once for the player who makes it (``""`` when nothing yet)."""
+    what it does at once for the player who makes it (``""`` when nothing yet; ``change``
+    holds it in parts, None when nothing changed)."""
 
     number: int
     action: int
     label: str
     notation: str
     effect: str
+    change: effects.PlayerChange | None = None
 
 
 def context(state: GameState) -> str:
@@ -167,6 +169,9 @@ def menu(state: GameState) -> list[Option]:
         copy = state.copy()
         step = effects.apply(copy, a)[0]
         change = step.changes[player] if player is not None else None
-        effect = "" if change is None or change.is_empty() else change.text()
-        out.append(Option(i, a, action_label(state, a), state.action_to_string(a), effect))
+        if change is not None and change.is_empty():
+            change = None
+        effect = "" if change is None else change.text()
+        out.append(Option(i, a, action_label(state, a), state.action_to_string(a), effect,
+                          change))
     return out

@@ -111,6 +111,17 @@ class PlayerChange:
         return ([names.count(n, k, signed=True) for k, n in self.goods.items()]
                 + [names.count(n, k, signed=True) for k, n in self.animals.items()])
 
+    def paid(self) -> list[str]:
+        """What the player gave: the goods and animals lost, unsigned (``2 clay``)."""
+        return [names.count(-n, k) for k, n in (*self.goods.items(), *self.animals.items())
+                if n < 0]
+
+    def gained(self) -> list[str]:
+        """What the player got: the goods and animals gained, unsigned, then the things
+        built, taken, turned and reached (:meth:`phrases`)."""
+        return [names.count(n, k) for k, n in (*self.goods.items(), *self.animals.items())
+                if n > 0] + self.phrases()
+
     def text(self) -> str:
         """One line: phrases, then the goods and animals in brackets, then the VP change;
         ``nothing`` when nothing changed."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 import copy
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from arle_ai import rules
@@ -36,6 +36,8 @@ __all__ = [
     "destination",
     "thing",
     "count",
+    "amounts",
+    "cost",
     "name",
     "find",
     "matches",
@@ -97,6 +99,26 @@ def count(n: int, key: str, signed: bool = False) -> str:
     if abs(n) != 1 and key not in GOODS:
         word = _PLURAL.get(word, word + "s")
     return f"{n:+d} {word}" if signed else f"{n} {word}"
+
+
+def amounts(pairs: Iterable[tuple[str, int]]) -> str:
+    """``(key, n)`` pairs in words: ``1 grain, 2 horses``."""
+    return ", ".join(count(n, k) for k, n in pairs)
+
+
+def cost(price: rules.Cost) -> str:
+    """A building's cost in words (``arle info`` and the browser app):
+    ``1 grain + 1 building material of any kind``."""
+    parts = [amounts(price.fixed)] if price.fixed else []
+    if price.either:
+        parts.append("either " + " or ".join(amounts(alt) for alt in price.either))
+    if price.any_materials:
+        parts.append(f"{price.any_materials} building material of any kind")
+    if price.different_materials:
+        parts.append(f"{price.different_materials} building materials of different kinds")
+    if price.different_clothing:
+        parts.append(f"{price.different_clothing} clothing of different kinds")
+    return " + ".join(parts)
 
 
 # kind -> (keys, printed name of a key)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 import time
 
 import pytest
@@ -340,7 +341,7 @@ def test_searches_are_limited_stoppable_and_end_with_their_page(live_server, mon
             stream = s.iter_lines()
             assert json.loads(next(stream))["kind"] == "start"
             assert json.loads(next(stream))["kind"] == "update"
-            job = web.jobs[a]
+            job = web.jobs[(a, "hint")]
             assert "searches already" in error(http.get(f"/api/games/{b}/hint?seconds=1"), 429)
             # other requests are served while the search runs (speed: bench/web.py)
             assert http.post(f"/api/games/{b}/move", json={"move": "pass"}).status_code == 200
@@ -348,11 +349,11 @@ def test_searches_are_limited_stoppable_and_end_with_their_page(live_server, mon
         deadline = time.monotonic() + 5
         while job.process.is_alive() and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert not job.process.is_alive() and a not in web.jobs
+        assert not job.process.is_alive() and (a, "hint") not in web.jobs
         with http.stream("GET", f"/api/games/{a}/hint?seconds=60") as s:
             stream = s.iter_lines()  # (a dropped iterator closes the response)
             next(stream)
-            job = web.jobs[a]
+            job = web.jobs[(a, "hint")]
             assert job.running
             assert http.post(f"/api/games/{a}/stop").json() == {"stopped": True}
             assert not job.process.is_alive()
@@ -368,9 +369,92 @@ def test_an_ai_move_stops_when_its_page_goes_away(live_server):
     with httpx.Client(base_url=base, timeout=1.0) as http, pytest.raises(httpx.ReadTimeout):
         http.post(f"/api/games/{gid}/ai", json={"ai": {"kind": "mcts", "seconds": 25}})
     deadline = time.monotonic() + 5
-    while gid in web.jobs and time.monotonic() < deadline:
+    while (gid, "move") in web.jobs and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert gid not in web.jobs
+    assert (gid, "move") not in web.jobs
+
+
+def _in_thread(call):
+    """Run ``call`` in a thread; the returned function waits for and gives its result."""
+    box: list = []
+    thread = threading.Thread(target=lambda: box.append(call()), daemon=True)
+    thread.start()
+
+    def result():
+        thread.join(timeout=60)
+        return box[0]
+    return result
+
+
+def _wait_for(predicate, seconds=20.0):
+    deadline = time.monotonic() + seconds
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+def test_a_hint_runs_beside_the_ai_move_and_ends_when_the_ai_plays(live_server):
+    import httpx
+
+    base, web = live_server
+    with httpx.Client(base_url=base, timeout=60) as http:
+        gid = http.post("/api/games", json={"seats": ["ai", "ai"]}).json()["id"]
+        with http.stream("GET", f"/api/games/{gid}/hint?seconds=60") as s:
+            stream = (json.loads(line) for line in s.iter_lines() if line.strip())
+            assert next(stream)["kind"] == "start" and next(stream)["kind"] == "update"
+            ai = _in_thread(lambda: http.post(f"/api/games/{gid}/ai",
+                                              json={"ai": {"kind": "mcts", "seconds": 1}}))
+            _wait_for(lambda: (gid, "move") in web.jobs)
+            # the AI's search does not stop the hint: it keeps reporting beside it
+            assert next(stream)["kind"] == "update"
+            assert web.jobs[(gid, "move")].running and web.jobs[(gid, "hint")].running
+            reply = ai()
+            assert reply.status_code == 200, reply.text
+            # the AI played: the hint searched an old position, and says so
+            rest = list(stream)
+        assert rest[-1] == {"kind": "done", "data": {"reason": "stopped",
+                                                     "message": "the position changed"}}
+        assert (gid, "hint") not in web.jobs
+
+
+def test_an_ai_move_runs_beside_a_hint_and_stop_can_name_the_kind(live_server):
+    import httpx
+
+    base, web = live_server
+    with httpx.Client(base_url=base, timeout=60) as http:
+        gid = http.post("/api/games", json={"seats": ["ai", "ai"]}).json()["id"]
+        ai = _in_thread(lambda: http.post(f"/api/games/{gid}/ai",
+                                          json={"ai": {"kind": "mcts", "seconds": 2}}))
+        _wait_for(lambda: (gid, "move") in web.jobs)
+        move_job = web.jobs[(gid, "move")]
+        msgs = [json.loads(line) for line in
+                http.get(f"/api/games/{gid}/hint?seconds=0.5").text.splitlines()]
+        assert msgs[-1]["kind"] == "done" and msgs[-1]["data"]["reason"] == "time"
+        assert any(m["kind"] == "update" for m in msgs)
+        assert move_job.running  # the hint neither stopped nor waited for the AI's move
+        assert "kind must be one of" in error(http.post(f"/api/games/{gid}/stop?kind=all"), 400)
+        assert http.post(f"/api/games/{gid}/stop?kind=hint").json() == {"stopped": False}
+        assert move_job.running
+        reply = ai()
+        assert reply.status_code == 200 and reply.json()["game"]["ply"] == 1
+
+
+def test_a_move_while_the_ai_thinks_cancels_the_ai_with_a_409(live_server):
+    import httpx
+
+    base, web = live_server
+    with httpx.Client(base_url=base, timeout=60) as http:
+        gid, game = (lambda r: (r["id"], r["game"]))(
+            http.post("/api/games", json={"seats": ["human", "human"]}).json())
+        ai = _in_thread(lambda: http.post(f"/api/games/{gid}/ai",
+                                          json={"ai": {"kind": "mcts", "seconds": 20}}))
+        _wait_for(lambda: (gid, "move") in web.jobs)
+        job = web.jobs[(gid, "move")]
+        played = http.post(f"/api/games/{gid}/move", json={"action": game["legal"][0]["action"]})
+        assert played.status_code == 200
+        assert "position changed while the AI was thinking" in error(ai(), 409)
+        assert not job.process.is_alive() and (gid, "move") not in web.jobs
+        assert http.get(f"/api/games/{gid}").json()["game"]["ply"] == 1  # only the human's
 
 
 def test_analysis_gives_values_margins_and_mistakes(client):
@@ -386,6 +470,7 @@ def test_analysis_gives_values_margins_and_mistakes(client):
         assert 0 <= p["value"] <= 1 and p["player"] in (0, 1)
     assert result["mistakes"] == sorted(result["mistakes"],
                                         key=lambda d: (-d["value_lost"], d["ply"]))
+    assert msgs[-1]["stored"] is True
     assert client.get(f"/api/games/{gid}").json()["game"]["analysis"] == result
     assert "iterations must be" in error(client.get(f"/api/games/{gid}/analysis?iterations=0"),
                                          400)

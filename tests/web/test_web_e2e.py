@@ -68,10 +68,6 @@ def ply_text(page) -> str:
     return page.inner_text("#ply-text")
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "flaky in the full suite only (2 of 3 clean-clone CI runs on 2026-12-03: the hint row did not "
-    "appear within 30 s after the AI's replies; tests/web alone passed 5 of 5); suspected: the "
-    "hint is asked while the AI's move job of the same game still runs (one job per game)"))
 def test_play_by_clicking_with_ai_replies_hint_and_undo(page, shots):
     assert "Half-year 1/9" in page.inner_text("#status")
     assert page.locator(".space").count() == 15  # the summer spaces of the opening
@@ -124,6 +120,28 @@ def test_play_by_clicking_with_ai_replies_hint_and_undo(page, shots):
     page.click("#redo")
     page.wait_for_function(f"document.querySelector('#ply-text').textContent"
                            f".startsWith('decision {before if before - after == 1 else ''}')")
+
+
+def test_a_hint_asked_while_the_ai_thinks_follows_the_board_to_your_decision(page):
+    # (a hint once stopped the AI's move of its game, or the AI's move the hint: one search
+    # per game; now they run side by side and the hint starts again when the AI has played)
+    page.select_option("#ai-kind", "mcts")
+    page.fill("#ai-seconds", "0.5")
+    page.select_option("#seat1", "human")
+    page.wait_for_function("document.querySelector('#seat1').value === 'human'")
+    page.select_option("#seat0", "ai")  # the AI is P0 and to move: it starts thinking
+    page.wait_for_function("document.querySelector('#ai-status').textContent"
+                           ".includes('thinking')")
+    page.fill("#hint-seconds", "2")
+    page.click("#hint-start")
+    page.wait_for_selector("#hint-table .hint-row")
+    page.wait_for_selector("#legal .move-btn:not([disabled])", timeout=60000)  # your turn
+    page.wait_for_function("document.body.dataset.hintUpdates !== undefined", timeout=30000)
+    ply = int(ply_text(page).split()[1])
+    assert ply >= 1 and page.evaluate("document.body.dataset.hintPly") == str(ply)
+    assert int(page.evaluate("document.body.dataset.hintUpdates")) >= 4
+    assert "done" in page.inner_text("#hint-status")
+    assert page.is_hidden("#message"), page.inner_text("#message")
 
 
 def test_hint_can_be_cancelled(page):

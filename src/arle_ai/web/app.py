@@ -3,15 +3,18 @@
 Every route answers JSON; a bad request gets a 4xx whose ``error`` names the problem in the
 library's own words, never a 500. Request bodies are read up to ``MAX_BODY`` bytes. Each tab
 holds the id of its own game. Searches (hints, AI moves, analyses) run in child processes
-(:mod:`arle_ai.web.jobs`), at most ``MAX_JOBS`` at once and one per game, each bounded in
-time and memory, and a hint stops when its stream is closed (the page went away or cancelled).
+(:mod:`arle_ai.web.jobs`), at most ``MAX_JOBS`` at once, each bounded in time and memory. A
+game has one slot per kind of search (hint, AI move, analysis), so asking for a hint never
+stops the AI's move, nor the reverse; a newer search of a kind replaces the older one. A hint
+or AI move stops when the position it searches is no longer the game's (a move, undo, redo or
+step), and a hint also when its stream is closed (the page went away or cancelled).
 """
 
 from __future__ import annotations
 
 import json
 import math
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +47,8 @@ MAX_ANALYSIS_ITERATIONS = 5000
 MAX_SEED = 2**63 - 1
 GRACE = 5.0  # seconds a search may overrun its budget before it is killed
 AI_KINDS = ("mcts", "greedy", "random")
+JOB_KINDS = ("hint", "move", "analysis")  # a game's search slots
+CHANGED = "the position changed"  # why a hint or AI move of an old position was stopped
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -108,7 +113,7 @@ class WebApp:
     def __init__(self, capacity: int = 64, hint_nodes: int = jobs.MAX_NODES) -> None:
         self.games = GameStore(capacity=capacity)
         self.hint_nodes = hint_nodes
-        self.jobs: dict[str, jobs.Job] = {}  # game id -> its running search
+        self.jobs: dict[tuple[str, str], jobs.Job] = {}  # (game id, kind) -> its search
 
     # ---- helpers ----
 
@@ -119,24 +124,38 @@ class WebApp:
             raise _bad(f"no game {gid!r} (it may have expired; start a new game)", 404)
         return gid, game
 
-    def _start(self, gid: str, kind: str, args: tuple, deadline: float) -> jobs.Job:
-        """Start a search for game ``gid`` (stopping its previous one); 429 when busy."""
-        old = self.jobs.pop(gid, None)
-        if old is not None:
-            old.stop()
+    def _start(self, gid: str, kind: str, args: tuple[Any, ...], deadline: float) -> jobs.Job:
+        """Start a ``kind`` search for game ``gid``, replacing only the game's previous search
+        of that kind; 429 when ``MAX_JOBS`` are running."""
+        self._stop_jobs(gid, kind, reason="a newer search of this game replaced it")
         for key in [k for k, j in self.jobs.items() if not j.running]:
             self.jobs.pop(key).stop()
         if len(self.jobs) >= MAX_JOBS:
             raise _bad(f"the server is running {MAX_JOBS} searches already; try again when "
                        f"one has finished", 429)
         job = jobs.start_job(kind, args, deadline)
-        self.jobs[gid] = job
+        self.jobs[(gid, kind)] = job
         return job
 
     def _finish(self, gid: str, job: jobs.Job) -> None:
         job.stop()
-        if self.jobs.get(gid) is job:
-            del self.jobs[gid]
+        if self.jobs.get((gid, job.kind)) is job:
+            del self.jobs[(gid, job.kind)]
+
+    def _stop_jobs(self, gid: str, *kinds: str, reason: str) -> bool:
+        """Stop game ``gid``'s searches of ``kinds`` (all kinds when none are named), telling
+        their readers ``reason``; whether there was one."""
+        found = False
+        for kind in kinds or JOB_KINDS:
+            job = self.jobs.pop((gid, kind), None)
+            if job is not None:
+                job.stop(reason)
+                found = True
+        return found
+
+    def _moved(self, gid: str) -> None:
+        """The game's position changed: its hint and AI move searched an old one."""
+        self._stop_jobs(gid, "hint", "move", reason=CHANGED)
 
     def _reply(self, gid: str, game: Game, **extra: Any) -> JSONResponse:
         return JSONResponse({"id": gid, "game": game.to_view(), **extra})
@@ -181,13 +200,8 @@ class WebApp:
             game.play(action)
         except IllegalActionError as exc:
             raise _bad(f"illegal move: {exc}", 422) from None
-        self._stop_job(gid)
+        self._moved(gid)
         return self._reply(gid, game)
-
-    def _stop_job(self, gid: str) -> None:
-        job = self.jobs.pop(gid, None)
-        if job is not None:
-            job.stop()
 
     async def undo(self, request: Request) -> Response:
         gid, game = self.game(request)
@@ -195,7 +209,7 @@ class WebApp:
             game.undo()
         except ValueError as exc:
             raise _bad(str(exc), 409) from None
-        self._stop_job(gid)
+        self._moved(gid)
         return self._reply(gid, game)
 
     async def redo(self, request: Request) -> Response:
@@ -204,7 +218,7 @@ class WebApp:
             game.redo()
         except ValueError as exc:
             raise _bad(str(exc), 409) from None
-        self._stop_job(gid)
+        self._moved(gid)
         return self._reply(gid, game)
 
     async def goto(self, request: Request) -> Response:
@@ -216,7 +230,7 @@ class WebApp:
             game.goto(_int(body["ply"], "ply", 0, len(game.actions)))
         except ValueError as exc:
             raise _bad(str(exc)) from None
-        self._stop_job(gid)
+        self._moved(gid)
         return self._reply(gid, game)
 
     async def seats(self, request: Request) -> Response:
@@ -237,15 +251,20 @@ class WebApp:
         ply, key = game.cursor, state.key()
         seed = _int(body.get("seed", ply), "seed", 0, MAX_SEED)
         job = self._start(gid, "move", (state.copy(), spec, seed), seconds + GRACE)
+        changed = "the position changed while the AI was thinking; ask again"
         try:
             result = await job.result(gone=request.is_disconnected)
+        except jobs.JobStopped as exc:
+            raise _bad(changed if str(exc) == CHANGED else f"the AI's search was stopped: "
+                       f"{exc}", 409) from None
         except jobs.JobError as exc:
             raise _bad(str(exc), 503 if "stopped" in str(exc) else 422) from None
         finally:
             self._finish(gid, job)
         if game.cursor != ply or game.state.key() != key:
-            raise _bad("the position changed while the AI was thinking; ask again", 409)
+            raise _bad(changed, 409)
         game.play(result["action"])
+        self._moved(gid)
         return self._reply(gid, game, ai={"action": result["action"], "agent": spec,
                                           "seconds": result["seconds"]})
 
@@ -262,7 +281,7 @@ class WebApp:
                           seconds + GRACE)
         head = {"ply": game.cursor, "player": state.current_player, "seconds": seconds}
 
-        def update(raw: tuple) -> dict[str, Any]:
+        def update(raw: tuple[Any, ...]) -> dict[str, Any]:
             return jobs.hint_payload(searched, *raw)
 
         return StreamingResponse(self._stream(gid, job, head, update),
@@ -270,21 +289,29 @@ class WebApp:
                                  headers={"Cache-Control": "no-store"})
 
     async def stop_search(self, request: Request) -> Response:
+        """Stop the game's search of ``?kind=`` (hint, move or analysis), or all of them."""
         gid, _ = self.game(request)
-        running = gid in self.jobs
-        self._stop_job(gid)
-        return JSONResponse({"stopped": running})
+        kind = request.query_params.get("kind")
+        if kind is not None and kind not in JOB_KINDS:
+            raise _bad(f"kind must be one of {list(JOB_KINDS)}, not {kind[:40]!r}")
+        kinds = (kind,) if kind else ()
+        return JSONResponse({"stopped": self._stop_jobs(gid, *kinds,
+                                                        reason="stopped on request")})
 
     async def _stream(self, gid: str, job: jobs.Job, head: dict[str, Any],
-                      update: Any) -> AsyncIterator[bytes]:
+                      update: Callable[[tuple[Any, ...]], dict[str, Any]]
+                      ) -> AsyncIterator[bytes]:
         """The job's messages as JSON lines (``update`` payloads made readable in a worker
-        thread); the job is stopped however the stream ends."""
+        thread); a hint the server stopped ends with ``done`` whose reason is ``stopped``
+        and whose message says why. The job is stopped however the stream ends."""
         messages = job.messages()
         try:
             yield (json.dumps({"kind": "start", **head}) + "\n").encode()
             async for kind, payload in messages:
                 if kind == "update":
                     payload = await run_in_threadpool(update, payload)
+                elif kind == "stopped":
+                    kind, payload = "done", {"reason": "stopped", "message": payload}
                 yield (json.dumps({"kind": kind, "data": payload}) + "\n").encode()
         finally:
             await messages.aclose()
@@ -306,11 +333,16 @@ class WebApp:
             try:
                 yield (json.dumps({"kind": "start", "decisions": len(actions)}) + "\n").encode()
                 async for kind, payload in messages:
+                    extra: dict[str, bool] = {}
                     if kind == "done":
                         payload = _graph(payload)
-                        if game.actions == actions:
+                        # kept with the game while its line is still the one analysed
+                        extra["stored"] = game.actions == actions
+                        if extra["stored"]:
                             game.analysis = payload
-                    yield (json.dumps({"kind": kind, "data": payload}) + "\n").encode()
+                    elif kind == "stopped":
+                        kind, payload = "error", f"the analysis was stopped: {payload}"
+                    yield (json.dumps({"kind": kind, "data": payload, **extra}) + "\n").encode()
             finally:
                 await messages.aclose()
                 self._finish(gid, job)

@@ -13,9 +13,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from arle_ai import _core
+from arle_ai import _core, effects
+from arle_ai.notation import action_label
 from arle_ai.records import GameRecord, record_game
-from arle_ai.web import effects, view
+from arle_ai.web import view
 
 __all__ = ["Game", "GameStore", "SEAT_KINDS"]
 
@@ -66,11 +67,15 @@ class Game:
 
     def _append(self, action: int) -> None:
         before = self.states[-1]
-        after, events = effects.move_events(before, action)  # IllegalActionError: unchanged
+        after = before.copy()
+        steps = effects.apply(after, action)  # IllegalActionError: nothing changed
+        label = action_label(before, action)
         self.entries.append({
             "ply": len(self.actions) + 1, "player": before.current_player,
             "half_year": before.half_year, "text": before.action_to_string(action),
-            "label": effects.label(before, action), "event": events[0], "steps": events[1:],
+            "label": label, "event": f"{label}: {steps[0].text()}",
+            # each inventorying step and the new half-year it set off
+            "steps": [f"{s.what} (half-year {s.half_year}): {s.text()}" for s in steps[1:]],
         })
         self.actions.append(action)
         self.states.append(after)
@@ -95,7 +100,8 @@ class Game:
 
     def _human_at(self, ply: int) -> bool:
         s = self.states[ply]
-        return not s.is_terminal() and self.seats[s.current_player] == "human"
+        player = s.current_player
+        return not s.is_terminal() and player is not None and self.seats[player] == "human"
 
     def undo(self) -> None:
         """Back to before the last decision; against the AI, back to the human's last one."""
@@ -133,7 +139,7 @@ class Game:
             "seats": self.seats,
             "legal": view.legal_moves(state),
             "moves": self.entries,
-            "ai_to_move": (not state.is_terminal()
+            "ai_to_move": (state.current_player is not None
                            and self.seats[state.current_player] == "ai"),
             "analysis": self.analysis,
         })

@@ -7,7 +7,8 @@ page that asked for it goes away. Children are forked from a forkserver that imp
 engine once, so a search starts in milliseconds.
 
 Messages come back through a pipe as ``(kind, payload)`` tuples: ``update`` (a hint's
-statistics so far), ``progress``, ``done`` (the final payload) or ``error`` (a message).
+statistics so far), ``progress``, ``done`` (the final payload) or ``error`` (a message). A job
+stopped by the server (:meth:`Job.stop`) ends with ``stopped`` and the reason it was given.
 """
 
 from __future__ import annotations
@@ -16,17 +17,17 @@ import asyncio
 import multiprocessing
 import resource
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from typing import Any
 
 from arle_ai import _core
 from arle_ai.agents import agent_from_spec, choose_action
 from arle_ai.analysis import analyze_game
 from arle_ai.mcts import MCTS, SearchResult
+from arle_ai.notation import action_label
 from arle_ai.records import GameRecord
-from arle_ai.web import effects
 
-__all__ = ["Job", "JobError", "hint_payload", "start_job"]
+__all__ = ["Job", "JobError", "JobStopped", "hint_payload", "start_job"]
 
 MEMORY_LIMIT = 1536 * 2**20  # bytes of address space per search process
 HINT_MEMORY = 512 * 2**20  # bytes of a hint's search tree (MCTS max_memory)
@@ -39,6 +40,11 @@ _context: Any = None
 
 class JobError(RuntimeError):
     """A search process that failed (reported to the page as a 4xx/stream error)."""
+
+
+class JobStopped(JobError):
+    """A search the server stopped on purpose (the position changed, a newer search of the
+    same kind replaced it, or the page asked); the message says why."""
 
 
 def _mp() -> Any:
@@ -71,7 +77,7 @@ def pv_with_players(state: _core.GameState, pv: list[str]) -> list[dict[str, Any
         except ValueError:
             break
         steps.append({"player": s.current_player, "move": text, "action": action,
-                      "label": effects.label(s, action)})
+                      "label": action_label(s, action)})
         s.apply(action)
     return steps
 
@@ -165,7 +171,7 @@ TARGETS: dict[str, Callable[..., None]] = {
 class Job:
     """One child process and the receiving end of its pipe."""
 
-    def __init__(self, kind: str, args: tuple, deadline: float) -> None:
+    def __init__(self, kind: str, args: tuple[Any, ...], deadline: float) -> None:
         ctx = _mp()
         self.kind = kind
         self.recv_end, send_end = ctx.Pipe(duplex=False)
@@ -174,12 +180,16 @@ class Job:
         send_end.close()
         self.deadline = time.monotonic() + deadline
         self.finished = False
+        self.stop_reason = "the search was stopped"
 
-    def stop(self) -> None:
-        """Kill the process (if still running) and release its pipe; idempotent."""
+    def stop(self, reason: str | None = None) -> None:
+        """Kill the process (if still running) and release its pipe; idempotent. ``reason``
+        (e.g. "the position changed") is what a reader of the job is told."""
         if self.finished:
             return
         self.finished = True
+        if reason is not None:
+            self.stop_reason = reason
         if self.process.is_alive():
             self.process.kill()
         self.process.join(timeout=2)
@@ -189,14 +199,18 @@ class Job:
     def running(self) -> bool:
         return not self.finished and self.process.is_alive()
 
+    def _read(self) -> tuple[str, Any]:
+        kind, payload = self.recv_end.recv()  # the children send (kind, payload) tuples
+        return str(kind), payload
+
     def _receive(self) -> tuple[str, Any] | None:
         """The next message if one is waiting, None if not; ('error', ...) when the process
         is gone without its last word."""
         if self.finished:
-            return "error", "the search was stopped"
+            return "stopped", self.stop_reason
         try:
             if self.recv_end.poll():
-                return self.recv_end.recv()
+                return self._read()
         except (EOFError, OSError):
             return "error", "the search process ended unexpectedly"
         if time.monotonic() > self.deadline:
@@ -204,22 +218,22 @@ class Job:
         if not self.process.is_alive():
             try:
                 if self.recv_end.poll():
-                    return self.recv_end.recv()
+                    return self._read()
             except (EOFError, OSError):
                 pass
             return "error", "the search process ended unexpectedly"
         return None
 
-    async def messages(self, poll: float = 0.02) -> AsyncIterator[tuple[str, Any]]:
-        """The child's messages until it is done, fails, dies or passes its deadline. The
-        caller stops the job (:meth:`stop`) however the iteration ends."""
+    async def messages(self, poll: float = 0.02) -> AsyncGenerator[tuple[str, Any], None]:
+        """The child's messages until it is done, fails, dies, passes its deadline or is
+        stopped. The caller stops the job (:meth:`stop`) however the iteration ends."""
         while True:
             message = self._receive()
             if message is None:
                 await asyncio.sleep(poll)
                 continue
             yield message
-            if message[0] in ("done", "error"):
+            if message[0] in ("done", "error", "stopped"):
                 return
 
     async def result(self, gone: Callable[[], Awaitable[bool]] | None = None) -> Any:
@@ -236,12 +250,14 @@ class Job:
                 kind, payload = message
                 if kind == "done":
                     return payload
+                if kind == "stopped":
+                    raise JobStopped(payload)
                 if kind == "error":
                     raise JobError(payload)
         finally:
             self.stop()
 
 
-def start_job(kind: str, args: tuple, deadline: float) -> Job:
+def start_job(kind: str, args: tuple[Any, ...], deadline: float) -> Job:
     """Start a ``hint``, ``move`` or ``analysis`` process; ``deadline`` seconds at most."""
     return Job(kind, args, deadline)

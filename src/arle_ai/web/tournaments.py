@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from typing import Any, TypeGuard
 
 from arle_ai.ratings import rating_table
 from arle_ai.tournament import FORMAT, VERSION, agent_labels, json_safe, summarize
@@ -25,7 +25,7 @@ class TournamentFileError(ValueError):
     """A results file that cannot be read; the message names the line and the problem."""
 
 
-def _is_int(x: Any) -> bool:
+def _is_int(x: Any) -> TypeGuard[int]:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
@@ -74,11 +74,11 @@ def _check_game(n: int, result: Any, agents: int, seen: set[int]) -> bool:
     if meta.get("start_player") not in (0, 1):
         problems.append("meta.start_player must be 0 or 1")
     wa = meta.get("winner_agent")
-    if not problems and wa is not None and wa not in pairing:
+    if not problems and wa is not None and isinstance(pairing, list) and wa not in pairing:
         problems.append("meta.winner_agent must be one of the pairing's agents or null")
     if problems:
         raise TournamentFileError(f"line {n}: {'; '.join(problems)}")
-    if g in seen:
+    if not _is_int(g) or g in seen:  # (a valid game index by now)
         return False
     seen.add(g)
     return True
@@ -112,4 +112,5 @@ def read_results(text: str) -> dict[str, Any]:
         games.append((labels[a], labels[b], 0.5 if wa is None else 1.0 if wa == a else 0.0))
     summary["chart"] = rating_table(games) if games else []
     summary["header"] = {k: parsed[0].get(k) for k in ("games", "seed", "variant")}
-    return json_safe(summary)
+    safe: dict[str, Any] = json_safe(summary)
+    return safe

@@ -1,15 +1,17 @@
 """What the page shows, as JSON: the names of the game's pieces, a position, and its moves.
 
-Everything is read from :mod:`arle_ai.rules` (printed names, tracks, costs), the position
-dict (docs/position-format.md) and the scoring methods, so the browser holds no game facts.
+Everything is read from :mod:`arle_ai.rules` (tracks), :mod:`arle_ai.names` (printed names and
+costs), :mod:`arle_ai.decisions` (the question asked and each option's cost and gain, as the
+terminal shows them), the position dict (docs/position-format.md) and the scoring methods, so
+the browser holds no game facts and this module writes no game text of its own.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from arle_ai import _core, names, rules
-from arle_ai.web import effects
+from arle_ai import _core, decisions, names, rules
+from arle_ai.display import free_land
 
 __all__ = ["catalog", "position_view", "legal_moves", "title"]
 
@@ -27,7 +29,7 @@ def catalog() -> dict[str, Any]:
         "tools": [{"key": t.key, "name": t.name, "values": list(t.values), "vp": list(t.vp)}
                   for t in rules.TOOLS],
         "buildings": [{"key": b.key, "name": b.name, "colour": b.colour, "vp": b.vp,
-                       "timing": b.timing, "ability": b.ability, "cost": _cost_text(b.cost)}
+                       "timing": b.timing, "ability": b.ability, "cost": names.cost(b.cost)}
                       for b in rules.BUILDINGS],
         "vehicles": [{"key": v.key, "name": v.name, "kind": v.kind, "vp": v.vp,
                       "spaces": list(v.spaces)} for v in rules.VEHICLES],
@@ -36,37 +38,35 @@ def catalog() -> dict[str, Any]:
         "goods": {"track": list(rules.TRACK_GOODS), "materials": list(rules.MATERIALS),
                   "textiles": list(rules.TEXTILES), "other": ["peat"]},
         "animals": list(rules.ANIMALS),
-        "names": effects.NAMES,
+        "names": _names(),
         "variants": list(_core.VARIANTS),
         "goods_cap": rules.GOODS_CAP, "food_cap": rules.FOOD_CAP,
     }
 
 
-def _cost_text(cost: rules.Cost) -> str:
-    parts = [names.count(n, k) for k, n in cost.fixed]
-    if cost.either:
-        parts.append(" or ".join(", ".join(names.count(n, k) for k, n in alt)
-                                 for alt in cost.either))
-    if cost.any_materials:
-        parts.append(f"{cost.any_materials} building material")
-    if cost.different_materials:
-        parts.append(f"{cost.different_materials} different building materials")
-    if cost.different_clothing:
-        parts.append(f"{cost.different_clothing} different clothing")
-    return ", ".join(parts)
+def _names() -> dict[str, str]:
+    """Printed name by key of the spaces (with the season where two share a name), tools,
+    buildings, vehicles and destinations (a key of two kinds, wood_trader, names the space)."""
+    table: dict[str, str] = {}
+    for kind in ("space", "tool", "building", "vehicle", "destination"):
+        for key in names.KINDS[kind][0]:
+            table.setdefault(key, names.name(kind, key))
+    return table
 
 
 def legal_moves(state: _core.GameState) -> list[dict[str, Any]]:
-    """Each legal move: id, notation, printed label, and what it costs and gains at once."""
+    """Each legal move (:func:`arle_ai.decisions.menu`): id, notation, printed label, and what
+    it costs, gains and changes in VP at once for the player who makes it."""
     if state.is_terminal():
         return []
     out = []
-    for a in state.legal_actions():
-        text = state.action_to_string(a)
-        after = state.copy()
-        after.apply(a)
-        out.append({"action": a, "text": text, "label": effects.label(state, a),
-                    **effects.option(state, after)})
+    for option in decisions.menu(state):
+        change = option.change
+        out.append({"action": option.action, "text": option.notation, "label": option.label,
+                    "effect": option.effect,
+                    "cost": ", ".join(change.paid()) if change else "",
+                    "gain": ", ".join(change.gained()) if change else "",
+                    "vp": change.vp_change if change else 0.0})
     return out
 
 
@@ -81,16 +81,10 @@ def position_view(state: _core.GameState) -> dict[str, Any]:
         "start_player": state.start_player,
         "to_move": state.current_player,
         "pending": state.pending,
-        "prompt": effects.prompt(state),
+        "prompt": decisions.question(state),
         "terminal": terminal,
         "winner": state.winner(),
         "scores": state.scores(),
         "breakdown": [state.score_breakdown(0), state.score_breakdown(1)],
-        "free_land": [_free_land(p["home"]) for p in d["players"]],
+        "free_land": [free_land(p["home"]) for p in d["players"]],
     }
-
-
-def _free_land(home: dict[str, Any]) -> int:
-    from arle_ai.display import free_land
-
-    return free_land(home)

@@ -5,7 +5,7 @@
 
 const $ = (id) => document.getElementById(id);
 const state = {
-  catalog: null, id: null, game: null, hint: null, analysis: null,
+  catalog: null, id: null, game: null, hint: null, hintFollow: null, analysis: null,
   aiBusy: false, paused: false, editor: null, editorBase: null,
 };
 
@@ -82,16 +82,25 @@ function seatName(p) {
 
 // ---------------------------------------------------------------- the game
 
+// The position on the board: the game and the decisions that led to it.
+const positionKey = (id, g) => `${id} ${g.moves.slice(0, g.ply).map((m) => m.text).join(";")}`;
+
 async function setGame(reply, { autoAI = true } = {}) {
+  const before = state.game && positionKey(state.id, state.game);
   state.id = reply.id;
   state.game = reply.game;
   sessionStorage.setItem("arle-game", reply.id);
   render();
+  // a running hint follows the board: the server stopped the old position's search
+  if (state.hintFollow && before !== positionKey(reply.id, reply.game)) {
+    if (reply.game.terminal) cancelHint();
+    else startHint(state.hintFollow.seconds);
+  }
   if (autoAI) maybeAI();
 }
 
 async function newGame(body) {
-  stopHint();
+  cancelHint();
   body.seats = [$("seat0").value, $("seat1").value];
   state.paused = false;
   await setGame(await api("/api/games", { body }));
@@ -102,7 +111,6 @@ async function newGame(body) {
 let queue = Promise.resolve();
 function act(path, body = {}, opts = {}) {
   queue = queue.then(async () => {
-    stopHint();
     try {
       await setGame(await api(`/api/games/${state.id}/${path}`, { body }), opts);
       showMessage("");
@@ -133,8 +141,10 @@ async function runAI() {
     await setGame(reply);
   } catch (e) {
     state.aiBusy = false;
-    $("ai-status").textContent = "";
-    showMessage(e.message);
+    // 409: the board changed while the AI was thinking (you undid or stepped): not a fault
+    $("ai-status").textContent = e.status === 409 && e.message.includes("position changed")
+      ? `P${p}'s AI move was cancelled: the position changed` : "";
+    if (!$("ai-status").textContent) showMessage(e.message);
   }
 }
 
@@ -338,33 +348,50 @@ function renderLog(g) {
 
 // ---------------------------------------------------------------- hint
 
+// A hint runs on the position shown, also while the AI is thinking (the server keeps a
+// game's hint and AI move apart). While it runs it follows the board: when the position
+// changes (the AI replied, you moved, undid or stepped) it starts again on the new one.
 function stopHint() {
   if (state.hint) { state.hint.abort(); state.hint = null; }
   $("hint-stop").disabled = true;
   $("hint-start").disabled = !state.game || state.game.terminal;
 }
 
-async function startHint() {
+function cancelHint() {
+  state.hintFollow = null;
+  if (state.hint) $("hint-status").textContent += " - stopped";
+  stopHint();
+}
+
+async function startHint(seconds) {
   stopHint();
   const controller = new AbortController();
   state.hint = controller;
+  state.hintFollow = { seconds };
   $("hint-stop").disabled = false;
   $("hint-start").disabled = true;
   $("hint-status").textContent = "starting...";
-  const seconds = Number($("hint-seconds").value);
   let updates = 0;
+  const mine = () => state.hint === controller;
   try {
     await streamLines(`/api/games/${state.id}/hint?seconds=${seconds}`, (msg) => {
-      if (msg.kind === "update") { updates++; renderHint(msg.data); }
-      else if (msg.kind === "done") $("hint-status").textContent += msg.data.reason === "memory" ? " - stopped at its memory bound" : " - done";
-      else if (msg.kind === "error") showMessage(msg.data);
+      if (!mine()) return;
+      if (msg.kind === "start") document.body.dataset.hintPly = String(msg.ply);
+      else if (msg.kind === "update") { updates++; renderHint(msg.data); }
+      else if (msg.kind === "done") {
+        const why = msg.data.reason;
+        $("hint-status").textContent += why === "memory" ? " - stopped at its memory bound"
+          : why === "stopped" ? ` - stopped (${msg.data.message})` : " - done";
+        // the position changed: the board's next reply starts the hint again
+        if (why !== "stopped" || msg.data.message !== "the position changed") state.hintFollow = null;
+        if (why !== "stopped") document.body.dataset.hintUpdates = String(updates);
+      } else if (msg.kind === "error") { state.hintFollow = null; showMessage(msg.data); }
     }, controller.signal);
   } catch (e) {
-    if (e.name !== "AbortError") showMessage(e.message);
-    else $("hint-status").textContent += " - stopped";
+    // (an AbortError: cancelled, or started again on a new position)
+    if (e.name !== "AbortError") { if (mine()) state.hintFollow = null; showMessage(e.message); }
   }
-  if (state.hint === controller) { state.hint = null; $("hint-stop").disabled = true; $("hint-start").disabled = false; }
-  document.body.dataset.hintUpdates = String(updates);
+  if (mine()) { state.hint = null; $("hint-stop").disabled = true; $("hint-start").disabled = !state.game || state.game.terminal; }
 }
 
 function renderHint(d) {
@@ -396,7 +423,11 @@ async function startAnalysis() {
   try {
     await streamLines(`/api/games/${state.id}/analysis?iterations=${it}`, (msg) => {
       if (msg.kind === "progress") $("analysis-status").textContent = `${msg.data.done}/${msg.data.total} positions`;
-      else if (msg.kind === "done") { state.game.analysis = msg.data; $("analysis-status").textContent = "done"; renderGraph(state.game); }
+      else if (msg.kind === "done") {
+        // kept only if the game's line is still the one analysed (the server says)
+        if (msg.stored) { state.game.analysis = msg.data; renderGraph(state.game); }
+        $("analysis-status").textContent = msg.stored ? "done" : "done, but the game has changed since: analyse again";
+      }
       else if (msg.kind === "error") showMessage(msg.data);
     });
   } catch (e) { showMessage(e.message); $("analysis-status").textContent = ""; }
@@ -680,7 +711,7 @@ function showPage(name) {
 async function loadFile(file) {
   try {
     const text = await file.text();
-    stopHint();
+    cancelHint();
     await setGame(await api("/api/games", { body: { text, seats: [$("seat0").value, $("seat1").value] } }), { autoAI: false });
     showMessage(`Opened ${file.name}: ${state.game.length} decisions`, true);
   } catch (e) { showMessage(`${file.name}: ${e.message}`); }
@@ -712,8 +743,8 @@ async function init() {
   $("redo").addEventListener("click", () => act("redo", {}, { autoAI: false }));
   $("ai-move").addEventListener("click", () => { state.paused = false; runAI(); });
   $("pause").addEventListener("click", () => { state.paused = true; render(); });
-  $("hint-start").addEventListener("click", startHint);
-  $("hint-stop").addEventListener("click", () => { stopHint(); fetch(`/api/games/${state.id}/stop`, { method: "POST" }); });
+  $("hint-start").addEventListener("click", () => startHint(Number($("hint-seconds").value)));
+  $("hint-stop").addEventListener("click", () => { cancelHint(); fetch(`/api/games/${state.id}/stop?kind=hint`, { method: "POST" }); });
   $("analysis-start").addEventListener("click", startAnalysis);
   $("nav-first").addEventListener("click", () => navigate("start"));
   $("nav-prev").addEventListener("click", () => navigate(-1));
@@ -730,6 +761,7 @@ async function init() {
   $("editor-play").addEventListener("click", async () => {
     if (!state.editor) return;
     try {
+      cancelHint();
       await setGame(await api("/api/games", { body: { position: state.editor, seats: [$("seat0").value, $("seat1").value] } }));
       showPage("play");
     } catch (e) { showMessage(e.message); }
