@@ -3,6 +3,8 @@ VP and ability, all read from :mod:`arle_ai.rules`; names or keys are accepted."
 
 from __future__ import annotations
 
+import textwrap
+
 import click
 
 from arle_ai import names, rules
@@ -26,6 +28,7 @@ def describe_thing(kind: str, key: str) -> list[str]:
         a = rules.action_space(key)
         track = f"; reads the {names.tool(a.tool)} track" if a.tool else ""
         return [head, f"  {a.season} action space {a.order} of 15{track}",
+                *textwrap.wrap(a.text, 78, initial_indent="  ", subsequent_indent="  "),
                 "  placing a worker here in the other season takes the special action"]
     if kind == "building":
         b = rules.building(key)

@@ -91,6 +91,11 @@ def test_info_prints_cost_vp_and_ability_by_printed_name_or_key():
         assert b.ability in result.output and "cost: 1 grain" in result.output
     both = run("info", "Grocer")
     assert "Grocer (summer)" in both.output and "Grocer (winter)" in both.output
+    assert "Cut 1 peat, and take 1 animal" in both.output  # what the winter Grocer does
+    for a in rules.ACTION_SPACES:  # every space says what it does, within 80 columns
+        shown = run("info", a.key).output
+        assert a.text and " ".join(a.text.split()) in " ".join(shown.split())
+        assert max(map(len, shown.splitlines())) <= 80
     assert "Horse Cart (vehicle" in run("info", "horse cart").output
     assert "deliver 1 timber: 5 food" in run("info", "Bremen").output
     bad = run("info", "Castle")

@@ -127,7 +127,8 @@ class ActionSpace:
     """One of the 30 action spaces of the game board.
 
     ``order`` is the board reading order within its season (actions.md §2: S1..S15, W1..W15);
-    ``tool`` is the key of the tool track the action reads (``None`` if it reads none).
+    ``tool`` is the key of the tool track the action reads (``None`` if it reads none);
+    ``text`` what the space does, in short (actions.md §3, §4, §6; for people, not the engine).
     """
 
     key: str
@@ -135,10 +136,55 @@ class ActionSpace:
     season: str
     order: int
     tool: str | None
+    text: str = ""
 
 
 def _space(key: str, name: str, season: str, order: int, tool: str | None = None) -> ActionSpace:
-    return ActionSpace(key=key, name=name, season=season, order=order, tool=tool)
+    return ActionSpace(key=key, name=name, season=season, order=order, tool=tool,
+                       text=SPACE_TEXTS[key])
+
+
+# What each action space does, as printed on the board (actions.md §3, §4; the Laborer §6).
+SPACE_TEXTS = {
+    "fisherman": "Take 1 sheep; move your Fish Traps one space right for free, then take 1 food "
+                 "per fish trap.",
+    "summer_grocer": "Take 1 grain and 1 leather, and 1 timber, 1 brick or 1 animal of your "
+                     "choice.",
+    "wool_weaver": "Per weaving loom, exchange 1 wool for 1 woolen.",
+    "colonist": "Take 1 horse and dehydrate 1 of your moors (4 peat are put on it).",
+    "peat_cutter": "Per spade, cut 1 peat from your moors.",
+    "dike_builder": "Take 1 sheep or 1 cattle, and build 1 dike per pair of shovels.",
+    "clay_worker": "Take 1 clay per shovel.",
+    "farmer": "You may build 1 plow (1 wood and 1 cattle or horse); then place 1 field (grain or "
+              "flax) per plow you own.",
+    "forester": "Pay 1 food: place 1 forest, or build 1 building.",
+    "woodcutter": "Take 1 wood per axe.",
+    "summer_master": "Per workbench, move one tool indicator one space right, paying its cost.",
+    "summer_carpenter": "Build 1 building, or build 1 stall for 2 clay and 1 grain.",
+    "builder": "Build 1 building.",
+    "warden": "Flip 1 of your tiles to its other side, free.",
+    "summer_laborer": "Pay 2 food: build 1 vehicle, or do the action of an occupied space of its "
+                      "season (paying its cost too).",
+    "peat_boatman": "Take 3 peat, plus 1 per peat boat you own.",
+    "tanner": "Per fleshing beam, exchange 1 hide for 1 leather.",
+    "linen_weaver": "Per weaving loom, exchange 1 flax for 1 linen.",
+    "butcher": "Per slaughtering table, slaughter 1 animal for 3 food and 2 hides (cattle: 4 "
+               "food).",
+    "cattle_trader": "Take 2 grain, 1 sheep, and 1 cattle or 1 horse.",
+    "winter_grocer": "Cut 1 peat, and take 1 animal of your choice, 1 wood and 1 clay.",
+    "builders_merchant": "Take 2 hides, 1 wood or 1 clay, and 1 timber or 1 brick.",
+    "potter": "Per potter's wheel, exchange 1 clay for 3 food and 1 peat.",
+    "baker": "Per oven, exchange 1 grain and 1 peat for 6 food (flax for grain and wood for peat "
+             "when you have none).",
+    "wood_trader": "Pay 1 food (1 grain if you have no food): take 4 wood, or build 1 building.",
+    "winter_master": "Per workbench, move one tool indicator one space right, paying its cost.",
+    "wainwright": "Build 1 vehicle and/or 1 peat boat, paying their costs.",
+    "dike_warden": "Flip 1 of your tiles to its other side, and build 1 dike.",
+    "winter_carpenter": "Upgrade 1 stall to a stable for 2 brick, or build 1 stall for 2 clay and"
+                        " 1 grain.",
+    "winter_laborer": "Pay 2 food: build 1 building, or do the action of an occupied space of its"
+                      " season (paying its cost too).",
+}
 
 
 # Rows 1-11 pair a summer space, a tool track and a winter space; the track is read by the side
