@@ -2,7 +2,12 @@
 game, with the default budget of ``arle analyze``; the share of positions where both seeds
 agree on the best move, and on the mark (none, ``?``, ``??``) of the move played.
 
-    python bench/stability.py [--time SEC] [--games-seed S] [--out FILE]
+    python bench/stability.py [--time SEC | --iterations N] [--every K] [--games-seed S]
+                              [--out FILE]
+
+A time budget gives fewer simulations on a loaded machine; ``--iterations N`` fixes the
+simulations per search instead (e.g. what the default time gives on an idle machine), so the
+figure does not depend on the load.
 
 It writes one JSON line per decision to FILE (resumable: decisions already there are kept)
 and prints the agreement figures (docs/benchmarks.md, "Stability of verdicts"): the same
@@ -61,6 +66,8 @@ def _same_up_to_noise(a: dict, b: dict) -> bool:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--time", type=float, default=DEFAULT_TIME)
+    parser.add_argument("--iterations", type=int, default=None,
+                        help="simulations per search instead of a time budget")
     parser.add_argument("--games-seed", type=int, default=1)
     parser.add_argument("--every", type=int, default=1, help="analyse every k-th decision")
     parser.add_argument("--out", default="stability.jsonl")
@@ -85,7 +92,9 @@ def main() -> None:
             row = {"ply": ply + 1}
             for seed in (0, 1):
                 t = time.perf_counter()
-                d = analyze_game(part, time_limit=args.time, seed=seed * 7919).decisions[0]
+                budget = ({"iterations": args.iterations} if args.iterations
+                          else {"time_limit": args.time})
+                d = analyze_game(part, seed=seed * 7919, **budget).decisions[0]
                 row[f"seed{seed}"] = {"best": d.best, "mark": d.mark, "near": list(d.near_best),
                                       "lost": d.value_lost, "pv": list(d.best_pv),
                                       "sims": d.simulations,
@@ -103,7 +112,8 @@ def main() -> None:
     near_both = sum(_same_up_to_noise(r["seed0"], r["seed1"])
                     and r["seed0"]["mark"] == r["seed1"]["mark"] for r in rows)
     n = len(rows)
-    print(f"{n} positions of a {len(rec.actions)}-decision game, {args.time:g} s per search "
+    per = f"{args.iterations} simulations" if args.iterations else f"{args.time:g} s"
+    print(f"{n} positions of a {len(rec.actions)}-decision game, {per} per search "
           f"(simulations per search: median {sims[len(sims) // 2]}, range {sims[0]}-{sims[-1]}; "
           f"load average now {os.getloadavg()[0]:.1f}, at the start {load:.1f}):")
     print(f"  same best move   {best}/{n} = {100 * best / n:.1f}% (the same action, or the "

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import shutil
 import sys
 import threading
 import time
@@ -198,21 +197,6 @@ def make_agent(spec: str, seed: int = 0) -> Agent:
         return agent_from_spec(spec, seed=seed)
     except ValueError as exc:
         fail(str(exc))
-
-
-def format_moves(state: arle_ai.GameState) -> str:
-    """The legal moves numbered 1..n, in as many columns as the terminal width allows."""
-    moves = [state.action_to_string(a) for a in state.legal_actions()]
-    digits = len(str(len(moves)))
-    cells = [f"{i:>{digits}}. {text}" for i, text in enumerate(moves, 1)]
-    width = max(len(c) for c in cells) + 3
-    columns = max(1, min(4, (shutil.get_terminal_size().columns - 2) // width))
-    rows = -(-len(cells) // columns)
-    lines = []
-    for r in range(rows):
-        row = [cells[i] for i in range(r, len(cells), rows)]
-        lines.append("  " + "".join(c.ljust(width) for c in row).rstrip())
-    return "\n".join(lines)
 
 
 def emit_json(data: object) -> None:

@@ -8,18 +8,19 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 from typing import Any
 
 import click
 
 import arle_ai
+from arle_ai import decisions
 from arle_ai.display import describe_wide
 from arle_cli.common import (
     EXIT_BAD_INPUT,
     SEED,
     VARIANTS,
     fail,
-    format_moves,
     load_position,
     make_game,
     write_text,
@@ -82,10 +83,14 @@ def cli() -> None:
     default=None,
     help="Write the position JSON to this file instead of stdout.",
 )
+@click.option("--overwrite", is_flag=True, help="Replace the -o file if it exists.")
 def new(seed: int, variant: str, half_year: int | None, start_player: int | None,
-        with_pending: bool, output: str | None) -> None:
+        with_pending: bool, output: str | None, overwrite: bool) -> None:
     """Write a start position as JSON (edit it by hand or with 'arle edit'; printed names
     are accepted where keys are)."""
+    if output is not None and Path(output).exists() and not overwrite:
+        fail(f"{output} exists (a position entered there would be lost): choose another "
+             f"file, or add --overwrite to replace it")
     d = make_game(seed, variant).to_dict()
     if half_year is not None:
         d["half_year"] = half_year
@@ -97,6 +102,9 @@ def new(seed: int, variant: str, half_year: int | None, start_player: int | None
     if with_pending:
         d = state.to_dict()
     write_text(json.dumps(d, indent=1), output)
+    if output is not None:
+        click.echo(f"written to {output} (half-year {state.half_year}, start player "
+                   f"P{state.start_player}); 'arle edit {output}' fills in the rest")
 
 
 @cli.command()
@@ -105,15 +113,18 @@ def new(seed: int, variant: str, half_year: int | None, start_player: int | None
               help="With a game record: the position after this many decisions [default: the "
                    "end].")
 @click.option("--moves", is_flag=True,
-              help="Also list the legal moves, numbered, in notation (what play accepts).")
+              help="Also list the legal moves, numbered as in 'arle play', with printed names "
+                   "and what each costs and gains.")
 def show(position: str | None, ply: int | None, moves: bool) -> None:
     """Print POSITION readably: a JSON position file, or a game record (its last position, or
     the one after --ply decisions); no POSITION means the standard opening."""
     state = load_position(position, ply)
     click.echo(describe_wide(state, shutil.get_terminal_size().columns))
     if moves and not state.is_terminal():
-        click.echo(f"legal moves of player {state.current_player} ({state.pending}):")
-        click.echo(format_moves(state))
+        from arle_cli.play_cmd import format_menu
+
+        click.echo(f"legal moves - {decisions.question(state)}")
+        click.echo(format_menu(state, shutil.get_terminal_size().columns))
 
 
 

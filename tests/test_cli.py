@@ -243,13 +243,18 @@ def test_ply_bad_uses_exit_2(tmp_path, record_file):
     assert_bad_input(run("show", str(broken)), "invalid game record", "move 3")
 
 
-def test_show_moves_lists_the_legal_moves_in_notation(record_file):
+def test_show_moves_lists_the_legal_moves_as_play_numbers_them(record_file):
+    from arle_ai import decisions
+    from arle_cli.play_cmd import parse_choice
+
     rec = load_record(record_file)
     state = rec.state_at(7)
     result = run("show", str(record_file), "--ply", "7", "--moves")
     assert result.exit_code == 0, result.output
-    assert f"legal moves of player {state.current_player} ({state.pending}):" in result.output
-    listed = result.output.split("legal moves of player")[1]
-    for i, a in enumerate(state.legal_actions(), 1):
-        assert f"{i}. {state.action_to_string(a)}" in listed
+    assert f"legal moves - {decisions.question(state)}" in result.output
+    listed = " ".join(result.output.split("legal moves - ")[1].split())
+    for o in decisions.menu(state):
+        shown = o.label.removeprefix("place ") if state.pending == "turn" else o.label
+        assert f"{o.number}. {shown}" in listed
+        assert parse_choice(state, shown) == parse_choice(state, str(o.number)) == o.action
     assert "legal moves" not in run("show", str(record_file), "--moves").output  # game over

@@ -174,6 +174,12 @@ def test_new_writes_no_pending_block_unless_asked_and_takes_quick_options(tmp_pa
     shown = run("show", str(out))
     assert shown.exit_code == 0 and "to decide: P0" in shown.output
     assert "pending" in json.loads(run("new", "--pending").output)
+    again = run("new", "-o", str(out))  # an entered position is never replaced silently
+    assert again.exit_code == 2 and "exists" in again.output and "--overwrite" in again.output
+    assert json.loads(out.read_text())["start_player"] == 0
+    replaced = run("new", "--overwrite", "-o", str(out))
+    assert replaced.exit_code == 0 and f"written to {out}" in replaced.output
+    assert json.loads(out.read_text())["half_year"] == 1
 
 
 def test_position_files_accept_printed_names(tmp_path):

@@ -192,12 +192,16 @@ def fit(text: str, width: int) -> str:
 
 
 def _wrap_cell(cell: str, width: int) -> list[str]:
-    """``cell`` in lines of at most ``width`` characters, broken between words; the lines after
+    """``cell`` in lines of at most ``width`` characters, broken between words (before a
+    bracketed note such as a move's effect when that keeps the note whole); the lines after
     the first are indented under the text after a leading menu number (``12. ``)."""
     if len(cell) <= width:
         return [cell]
     m = re.match(r"\s*\d+\.\s", cell)
     hang = " " * min(len(m.group(0)) if m else 2, width // 3)
+    label, sep, note = cell.partition("  [")
+    if sep and len(label) <= width and len(hang) + 1 + len(note) <= width:
+        return [label, f"{hang}[{note}"]  # the bracketed note whole on its own line
     return textwrap.wrap(cell, width=width, subsequent_indent=hang,
                          break_on_hyphens=False) or [cell[:width]]
 
