@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import textwrap
 
 import click
 
@@ -31,7 +32,8 @@ def format_report(report: arle_ai.SuggestionReport, state: arle_ai.GameState,
                   width: int | None = None) -> str:
     """The ranked moves as a table with printed names: visits, value, mean margin, a ``~``
     for moves within noise of the best, and the continuation with who moves; a legend
-    under it. Lines are cut to ``width`` (default: the terminal's) at a word boundary."""
+    under it, in ``width`` columns (default: the terminal's): a long continuation goes on
+    over the next lines, under its column."""
     labels = [action_label(state, m.action) for m in report.moves]
     colw = min(30, max(len("move"), *(len(x) for x in labels)))
     width = width or shutil.get_terminal_size().columns
@@ -46,12 +48,25 @@ def format_report(report: arle_ai.SuggestionReport, state: arle_ai.GameState,
         after = state.copy()
         after.apply(m.action)
         pv = reading.pv_text(after, m.pv[1:], players, limit=3)
-        lines.append(fit(f"{m.rank:>3}  {fit(label, colw):<{colw}} {m.visits:>7} "
-                         f"{m.win_rate:>6.3f} {m.mean_margin:>+7.1f} {'~' if close else ' ':>2}"
-                         f"  {pv}", width))
+        row = (f"{m.rank:>3}  {fit(label, colw):<{colw}} {m.visits:>7} "
+               f"{m.win_rate:>6.3f} {m.mean_margin:>+7.1f} {'~' if close else ' ':>2}  ")
+        lines += _with_continuation(row, pv, width)
     if legend:
         lines += ["", *reading.LEGEND]
     return "\n".join(lines)
+
+
+def _with_continuation(row: str, pv: str, width: int) -> list[str]:
+    """``row`` then ``pv``, wrapped between moves under the continuation column (or, in a
+    narrow terminal, on the lines below the row); a move is never split."""
+    indent = len(row) if width - len(row) >= 24 else 5
+    # break only between moves: after " /" (the other player) or "," (the same player's next)
+    glued = pv.replace(" ", "\x00").replace("\x00/\x00", "\x00/ ").replace(",\x00", ", ")
+    parts = [p.replace("\x00", " ") for p in
+             textwrap.wrap(glued, max(10, width - indent), break_on_hyphens=False)] or [""]
+    if indent < len(row):
+        return [row.rstrip(), *(" " * indent + p for p in parts)]
+    return [row + parts[0], *(" " * indent + p for p in parts[1:])]
 
 
 @click.command()

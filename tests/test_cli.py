@@ -89,8 +89,11 @@ def test_suggest_on_the_standard_opening():
     assert result.exit_code == 0, result.output
     lines = result.output.strip().splitlines()
     assert "300 simulations" in lines[1]
-    assert [ln.split()[0] for ln in lines[3:6]] == ["1", "2", "3"]
-    assert lines[6] == "" and lines[7].startswith("visits:")
+    table = lines[3:lines.index("")]
+    assert [ln.split()[0] for ln in table if ln.split()[0].isdigit()] == ["1", "2", "3"]
+    assert all(len(ln) <= 80 for ln in table)  # long continuations wrap, nothing is cut
+    assert not any(ln.endswith("...") for ln in table)
+    assert lines[len(table) + 4].startswith("visits:")
 
 
 def test_suggest_json_on_a_hand_written_position_is_deterministic(tmp_path):
