@@ -158,7 +158,7 @@ def _vehicles(barn: dict[str, Any]) -> str:
 
 def _set_barn(player: dict[str, Any], text: str) -> None:
     """``'handcart, horse cart, peat boats 2'``: the player's vehicles and barn pieces."""
-    barn = {"peat_boats": 0, "plows": 0, "vehicles": []}
+    barn: dict[str, Any] = {"peat_boats": 0, "plows": 0, "vehicles": []}
     for part in _list(text):
         m = COUNTED.match(part)
         assert m is not None  # every text matches
