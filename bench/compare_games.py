@@ -1,0 +1,168 @@
+"""Rules equivalence of this build against another build of arle-ai, game by game.
+
+    python bench/compare_games.py OTHER_PYTHON [--games 2000] [--first 0] [--busy]
+
+Both interpreters play the same seeded random games: game g starts from new_game(g) (every
+third game in the first-game variant) and at each decision takes the choice
+``random.Random(g).randrange(len(legal))`` of the legal actions, so equal engines play equal
+games. With ``--busy`` the choice avoids stop and pass 9 times in 10 when anything else is
+legal, so the games build, load, travel and convert much more. At every step each build
+reports a digest of: the legal action ids, their printed names (action_to_string), the
+decision pending and who decides, the breeding plans, and the position (to_dict, normalized
+by ``normalize`` in the worker); and at the end the scores, the score
+breakdowns, the winner and the tie-break player. Every few steps it also checks in its own
+build that the position survives to_json -> from_json and a pickle unchanged.
+
+The first step where two builds' digests differ is replayed in both with the full data and
+the report prints the fields that differ (position paths, legal lists, scores). Exit status
+1 when any game differs. Runs each build in its own subprocess, one after the other, in
+batches (so a long run shows progress and uses one core at a time).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+_WORKER = r"""
+import hashlib, json, pickle, random, sys
+import arle_ai
+
+def normalize(d):
+    # format-only differences between builds go here (none so far)
+    return d
+
+def snapshot(s):
+    legal = s.legal_actions()
+    return {
+        "legal": legal,
+        "names": [s.action_to_string(a) for a in legal],
+        "pending": s.pending if not s.is_terminal() else None,
+        "player": s.current_player,
+        "plans": s.breeding_plans() if s.pending == "breed" else None,
+        "position": normalize(s.to_dict()),
+    }
+
+def final(s):
+    return {"scores": s.scores(), "breakdown": [s.score_breakdown(p) for p in (0, 1)],
+            "winner": s.winner(), "tie_break": s.tie_break_player()}
+
+def digest(obj):
+    return hashlib.sha1(json.dumps(obj, sort_keys=True).encode()).hexdigest()[:16]
+
+BUSY = False
+STOP_PASS = (arle_ai.ACTION_LAYOUT["stop"], arle_ai.ACTION_LAYOUT["pass"])
+
+def choose(rng, legal):
+    if BUSY:
+        doing = [a for a in legal if a not in STOP_PASS]
+        if doing and rng.random() < 0.9:
+            return doing[rng.randrange(len(doing))]
+    return legal[rng.randrange(len(legal))]
+
+def play(g, detail_step=-1):
+    variant = "first-game" if g % 3 == 2 else "standard"
+    s = arle_ai.new_game(g, variant)
+    rng = random.Random(g)
+    digests, step = [], 0
+    while not s.is_terminal():
+        snap = snapshot(s)
+        if step == detail_step:
+            return snap
+        digests.append(digest(snap))
+        if step % 37 == 0:
+            assert arle_ai.GameState.from_json(s.to_json()) == s, (g, step, "json round trip")
+            assert pickle.loads(pickle.dumps(s)) == s, (g, step, "pickle round trip")
+        a = choose(rng, snap["legal"])
+        assert s.parse_action(s.action_to_string(a)) == a, (g, step, "parse_action")
+        s.apply(a)
+        step += 1
+    end = final(s)
+    if detail_step >= 0:
+        return {"final": end, "position": normalize(s.to_dict())}
+    return {"game": g, "steps": digests, "final": digest(end), "scores": end["scores"]}
+
+mode = sys.argv[1]
+BUSY = sys.argv[-1] == "busy"
+if mode == "batch":
+    first, n = int(sys.argv[2]), int(sys.argv[3])
+    for g in range(first, first + n):
+        print(json.dumps(play(g)), flush=True)
+else:
+    print(json.dumps(play(int(sys.argv[2]), int(sys.argv[3]))))
+"""
+
+
+POLICY = ["uniform"]
+
+
+def _run(python: str, *args: object) -> list[dict]:
+    done = subprocess.run([python, "-c", _WORKER, *map(str, args), POLICY[0]],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"{python} failed:\n{done.stderr[-2000:]}")
+    return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+
+
+def _diff(a: object, b: object, path: str = "") -> list[str]:
+    """The paths where two JSON values differ, with both values."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = []
+        for k in sorted(set(a) | set(b), key=str):
+            if k not in a or k not in b:
+                out.append(f"{path}.{k}: {a.get(k, '<missing>')!r} vs {b.get(k, '<missing>')!r}")
+            else:
+                out += _diff(a[k], b[k], f"{path}.{k}")
+        return out
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        pairs = enumerate(zip(a, b, strict=True))
+        return [d for i, (x, y) in pairs for d in _diff(x, y, f"{path}[{i}]")]
+    return [] if a == b else [f"{path}: {a!r} vs {b!r}"]
+
+
+def _explain(this: str, other: str, game: int, step: int) -> list[str]:
+    mine = _run(this, "detail", game, step)[0]
+    theirs = _run(other, "detail", game, step)[0]
+    return _diff(theirs, mine)
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0].startswith("-"):
+        print(__doc__)
+        return 2
+    other = argv[0]
+    games = int(argv[argv.index("--games") + 1]) if "--games" in argv else 2000
+    first = int(argv[argv.index("--first") + 1]) if "--first" in argv else 0
+    if "--busy" in argv:
+        POLICY[0] = "busy"
+    batch = 100
+    differing = steps = 0
+    for start in range(first, first + games, batch):
+        n = min(batch, first + games - start)
+        mine = _run(sys.executable, "batch", start, n)
+        theirs = _run(other, "batch", start, n)
+        for a, b in zip(mine, theirs, strict=True):
+            steps += len(a["steps"])
+            if a["steps"] == b["steps"] and a["final"] == b["final"]:
+                continue
+            differing += 1
+            pairs = enumerate(zip(a["steps"], b["steps"], strict=False))
+            at = next((i for i, (x, y) in pairs if x != y),
+                      min(len(a["steps"]), len(b["steps"])))
+            if at == len(a["steps"]) == len(b["steps"]):
+                at = -1
+            where = "the end" if at < 0 else f"step {at}"
+            print(f"game {a['game']}: first difference at {where} (other vs this):")
+            detail_at = at if at >= 0 else len(a["steps"])
+            for line in _explain(sys.executable, other, a["game"], detail_at)[:20]:
+                print("   ", line)
+        print(f"... games {start}..{start + n - 1}: {differing} differing so far, "
+              f"{steps} steps compared", file=sys.stderr, flush=True)
+    print(f"{games} games ({POLICY[0]} choices), {steps} decisions compared: "
+          f"{differing} games differ")
+    return 1 if differing else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
