@@ -12,7 +12,8 @@ from arle_cli.common import fail
 
 LISTS = {"spaces": "space", "buildings": "building", "vehicles": "vehicle",
          "destinations": "destination", "tools": "tool", "goods": "good", "animals": "animal"}
-TIMING = {"november": "each November (light green)", "anytime": "any time (dark green)",
+TIMING = {"november": "before each November inventorying (light green)",
+          "anytime": "any time (dark green)",
           "on_build": "once, when built"}
 
 
@@ -36,7 +37,9 @@ def describe_thing(kind: str, key: str) -> list[str]:
                 f"  cost: {names.cost(b.cost)}", f"  acts {TIMING[b.timing]}: {b.ability}"]
     if kind == "vehicle":
         v = rules.vehicle(key)
-        spaces = f"{sum(v.spaces)} loading spaces" if v.spaces else "no loading spaces"
+        units = sum(v.spaces)
+        spaces = (f"{units} loading space{'s' if units != 1 else ''}" if v.spaces
+                  else "no loading spaces")
         return [head, f"  {v.kind} barn piece, {v.vp} VP, {spaces}",
                 f"  cost: {names.amounts(v.cost)}",
                 f"  other side of the tile: {names.vehicle(v.front)}" if v.front != key
@@ -49,11 +52,23 @@ def describe_thing(kind: str, key: str) -> list[str]:
         return lines
     if kind == "tool":
         t = rules.tool(key)
-        return [head, f"  values {' / '.join(map(str, t.values))}, VP "
-                      f"{' / '.join(map(str, t.vp))} by position",
+        values = " / ".join(map(str, t.values))
+        if key == "shovels":  # one indicator over two printed rows
+            values += f" (clay; dikes {' / '.join(map(str, rules.SHOVEL_DIKE_VALUES))})"
+        return [head, f"  values {values}, VP {' / '.join(map(str, t.vp))} by position",
                 f"  one step costs {t.cost_amount} {names.thing(t.cost_good)}"]
+    if kind == "animal":
+        least, middle, most = rules.ANIMAL_VP_BY_RANK
+        return [head, f"  animal; at the end {least} VP per animal of your least kept type, "
+                      f"{middle} of the middle one, {most} of the most kept"]
     vp = rules.VP_HALF_POINTS.get(key)
-    worth = f"{_vp(vp)} VP each at the end" if vp else "VP by the goods track or animals"
+    if vp:
+        worth = f"{_vp(vp)} VP each at the end"
+    elif key in rules.TRACK_GOODS:
+        cap = rules.FOOD_CAP if key == "food" else rules.GOODS_CAP
+        worth = f"on the goods track (at most {cap}); VP by its track position at the end"
+    else:
+        worth = "no VP at the end"
     return [head, f"  {kind}; {worth}"]
 
 

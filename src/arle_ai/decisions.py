@@ -28,15 +28,14 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["Option", "menu", "question", "context"]
 
-# What "more" does on the spaces that repeat a conversion (stop ends the action).
+# What "more" does on the spaces that repeat a conversion (stop ends the action); these are
+# the only spaces that offer "more" (actions.md S3, W2, W3, W8, W9).
 MORE = {
     "wool_weaver": "turn wool into woolen",
     "linen_weaver": "turn flax into linen",
     "tanner": "turn a hide into leather",
-    "baker": "bake (grain and fuel into food)",
-    "potter": "make brick from clay",
-    "peat_boatman": "take more",
-    "butcher": "slaughter another animal",
+    "baker": "turn 1 grain (or flax) and 1 peat (or wood) into 6 food",
+    "potter": "turn 1 clay into 3 food and 1 peat",
 }
 
 # Sub-decisions of an action (``action:<step>`` that is no space), in words.

@@ -1,0 +1,82 @@
+"""Game text shown to players says what the rules do (actions.md, core.md): the question of
+each repeated conversion, and what ``arle info`` prints for goods, animals, tools and vehicles.
+"""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+import arle_ai
+from arle_ai import decisions, rules
+from arle_cli.main import cli
+from helpers import MORE, place, position, run
+
+
+def _more_question(space: str, **goods: int) -> arle_ai.GameState:
+    d = position({"goods": dict(goods)}, half_year=2 if space != "wool_weaver" else 1)
+    return run(d, place(space))
+
+
+@pytest.mark.parametrize("space,goods,asked,gets", [
+    # W8 Potter: per pottery wheel 1 clay -> 3 food and 1 peat
+    ("potter", {"clay": 2, "food": 0, "peat": 0},
+     "turn 1 clay into 3 food and 1 peat once more?", {"clay": 1, "food": 3, "peat": 1}),
+    # W9 Baker: per oven 1 grain (flax) and 1 peat (wood) -> 6 food
+    ("baker", {"grain": 1, "peat": 1, "food": 0},
+     "turn 1 grain (or flax) and 1 peat (or wood) into 6 food once more?",
+     {"grain": 0, "peat": 0, "food": 6}),
+    ("tanner", {"hide": 1, "leather": 0}, "turn a hide into leather once more?",
+     {"hide": 0, "leather": 1}),
+    ("linen_weaver", {"flax": 1, "linen": 0}, "turn flax into linen once more?",
+     {"flax": 0, "linen": 1}),
+    ("wool_weaver", {"wool": 1, "woolen": 0}, "turn wool into woolen once more?",
+     {"wool": 0, "woolen": 1}),
+])
+def test_the_more_question_says_what_one_more_does(space, goods, asked, gets):
+    s = _more_question(space, **goods)
+    assert MORE in s.legal_actions()
+    assert decisions.question(s) == f"P0 - {rules.action_space(space).name}: {asked} (more / stop)"
+    s.apply(MORE)
+    after = s.to_dict()["players"][0]["goods"]
+    assert {k: after[k] for k in gets} == gets
+
+
+def test_only_repeated_conversions_have_a_more_text():
+    # every space that can offer "more" has its words, and no other space has any
+    offering = set()
+    for space in (a.key for a in rules.ACTION_SPACES if a.season == "winter"
+                  or a.key == "wool_weaver"):
+        try:
+            s = _more_question(space, clay=3, grain=3, peat=3, hide=3, flax=3, wool=3, food=10)
+        except arle_ai.IllegalActionError:
+            continue
+        if s.current_player == 0 and MORE in s.legal_actions():
+            offering.add(space)
+    assert offering == set(decisions.MORE)
+
+
+def _info(name: str) -> str:
+    result = CliRunner().invoke(cli, ["info", name])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+@pytest.mark.parametrize("name,line", [
+    ("wood", "good; no VP at the end"),
+    ("clay", "good; no VP at the end"),
+    ("peat", "good; no VP at the end"),
+    ("grain", "on the goods track (at most 15); VP by its track position"),
+    ("food", "on the goods track (at most 30)"),
+    ("timber", "0.5 VP each at the end"),
+    ("winter wear", "2.5 VP each at the end"),
+    ("sheep", "at the end 2 VP per animal of your least kept type, 1 of the middle one, 0 of"),
+    ("shovels", "values 3 / 4 / 5 / 6 (clay; dikes 1 / 2 / 2 / 3), VP 0 / 0 / 0 / 0"),
+    ("carriage", "large barn piece, 4 VP, 3 loading spaces"),
+    ("carriage", "cost: 4 wood, 2 horses"),
+    ("handcart", "small barn piece, 0 VP, 1 loading space\n"),
+    ("plow", "cost: 1 wood, 1 cattle or horse"),
+    ("farmers house", "acts before each November inventorying (light green)"),
+])
+def test_info_lines_follow_the_rules(name, line):
+    assert line in _info(name)
