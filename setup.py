@@ -41,6 +41,9 @@ setup(
             "wraparound": False,
             "cdivision": True,
             "initializedcheck": False,
+            # a None passed for a GameState (or other engine object) argument is a TypeError,
+            # never a struct read from None's memory
+            "allow_none_for_extension_args": False,
         },
     )
 )

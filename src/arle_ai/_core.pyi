@@ -41,6 +41,11 @@ FEATURE_NAMES: tuple[str, ...]
 FEATURE_LAYOUT: tuple[tuple[str, str], ...]
 NODE_BYTES: int
 EDGE_BYTES: int
+MAX_TREE_NODES: int
+MAX_TREE_BYTES: int
+MAX_HORIZON: int
+WEIGHT_MAX: float
+NET_WEIGHT_MAX: float
 
 def _reload_tables(rules_module: ModuleType | None = None) -> None: ...
 

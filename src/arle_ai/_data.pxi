@@ -335,6 +335,53 @@ cdef void _load_start(r) except *:
     START_STALLS = home["stall"]
 
 
+def _check_numbers(r):
+    """ValueError unless the numbers of rules module `r` fit what the core indexes with them:
+    the dike row of the shovels as long as the track, start goods within their caps (the
+    goods-track VP table is indexed by them), food within two track indicators, sizes of
+    destinations and loads that a vehicle can hold and that fit the travel track, at most 3
+    moor tiles (the struct holds 3). Type ranges (int8) are checked by the assignments."""
+    shovels = next(t for t in r.TOOLS if t.key == "shovels")
+    if len(r.SHOVEL_DIKE_VALUES) != len(shovels.values):
+        raise ValueError(f"SHOVEL_DIKE_VALUES must have {len(shovels.values)} values (one per "
+                         f"shovels position), not {len(r.SHOVEL_DIKE_VALUES)}")
+    if not 0 <= r.FOOD_CAP <= 2 * r.GOODS_CAP:
+        raise ValueError(f"FOOD_CAP must be in 0..{2 * r.GOODS_CAP} (two goods-track "
+                         f"indicators), not {r.FOOD_CAP}")
+    for g, n in r.START_GOODS.items():
+        cap = (r.FOOD_CAP if g == "food" else r.GOODS_CAP if g in r.TRACK_GOODS
+               else GOODS_MAX)
+        if not 0 <= n <= cap:
+            raise ValueError(f"START_GOODS[{g!r}] must be in 0..{cap}, not {n}")
+    for a, n in r.START_ANIMALS.items():
+        if n < 0:
+            raise ValueError(f"START_ANIMALS[{a!r}] must not be negative, not {n}")
+    home = r.START_HOME
+    if not 0 <= home["hydrated_moor"] <= 3:
+        raise ValueError(f"START_HOME['hydrated_moor'] must be in 0..3, not "
+                         f"{home['hydrated_moor']}")
+    for k, n in home.items():
+        if n < 0:
+            raise ValueError(f"START_HOME[{k!r}] must not be negative, not {n}")
+    capacity = max(sum(v.spaces) for v in r.VEHICLES)
+    for v in r.VEHICLES:
+        if any(w < 1 for w in v.spaces):
+            raise ValueError(f"vehicle {v.key}: every loading space must be at least 1 wide")
+    sizes = dict(r.LOAD_SIZES, peat=r.LOADING_STATION_PEAT_SIZE)
+    sizes.update({d.key: d.size for d in r.DESTINATIONS})
+    for k, n in sizes.items():
+        if not 1 <= n <= capacity:
+            raise ValueError(f"the size of {k} must be in 1..{capacity} (the largest vehicle), "
+                             f"not {n}")
+    total = sum(d.size for d in r.DESTINATIONS)
+    if total > len(r.TRAVEL_VP) - 1:
+        raise ValueError(f"the destinations cover {total} travel spaces; TRAVEL_VP has VP for "
+                         f"0..{len(r.TRAVEL_VP) - 1}")
+    for name in ("MILKING_SHEEP", "MILKING_CATTLE", "SHEARING_SHEEP"):
+        if len(getattr(r, name)) != 3:
+            raise ValueError(f"{name} must have 3 thresholds")
+
+
 cdef void _load_data(r) except *:
     import arle_ai._gen_tables as _gen
     digest = _gen.names_digest(r)
@@ -342,6 +389,7 @@ cdef void _load_data(r) except *:
         raise ImportError(
             "arle_ai._core was built from other names or sizes than arle_ai.rules has now "
             "(rebuild: python setup.py build_ext --inplace, or pip install -e .)")
+    _check_numbers(r)
     _load_spaces(r)
     _load_tools(r)
     _load_buildings(r)

@@ -274,6 +274,8 @@ def features_batch(states, player=None):
     cdef GameState g
     cdef int i
     for i in range(len(seq)):
+        if seq[i] is None:     # a typed assignment lets None through
+            raise TypeError(f"states[{i}] is None, not a GameState")
         g = seq[i]
         write_features(&g.s, _perspective(&g.s, player), &view[i, 0])
     return out

@@ -12,6 +12,8 @@
 from libc.stdlib cimport malloc, free
 from libc.math cimport exp
 
+NET_WEIGHT_MAX = 1e12   # the largest weight a ValueNet accepts, normalisation folded in
+
 cdef enum:
     NET_OUT_MARGIN = 0
     NET_OUT_WIN = 1
@@ -125,11 +127,19 @@ cdef class ValueNet:
                 raise ValueError(f"{name} holds a value that is not finite")
         if not _np.all(_np.isfinite(w1)):
             raise ValueError("w1 holds a value that is not finite")
-        w1f = w1 * inv_std[None, :]
-        b1f = b1 - w1f @ mean
+        with _np.errstate(over="ignore", invalid="ignore"):
+            w1f = w1 * inv_std[None, :]
+            b1f = b1 - w1f @ mean
+            w0f = w0 * inv_std[None, :]
+            b2f = b2 - w0f @ mean
+        # with every folded number within NET_WEIGHT_MAX the outputs stay finite for any
+        # features the core writes (|x| <= 999, NUM_FEATURES inputs, NET_HIDDEN_MAX units)
+        for name, arr in (("w1 * inv_std", w1f), ("b1 - w1 @ mean", b1f),
+                          ("w0 * inv_std", w0f), ("b2 - w0 @ mean", b2f), ("w2", w2)):
+            if not _np.all(_np.abs(arr) <= NET_WEIGHT_MAX):
+                raise ValueError(f"{name} holds a value that is not finite or beyond "
+                                 f"{NET_WEIGHT_MAX:g} in size (normalisation folded in)")
         w1t = _np.ascontiguousarray(w1f.T)
-        w0f = w0 * inv_std[None, :]
-        b2f = b2 - w0f @ mean
         w0t = _np.ascontiguousarray(w0f.T)
         w2c = _np.ascontiguousarray(w2)
         self._release()
@@ -160,6 +170,11 @@ cdef class ValueNet:
     def __reduce__(self):
         return (ValueNet, self.params)
 
+    cdef void _ready(self) except *:
+        """ValueError unless the arrays were set (ValueNet.__new__ without __init__ has none)."""
+        if self.net.b2 == NULL:
+            raise ValueError("this ValueNet holds no weights (made without ValueNet(...))")
+
     cdef void _release(self) noexcept:
         free(self.net.w1t)
         free(self.net.w0t)
@@ -173,6 +188,7 @@ cdef class ValueNet:
 
     def outputs(self, features):
         """The raw outputs (margin, win logit) for an (n, NUM_FEATURES) array of features."""
+        self._ready()
         x = _np.ascontiguousarray(_np.atleast_2d(features), dtype=_np.float32)
         if x.shape[1] != NUM_FEATURES:
             raise ValueError(f"features must have {NUM_FEATURES} columns, not {x.shape[1]}")
@@ -189,6 +205,7 @@ cdef class ValueNet:
         cdef float x[NFEAT_MAX]
         cdef double y[NET_OUTPUTS]
         cdef int me = current_player(&state.s)
+        self._ready()
         write_features(&state.s, 0 if me < 0 else me, x)
         net_forward(&self.net, x, y)
         return y[0], y[1]
@@ -196,6 +213,7 @@ cdef class ValueNet:
     def value(self, GameState state, double blend, double sigma):
         """Player 0's value in [0, 1] and VP margin of `state` as the model sees it."""
         cdef double m = 0, v
+        self._ready()
         v = net_value(&state.s, &self.net, blend, sigma, &m)
         return v, m
 
@@ -214,6 +232,7 @@ cdef class NetEvaluator(LeafEvaluator):
         LeafEvaluator.__init__(self, weights, prior_temperature)
         if model is None:
             raise ValueError("NetEvaluator needs a ValueNet")
+        model._ready()
         if horizon is not None and (not isinstance(horizon, int) or isinstance(horizon, bool)
                                     or horizon < 0):
             raise ValueError(f"horizon must be None or a non-negative integer, not {horizon!r}")

@@ -186,7 +186,7 @@ cdef void rollout_play(State* s, uint64_t* rng, Weights* w, int heuristic,
     (horizon < 0: play to the end)."""
     cdef int buf[MAX_LEGAL]
     cdef int n, steps = 0
-    cdef int stop_at = s.half_year + horizon + 1 if horizon >= 0 else 100
+    cdef int stop_at = s.half_year + horizon + 1 if 0 <= horizon <= ROLLOUT_HORIZON_MAX else 100
     n = legal_actions(s, buf)
     while not is_terminal(s) and s.half_year < stop_at and steps < 20000:
         if n == 0:
@@ -212,12 +212,45 @@ cdef double rollout(State* s, uint64_t* rng, Weights* w, int heuristic, int hori
     return squash(m, w.w[W_SIGMA])
 
 
+WEIGHT_MAX = 1e6    # the largest evaluation weight (in size) the core accepts
+cdef enum:
+    ROLLOUT_HORIZON_MAX = 100   # rollout horizons in half-years (the game has 9); -1: to the end
+MAX_HORIZON = ROLLOUT_HORIZON_MAX
+_WEIGHT_NAMES = ("tool", "food", "fuel", "land", "goods", "textile", "diversity", "epsilon",
+                 "sample", "sigma", "margin_blend")
+
+
 cdef void _weights_from(object seq, Weights* w) except *:
+    """Copy checked weights into `w`: every one finite and within WEIGHT_MAX, epsilon and
+    margin_blend probabilities, sample a count in 0..MAX_LEGAL, sigma positive (it divides),
+    so that no evaluation or value in the core is NaN or infinite."""
     cdef int i
     if len(seq) != NWEIGHTS:
         raise ValueError(f"expected {NWEIGHTS} weights, got {len(seq)}")
+    values = [float(seq[i]) for i in range(NWEIGHTS)]
     for i in range(NWEIGHTS):
-        w.w[i] = float(seq[i])
+        x = values[i]
+        name = _WEIGHT_NAMES[i]
+        if not -WEIGHT_MAX <= x <= WEIGHT_MAX:
+            raise ValueError(f"weight {name} must be a finite number within "
+                             f"{WEIGHT_MAX:g} in size, not {x!r}")
+        if i in (W_EPSILON, W_MARGIN_BLEND) and not 0.0 <= x <= 1.0:
+            raise ValueError(f"weight {name} is a share: it must be in 0..1, not {x!r}")
+        if i == W_SAMPLE and not 0.0 <= x <= MAX_LEGAL:
+            raise ValueError(f"weight sample must be in 0..{MAX_LEGAL}, not {x!r}")
+        if i == W_SIGMA and not x > 0.0:
+            raise ValueError(f"weight sigma must be positive, not {x!r}")
+    for i in range(NWEIGHTS):
+        w.w[i] = values[i]
+
+
+def _check_horizon(horizon):
+    """`horizon` as a rollout horizon: -1 (to the end) or 0..MAX_HORIZON half-years."""
+    if (isinstance(horizon, bool) or not isinstance(horizon, int)
+            or not -1 <= horizon <= MAX_HORIZON):
+        raise ValueError(f"horizon must be -1 (to the end) or an integer in 0..{MAX_HORIZON}, "
+                         f"not {horizon!r}")
+    return horizon
 
 
 def rollout_value(GameState state, weights, seed=0, heuristic=True, horizon=-1,
@@ -228,7 +261,7 @@ def rollout_value(GameState state, weights, seed=0, heuristic=True, horizon=-1,
     cdef State s = state.s
     cdef uint64_t rng = rng_seed(<int64_t>seed)
     cdef double v, m = 0
-    cdef int h = horizon, heur = (2 if reference else 1) if heuristic else 0
+    cdef int h = _check_horizon(horizon), heur = (2 if reference else 1) if heuristic else 0
     _weights_from(weights, &w)
     with nogil:
         v = rollout(&s, &rng, &w, heur, h, &m)

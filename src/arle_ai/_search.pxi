@@ -176,7 +176,7 @@ cdef class RolloutEvaluator(LeafEvaluator):
     def __init__(self, weights, prior_temperature=2.0, heuristic=True, horizon=2):
         LeafEvaluator.__init__(self, weights, prior_temperature)
         self.heuristic = 1 if heuristic else 0
-        self.horizon = horizon
+        self.horizon = _check_horizon(horizon)
         self.kind = "heuristic rollout" if heuristic else "random rollout"
 
     cdef double value(self, State* s, uint64_t* rng, double* margin0) noexcept nogil:
@@ -188,6 +188,9 @@ cdef class RolloutEvaluator(LeafEvaluator):
 
 
 # ---- the tree ----
+
+MAX_TREE_NODES = (1 << 31) - 2     # node ids are int32 (index slots hold -1 for empty)
+MAX_TREE_BYTES = 1 << 48           # a ceiling far above any machine (int64 arithmetic stays exact)
 
 cdef class SearchTree:
     """A search tree (transposition table) on C arrays, with a memory ceiling.
@@ -217,12 +220,13 @@ cdef class SearchTree:
             raise MemoryError()
 
     def __init__(self, max_bytes=1 << 30, max_nodes=None):
-        if max_bytes < 1 << 16:
-            raise ValueError(f"max_bytes must be at least 65536, not {max_bytes!r}")
+        if not 1 << 16 <= max_bytes <= MAX_TREE_BYTES:
+            raise ValueError(f"max_bytes must be in 65536..{MAX_TREE_BYTES}, not {max_bytes!r}")
         self.max_bytes = max_bytes
-        self.max_nodes = (1 << 31) - 2 if max_nodes is None else max_nodes
-        if self.max_nodes < 1:
-            raise ValueError(f"max_nodes must be positive, not {max_nodes!r}")
+        # nodes are indexed by int32
+        self.max_nodes = MAX_TREE_NODES if max_nodes is None else max_nodes
+        if not 1 <= self.max_nodes <= MAX_TREE_NODES:
+            raise ValueError(f"max_nodes must be in 1..{MAX_TREE_NODES}, not {max_nodes!r}")
         self.key_mask = <uint64_t>0xFFFFFFFFFFFFFFFFULL
         self.rng = 1
         self.clear()
@@ -550,6 +554,8 @@ cdef class SearchTree:
         cdef int i, best_i
         cdef Node* node
         cdef Edge* e
+        if not 0 <= action < NUM_ACTIONS or not is_legal(&s, action):
+            raise IllegalActionError(f"principal_variation: {action} is not a legal action here")
         apply_action(&s, action)
         while len(pv) < depth and not is_terminal(&s):
             nid = self._find(&s)

@@ -147,15 +147,27 @@ class MCTS:
         if rollout not in _ROLLOUTS:
             raise ValueError(f"rollout must be one of {_ROLLOUTS}, not {rollout!r}")
         limits.check_workers(workers)
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            # any size: the tree keeps its low 63 bits (analysis adds the ply to a user seed)
+            raise ValueError(f"seed must be a non-negative integer, not {seed!r}")
         if isinstance(c, bool) or not isinstance(c, int | float) or not 0 <= c <= limits.MAX_C:
             raise ValueError(f"c must be a number in 0..{limits.MAX_C:g}, not {c!r}")
-        if max_nodes is not None and (not isinstance(max_nodes, int) or max_nodes < 1):
-            raise ValueError(f"max_nodes must be a positive integer, not {max_nodes!r}")
-        if not isinstance(max_memory, int) or max_memory < workers << 16:
-            raise ValueError(f"max_memory must be at least {workers << 16} bytes, "
-                             f"not {max_memory!r}")
+        if max_nodes is not None and (not isinstance(max_nodes, int)
+                                      or not 1 <= max_nodes <= _core.MAX_TREE_NODES):
+            raise ValueError(f"max_nodes must be an integer in 1..{_core.MAX_TREE_NODES}, "
+                             f"not {max_nodes!r}")
+        if (not isinstance(max_memory, int)
+                or not workers << 16 <= max_memory <= _core.MAX_TREE_BYTES):
+            raise ValueError(f"max_memory must be {workers << 16}..{_core.MAX_TREE_BYTES} "
+                             f"bytes, not {max_memory!r}")
         if evaluator is not None and not isinstance(evaluator, _core.LeafEvaluator):
             raise ValueError(f"evaluator must be a _core.LeafEvaluator, not {evaluator!r}")
+        if evaluator is not None and type(evaluator).__module__ != _core.__name__:
+            # the search calls the C methods value/priors, which Python cannot override: a
+            # Python subclass would silently value every leaf 0.5
+            raise ValueError(f"evaluator must be one of the core's evaluators (a subclass "
+                             f"compiled in arle_ai._core, docs/search.md), not "
+                             f"{type(evaluator).__qualname__} from {type(evaluator).__module__}")
         self.iterations = iterations
         self.time_limit = time_limit
         self.c = c

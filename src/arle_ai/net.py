@@ -68,8 +68,16 @@ def load_weights(path: str | os.PathLike[str]) -> tuple[dict[str, np.ndarray], d
             if missing:
                 raise NetError(f"{path}: not a value-net weights file (missing "
                                f"{', '.join(missing)})")
-            arrays = {k: np.array(z[k], dtype=np.float64) for k in WEIGHT_ARRAYS}
+            raw = {k: z[k] for k in WEIGHT_ARRAYS}
+            odd = [k for k, a in raw.items() if a.dtype.kind not in "biuf"]
+            if odd:  # complex would lose its imaginary part, strings are no weights
+                raise NetError(f"{path}: not a value-net weights file ({', '.join(odd)}: "
+                               f"{raw[odd[0]].dtype} values, not real numbers)")
+            arrays = {k: np.array(a, dtype=np.float64) for k, a in raw.items()}
             meta = json.loads(str(z["meta"]))
+            if not isinstance(meta, dict):
+                raise NetError(f"{path}: not a value-net weights file (meta is not a JSON "
+                               f"object)")
     except NetError:
         raise
     except FileNotFoundError:
