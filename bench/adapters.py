@@ -22,6 +22,7 @@ from open_spiel.python.algorithms import mcts as os_mcts
 import arle_ai
 from arle_ai.openspiel import RolloutEvaluator, load_game
 from arle_ai.pettingzoo import env as pz_env
+from arle_ai.pettingzoo import play_random
 
 
 def core_loop(games: int) -> int:
@@ -38,20 +39,13 @@ def core_loop(games: int) -> int:
 
 def pettingzoo_loop(games: int) -> int:
     """Random play through the AEC env: every step observes (features + mask) and picks a
-    legal action from the mask."""
+    legal action from the mask (arle_ai.pettingzoo.play_random)."""
     rng = random.Random(0)
     e = pz_env()
     steps = 0
     for g in range(games):
         e.reset(seed=g)
-        for _agent in e.agent_iter():
-            obs, _, term, trunc, _ = e.last()
-            if term or trunc:
-                e.step(None)
-                continue
-            legal = obs["action_mask"].view(bool).nonzero()[0]
-            e.step(legal[rng.randrange(len(legal))])
-            steps += 1
+        steps += play_random(e, rng)[0]
     return steps
 
 

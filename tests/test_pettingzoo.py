@@ -14,16 +14,6 @@ pz = pytest.importorskip("arle_ai.pettingzoo")
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 
-def play_out(e, rng):
-    for _agent in e.agent_iter():
-        obs, _, term, trunc, _ = e.last()
-        if term or trunc:
-            e.step(None)
-            continue
-        legal = obs["action_mask"].view(bool).nonzero()[0]
-        e.step(int(legal[rng.randrange(len(legal))]))
-
-
 @pytest.mark.filterwarnings("ignore::UserWarning")
 def test_pettingzoo_api_test():
     api_test(pz.env(), num_cycles=300)
@@ -56,21 +46,9 @@ def test_observations_masks_and_turns_come_from_the_game():
 def test_rewards_and_vp_margin_at_the_end():
     e = pz.env(variant="first-game")
     e.reset(seed=5)
-    play_out(e, random.Random(1))
+    steps, seen = pz.play_random(e, random.Random(1))
     s = e.game_state
-    assert s.is_terminal() and e.agents == []
-    e.reset(seed=5)
-    rng = random.Random(1)
-    seen = {}
-    for agent in e.agent_iter():
-        obs, reward, term, _, info = e.last()
-        if term:
-            seen[agent] = (reward, info)
-            e.step(None)
-            continue
-        assert reward == 0 and info == {}
-        legal = obs["action_mask"].view(bool).nonzero()[0]
-        e.step(int(legal[rng.randrange(len(legal))]))
+    assert s.is_terminal() and e.agents == [] and steps > 100
     scores = s.scores()
     w = s.winner()
     assert seen[f"player_{w}"][0] == 1 and seen[f"player_{1 - w}"][0] == -1
@@ -78,6 +56,20 @@ def test_rewards_and_vp_margin_at_the_end():
         info = seen[f"player_{i}"][1]
         assert info["vp_margin"] == scores[i] - scores[1 - i]
         assert info["scores"] == list(scores) and info["winner"] == w
+
+
+def test_play_random_is_seeded_and_counts_the_actions():
+    e = pz.env(variant="first-game")
+    e.reset(seed=5)
+    steps, _ = pz.play_random(e, random.Random(1))
+    replay = arle_ai.new_game(seed=e.setup_seed, variant="first-game")
+    rng = random.Random(1)
+    n = 0
+    while not replay.is_terminal():
+        legal = replay.legal_actions()
+        replay.apply(legal[rng.randrange(len(legal))])
+        n += 1
+    assert n == steps and replay == e.game_state
 
 
 def test_same_seed_same_game_and_unseeded_resets_continue_the_stream():

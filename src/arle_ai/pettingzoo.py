@@ -42,7 +42,7 @@ from pettingzoo import AECEnv
 from arle_ai import _core
 from arle_ai.errors import IllegalActionError
 
-__all__ = ["ArleEnv", "env", "raw_env", "AGENTS"]
+__all__ = ["ArleEnv", "env", "raw_env", "play_random", "AGENTS"]
 
 AGENTS = ("player_0", "player_1")
 
@@ -54,6 +54,26 @@ def env(variant: str = "standard", render_mode: str | None = None) -> ArleEnv:
 
 
 raw_env = env
+
+
+def play_random(e: AECEnv, rng: random.Random
+                ) -> tuple[int, dict[str, tuple[float, dict[str, Any]]]]:
+    """Play ``e`` (already reset) to its end, each acting agent picking uniformly among the
+    legal actions of its mask with ``rng``; return the number of actions taken and what each
+    agent saw when its game ended (``{agent: (reward, info)}``). The reference loop of the
+    tests and bench/adapters.py."""
+    steps = 0
+    ended: dict[str, tuple[float, dict[str, Any]]] = {}
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, info = e.last()
+        if term or trunc:
+            ended[agent] = (reward, info)
+            e.step(None)
+            continue
+        legal = obs["action_mask"].view(bool).nonzero()[0]
+        e.step(int(legal[rng.randrange(len(legal))]))
+        steps += 1
+    return steps, ended
 
 
 class ArleEnv(AECEnv):
