@@ -13,7 +13,7 @@ from arle_ai.display import fit
 from arle_ai.errors import IllegalActionError
 from arle_ai.notation import action_label
 from arle_ai.records import GameRecord
-from arle_cli.common import SEED, Count, Seconds, emit_json, fail, load_record_file
+from arle_cli.common import Count, Seconds, emit_json, fail, load_record_file, seed_option
 
 
 def _printed(state, text: str) -> str:
@@ -71,7 +71,7 @@ def format_analysis(analysis: GameAnalysis, players: list[str],
 @click.option("--time", "time_limit", type=Seconds(), default=None,
               help=f"Seconds of search per decision [default: {DEFAULT_TIME:g} when no "
                    f"--iterations is given].")
-@click.option("--seed", type=SEED, default=0, show_default=True, help="Search seed.")
+@seed_option("Search seed.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output on stdout.")
 def analyze(record: str, player: int | None, iterations: int | None, time_limit: float | None,
             seed: int, as_json: bool) -> None:

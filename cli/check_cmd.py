@@ -14,7 +14,7 @@ import arle_ai
 from arle_ai import limits
 from arle_ai._core import MAX_SEED
 from arle_ai.testing import InvariantError, play_random_game
-from arle_cli.common import SEED, VARIANTS, WORKERS, Count, fail
+from arle_cli.common import WORKERS, Count, fail, seed_option, variant_option
 
 
 def check_game(job: tuple[int, str]) -> dict[str, Any] | None:
@@ -36,11 +36,10 @@ def check_game(job: tuple[int, str]) -> dict[str, Any] | None:
 @click.command()
 @click.option("--games", type=Count(limits.MAX_GAMES), default=100, show_default=True,
               help="How many random games to play.")
-@click.option("--seed", type=SEED, default=0, show_default=True,
-              help="Seed of the first game; game i uses seed + i.")
+@seed_option("Seed of the first game; game i uses seed + i.")
 @click.option("--workers", type=WORKERS, default=1, show_default=True,
               help="Processes playing games in parallel.")
-@click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True)
+@variant_option()
 def check(games: int, seed: int, workers: int, variant: str) -> None:
     """Play random legal games, checking arle_ai.testing.check_invariants after every
     decision. On a violation print the seed and the decisions that reproduce it, exit 1."""

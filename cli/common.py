@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 import click
 from tqdm import tqdm
@@ -71,6 +71,63 @@ class Workers(click.ParamType):
 
 SEED = click.IntRange(0, MAX_SEED)  # seeds are int64 in positions and records
 WORKERS = Workers()
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def seed_option(help: str, maximum: int = MAX_SEED) -> Callable[[F], F]:
+    """The ``--seed`` option (0..maximum, default 0) with a command's own ``help``."""
+    return click.option("--seed", type=click.IntRange(0, maximum), default=0,
+                        show_default=True, help=help)
+
+
+def variant_option(help: str = "Building set of every game.") -> Callable[[F], F]:
+    """The ``--variant`` option (standard or first-game, default standard)."""
+    return click.option("--variant", type=click.Choice(VARIANTS), default="standard",
+                        show_default=True, help=help)
+
+
+class GamesBar:
+    """A progress bar of games on stderr, started once the run knows how many games it has
+    and how many a previous run of the same OUT already played (then it says it resumes).
+    ``done`` and ``total`` count the games whether or not the bar is shown (not on a pipe)."""
+
+    def __init__(self, desc: str, out: str | None) -> None:
+        self.desc = desc
+        self.out = out
+        self.bar: tqdm | None = None
+        self.done = self.total = 0
+
+    def start(self, total: int, done: int) -> None:
+        if done:
+            click.echo(f"arle: resuming {self.out}: {done} of {total} games already played, "
+                       f"{total - done} to play", err=True)
+        self.total, self.done = total, done
+        self.bar = tqdm(total=total, initial=done, unit="game", file=sys.stderr,
+                        disable=None, desc=self.desc)
+
+    def progress(self, done: int, total: int) -> None:
+        """Games ``done`` of ``total`` (starts the bar on the first call)."""
+        if self.bar is None:
+            self.start(total, done)
+        else:
+            self.bar.update(done - self.done)
+            self.done = done
+
+    def advance(self) -> None:
+        """One more game played."""
+        self.progress(self.done + 1, self.total)
+
+
+@contextmanager
+def games_bar(desc: str, out: str | None) -> Iterator[GamesBar]:
+    """A :class:`GamesBar`, closed however the run ends."""
+    bar = GamesBar(desc, out)
+    try:
+        yield bar
+    finally:
+        if bar.bar is not None:
+            bar.bar.close()
 
 
 def check_iterations_per_worker(state: arle_ai.GameState, iterations: int | None,

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import sys
-
 import click
-from tqdm import tqdm
 
 from arle_ai import limits
 from arle_ai.datagen import MAX_SEED, DatagenConfig, generate, parts_dir
-from arle_cli.common import VARIANTS, WORKERS, Count, fail
+from arle_cli.common import WORKERS, Count, fail, games_bar, seed_option, variant_option
 
 
 @click.command()
@@ -18,16 +15,15 @@ from arle_cli.common import VARIANTS, WORKERS, Count, fail
                    "started again with the same settings plays only the missing ones.")
 @click.option("--games", type=Count(limits.MAX_GAMES), default=100, show_default=True,
               help="Self-play games to play.")
-@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True,
-              help="Game g is set up from seed + g and searched with seeds drawn from both.")
+@seed_option("Game g is set up from seed + g and searched with seeds drawn from both.",
+             maximum=MAX_SEED)
 @click.option("--iterations", type=Count(limits.MAX_ITERATIONS), default=200, show_default=True,
               help="MCTS iterations per decision (a fixed budget keeps runs reproducible).")
 @click.option("--explore", type=click.IntRange(0, 10_000), default=24, show_default=True,
               help="The first decisions of each game drawn in proportion to the root visits.")
 @click.option("--workers", type=WORKERS, default=1, show_default=True,
               help="Worker processes, one game each at a time (the data does not depend on it).")
-@click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True,
-              help="Building set of every game.")
+@variant_option()
 def datagen(out: str, games: int, seed: int, iterations: int, explore: int, workers: int,
             variant: str) -> None:
     """Play seeded MCTS self-play games and write every searched position with its features,
@@ -35,27 +31,13 @@ def datagen(out: str, games: int, seed: int, iterations: int, explore: int, work
     compressed numpy file; see arle_ai.datagen for its arrays)."""
     config = DatagenConfig(games=games, seed=seed, iterations=iterations, explore=explore,
                            variant=variant)
-    bar: list[tqdm] = []
-
-    def progress(done: int, total: int) -> None:
-        if not bar:
-            if done:
-                click.echo(f"arle: resuming {out}: {done} of {total} games already played",
-                           err=True)
-            bar.append(tqdm(total=total, initial=done, unit="game", file=sys.stderr,
-                            disable=None, desc="datagen"))
-        else:
-            bar[0].update(done - bar[0].n)
-
-    try:
-        data = generate(out, config, workers=workers, progress=progress)
-    except ValueError as exc:
-        fail(str(exc))
-    except OSError as exc:
-        fail(f"{out}: cannot write: {exc.strerror or exc}")
-    finally:
-        for b in bar:
-            b.close()
+    with games_bar("datagen", out) as bar:
+        try:
+            data = generate(out, config, workers=workers, progress=bar.progress)
+        except ValueError as exc:
+            fail(str(exc))
+        except OSError as exc:
+            fail(f"{out}: cannot write: {exc.strerror or exc}")
     n = len(data["player"])
     click.echo(f"wrote {out}: {n} positions from {games} games "
                f"(finished games kept in {parts_dir(out)})")

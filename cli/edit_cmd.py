@@ -25,7 +25,7 @@ import arle_ai
 from arle_ai import names, rules
 from arle_ai.errors import PositionError
 from arle_ai.loads import place_loads
-from arle_cli.common import fail, read_json, write_text
+from arle_cli.common import fail, read_json, seed_option, write_text
 
 PLAYER = re.compile(r"\s*(?:p|player)?\s*([01])\s*:?\s*(.*)$", re.IGNORECASE | re.DOTALL)
 COUNTED = re.compile(r"\s*(?:(\d+)\s+)?(.*?)(?:\s+(\d+))?\s*$", re.DOTALL)
@@ -318,8 +318,7 @@ def _edit(d: dict[str, Any]) -> None:
 
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Setup seed of a new position when FILE does not exist yet.")
+@seed_option("Setup seed of a new position when FILE does not exist yet.")
 def edit(file: str, seed: int) -> None:
     """Enter or change the position in FILE by answering questions (printed names or keys;
     Enter keeps a value). FILE is created from a new game when it does not exist."""

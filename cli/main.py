@@ -18,11 +18,11 @@ from arle_ai import decisions
 from arle_ai.display import describe_wide
 from arle_cli.common import (
     EXIT_BAD_INPUT,
-    SEED,
-    VARIANTS,
     fail,
     load_position,
     make_game,
+    seed_option,
+    variant_option,
     write_text,
 )
 
@@ -61,14 +61,8 @@ def cli() -> None:
 
 
 @cli.command()
-@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed for the setup draw.")
-@click.option(
-    "--variant",
-    type=click.Choice(VARIANTS),
-    default="standard",
-    show_default=True,
-    help="Building set: drawn by seed, or the rulebook's first-game set.",
-)
+@seed_option("Seed for the setup draw.")
+@variant_option("Building set: drawn by seed, or the rulebook's first-game set.")
 @click.option("--half-year", type=click.IntRange(1, 9), default=None,
               help="Start at this half-year (1-9, odd = summer) instead of the first.")
 @click.option("--start-player", type=click.IntRange(0, 1), default=None,

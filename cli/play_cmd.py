@@ -29,8 +29,6 @@ from arle_ai.errors import IllegalActionError
 from arle_ai.narration import Narrator
 from arle_ai.records import GameRecord
 from arle_cli.common import (
-    SEED,
-    VARIANTS,
     Count,
     cut_record,
     fail,
@@ -38,6 +36,8 @@ from arle_cli.common import (
     make_agent,
     make_game,
     search_bar,
+    seed_option,
+    variant_option,
 )
 from arle_cli.suggest_cmd import format_report
 
@@ -261,10 +261,8 @@ def _finish(session: Session, out: str, finished: bool) -> None:
                    "at the keyboard (following a game at the table).")
 @click.option("--seat", type=click.IntRange(0, 1), default=0, show_default=True,
               help="Your seat: player 0 or player 1 (not used with --ai human).")
-@click.option("--seed", type=SEED, default=0, show_default=True,
-              help="Seed of the setup draw (without POSITION) and of the AI.")
-@click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True,
-              help="Building set of a new game (ignored with POSITION).")
+@seed_option("Seed of the setup draw (without POSITION) and of the AI.")
+@variant_option("Building set of a new game (ignored with POSITION).")
 @click.option("--hint-iterations", type=Count(limits.MAX_ITERATIONS), default=HINT_ITERATIONS,
               show_default=True, help="Search iterations behind 'hint'.")
 @click.option("--ply", type=click.IntRange(min=0), default=None,

@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 import math
-import sys
 from typing import Any
 
 import click
-from tqdm import tqdm
 
 from arle_ai import limits
 from arle_ai.ray_backend import RayBackendError
 from arle_ai.tournament import Tournament, TournamentError, format_summary, json_safe, summarize
 from arle_cli.backend_opts import backend_options, make_runner
-from arle_cli.common import SEED, VARIANTS, Count, emit_json, fail, make_agent
+from arle_cli.common import (
+    Count,
+    emit_json,
+    fail,
+    games_bar,
+    make_agent,
+    seed_option,
+    variant_option,
+)
 
 
 class _SpecsOption(click.Option):
@@ -50,10 +56,8 @@ class _SpecsOption(click.Option):
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Worker processes playing games in parallel [default: 1; with --backend ray, "
                    "every CPU of the Ray cluster].")
-@click.option("--seed", type=SEED, default=0, show_default=True,
-              help="Master seed: draws the setups and the agents' seeds.")
-@click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True,
-              help="Building set of every game.")
+@seed_option("Master seed: draws the setups and the agents' seeds.")
+@variant_option()
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="Write results as JSON lines (one game record per game); if the file "
                    "exists, resume: play only the games not in it.")
@@ -95,28 +99,16 @@ def selfplay(agents: tuple[str, ...], games: int, workers: int | None, seed: int
     except ValueError as exc:
         fail(str(exc))
 
-    bar: list[tqdm] = []
-
-    def on_start(to_play: int, done: int) -> None:
-        if done:
-            click.echo(f"arle: resuming {out}: {done} of {tournament.total} games already "
-                       f"played, {to_play} to play", err=True)
-        bar.append(tqdm(total=to_play, unit="game", file=sys.stderr, disable=None,
-                        desc="selfplay"))
-
-    def on_result(_: dict[str, Any]) -> None:
-        bar[0].update(1)
-
-    try:
-        results = tournament.run(workers=workers or 1, out=out, on_start=on_start,
-                                 on_result=on_result, runner=runner)
-    except (TournamentError, RayBackendError) as exc:
-        fail(str(exc))
-    except OSError as exc:
-        fail(f"{out}: cannot write: {exc.strerror or exc}")
-    finally:
-        for b in bar:
-            b.close()
+    with games_bar("selfplay", out) as bar:
+        try:
+            results = tournament.run(
+                workers=workers or 1, out=out,
+                on_start=lambda to_play, done: bar.start(to_play + done, done),
+                on_result=lambda _: bar.advance(), runner=runner)
+        except (TournamentError, RayBackendError) as exc:
+            fail(str(exc))
+        except OSError as exc:
+            fail(f"{out}: cannot write: {exc.strerror or exc}")
 
     summary = summarize(results, agents=specs, sprt=sprt)
     summary.update({"seed": seed, "variant": variant, "games_per_pairing": games})

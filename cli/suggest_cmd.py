@@ -12,7 +12,6 @@ from arle_ai import decisions, limits, reading
 from arle_ai.display import fit
 from arle_ai.notation import action_label
 from arle_cli.common import (
-    SEED,
     WORKERS,
     Count,
     Seconds,
@@ -21,6 +20,7 @@ from arle_cli.common import (
     fail,
     load_position,
     search_bar,
+    seed_option,
 )
 
 # Seconds of search by default: enough for stable verdicts (docs/benchmarks.md, stability).
@@ -84,7 +84,7 @@ def _with_continuation(row: str, pv: str, width: int) -> list[str]:
                    "once reached, the search refines the tree it has without adding nodes.")
 @click.option("--top", type=click.IntRange(min=1), default=5, show_default=True,
               help="How many moves to list.")
-@click.option("--seed", type=SEED, default=0, show_default=True, help="Search seed.")
+@seed_option("Search seed.")
 @click.option("--ply", type=click.IntRange(min=0), default=None,
               help="With a game record: the position after this many decisions [default: the "
                    "end].")

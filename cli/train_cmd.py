@@ -10,7 +10,7 @@ import click
 from arle_ai.net import save_weights
 from arle_ai.train import TrainConfig, load_data
 from arle_ai.train import train as fit
-from arle_cli.common import SEED, fail
+from arle_cli.common import fail, seed_option
 
 
 @click.command()
@@ -28,8 +28,7 @@ from arle_cli.common import SEED, fail
               help="L2 penalty on the weights (the skip: on its change from the start).")
 @click.option("--val", "val_fraction", type=click.FloatRange(0, 1, min_open=True, max_open=True),
               default=0.1, show_default=True, help="Share of whole games held out.")
-@click.option("--seed", type=SEED, default=0, show_default=True,
-              help="Seeds the split, the initial weights and the minibatch order.")
+@seed_option("Seeds the split, the initial weights and the minibatch order.")
 def train(data: str, weights: str, hidden: int, epochs: int, batch: int, lr: float,
           weight_decay: float, val_fraction: float, seed: int) -> None:
     """Fit the value model on DATA (from arle datagen): print the training and validation loss
