@@ -7,6 +7,7 @@ to $ARLE_WEB_SCREENSHOTS when set (how docs/web-*.png are made).
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import shutil
@@ -14,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from arle_ai.records import GameRecord
+from arle_ai import _core, rules
+from arle_ai.records import GameRecord, load_record
 from arle_ai.tournament import Tournament
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -230,3 +232,64 @@ def test_tournament_results_page(page, shots, tmp_path):
     assert "random vs greedy" in text and "W-D-L" in text
     assert page.locator("#ratings-chart rect").count() == 3
     page.screenshot(path=str(shots / "web-tournament.png"))
+
+
+def board_buildings(page) -> list[str]:
+    return page.eval_on_selector_all("#board-extra .chip", "els => els.map(e => e.textContent)")
+
+
+def test_new_game_from_a_seed_and_a_variant_and_save_game_and_position(page, tmp_path):
+    page.select_option("#seat1", "human")  # no AI replies: the line is ours
+    page.wait_for_function("document.querySelector('#seat1').value === 'human'")
+    # a new game from a seed: the buildings on the board are the ones that seed deals
+    page.fill("#new-seed", "7")
+    page.select_option("#new-variant", "standard")
+    page.click("#new-game")
+    page.wait_for_function("document.querySelector('#status').textContent"
+                           ".includes('seed 7, standard')")
+    dealt = _core.new_game(seed=7, variant="standard").to_dict()["setup"]["buildings"]
+    want = sorted(rules.building(k).name for k in dealt)
+    assert sorted(board_buildings(page)) == want
+    assert ply_text(page) == "decision 0 of 0"
+    # and from a variant: the first game's four light-green buildings are on the board
+    page.select_option("#new-variant", "first-game")
+    page.click("#new-game")
+    page.wait_for_function("document.querySelector('#status').textContent"
+                           ".includes('seed 7, first-game')")
+    shown = board_buildings(page)
+    for key in rules.FIRST_GAME_GREEN:
+        assert rules.building(key).name in shown
+    dealt = _core.new_game(seed=7, variant="first-game").to_dict()["setup"]["buildings"]
+    assert sorted(shown) == sorted(rules.building(k).name for k in dealt)
+    # play two decisions by clicking, then step back one
+    for n in (1, 2):
+        page.locator("#legal .move-btn:not([disabled])").first.click()
+        page.wait_for_function(f"document.querySelector('#ply-text').textContent === "
+                               f"'decision {n} of {n}'")
+    labels = page.eval_on_selector_all("#move-list li", "els => els.map(e => e.textContent)")
+    page.click("#nav-prev")
+    page.wait_for_function("document.querySelector('#ply-text').textContent === "
+                           "'decision 1 of 2'")
+    # Save game: the whole line, from the seed and variant
+    with page.expect_download() as download:
+        page.click("#save-record")
+    assert download.value.suggested_filename.endswith(".json")
+    saved = tmp_path / "game.json"
+    download.value.save_as(saved)
+    record = load_record(saved)
+    assert record.setup == {"seed": 7, "variant": "first-game"}
+    assert len(record.actions) == 2 and len(labels) == 2
+    start = _core.new_game(seed=7, variant="first-game")
+    assert record.start.to_dict() == start.to_dict()
+    # Save position: the position shown (after the first decision), a valid position file
+    with page.expect_download() as download:
+        page.click("#save-position")
+    position = _core.GameState.from_dict(json.loads(Path(download.value.path()).read_text()))
+    assert position.to_dict() == record.state_at(1).to_dict()
+    assert position.to_dict() != record.final_state().to_dict()
+    # the saved game opens again where the line ends
+    page.set_input_files("#load-file", str(saved))
+    page.wait_for_function("document.querySelector('#message').textContent.includes('Opened')")
+    assert ply_text(page) == "decision 2 of 2"
+    assert page.eval_on_selector_all("#move-list li",
+                                     "els => els.map(e => e.textContent)") == labels
