@@ -3,10 +3,11 @@
     python bench/compare_builds.py /work/wt/i12-old/.venv/bin/python [--rounds 5] [--json]
 
 Each round runs, in a fresh subprocess of each interpreter and alternating which goes first,
-5,000 iterations of a default search from the opening (fresh tree) and then the same with the
-leaf evaluation replaced by a constant 0.5 ("null leaf": the tree code alone; in a build
-without leaf evaluators the rollout function is replaced). Rates are per CPU second; the
-report gives each build's median and the ratios of the medians.
+5,000 iterations of a default search from the opening (fresh tree), the same with heuristic
+rollouts (``rollout="heuristic"``: the default of older builds, so this compares like with
+like), and then the same with the leaf evaluation replaced by a constant 0.5 ("null leaf": the
+tree code alone; in a build without leaf evaluators the rollout function is replaced). Rates
+are per CPU second; the report gives each build's median and the ratios of the medians.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ def rate(n, **kw):
     t = time.process_time()
     search.search(state)
     return n / (time.process_time() - t)
-out = {"default": rate(5000)}
+out = {"default": rate(5000), "heuristic_rollout": rate(5000, rollout="heuristic")}
 if hasattr(m, "make_evaluator"):
     out["null_leaf"] = rate(50000, leaf="null")
 else:
@@ -54,7 +55,7 @@ def main(argv: list[str]) -> int:
             runs[name].append(_probe(python))
         print(f"... round {r + 1}/{rounds}", file=sys.stderr)
     report = {}
-    for key in ("default", "null_leaf"):
+    for key in ("default", "heuristic_rollout", "null_leaf"):
         this = statistics.median(x[key] for x in runs["this"])
         that = statistics.median(x[key] for x in runs["other"])
         report[key] = {"this": this, "other": that, "ratio": this / that}
@@ -62,7 +63,7 @@ def main(argv: list[str]) -> int:
         print(json.dumps({"report": report, "runs": runs}, indent=1))
     else:
         for key, v in report.items():
-            print(f"{key:<10} this {v['this']:>12,.0f} it/s   other {v['other']:>10,.0f} it/s   "
+            print(f"{key:<17} this {v['this']:>12,.0f} it/s   other {v['other']:>10,.0f} it/s   "
                   f"ratio {v['ratio']:6.2f}x")
     return 0
 

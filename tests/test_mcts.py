@@ -10,6 +10,7 @@ import arle_ai
 from arle_ai import heuristics
 from arle_ai.agents import GreedyAgent, MCTSAgent, RandomAgent, agent_from_spec
 from arle_ai.mcts import MCTS
+from arle_ai.testing import random_position
 from helpers import base, exchange, make
 
 
@@ -236,18 +237,6 @@ def test_suggest_and_the_mcts_agent_pass_progress_on():
 
 # ---- the compiled tree ----
 
-def _random_position(seed: int, decisions: int):
-    import random
-
-    rng = random.Random(seed)
-    s = arle_ai.new_game(seed)
-    for _ in range(decisions):
-        if s.is_terminal():
-            break
-        s.apply(rng.choice(s.legal_actions()))
-    return s
-
-
 def test_key_collisions_are_handled():
     """With the 64-bit key cut to 4 bits nearly every position shares its key with others:
     the check hash keeps them apart and the search finds exactly the same."""
@@ -262,11 +251,11 @@ def test_key_collisions_are_handled():
 
 
 def test_equal_positions_have_equal_hashes_and_different_ones_differ():
-    s = _random_position(1, 40)
+    s = random_position(1, 40)
     assert _core_hashes(s) == _core_hashes(s.copy())
     seen = {}
     for seed in range(40):
-        p = _random_position(seed, seed * 3)
+        p = random_position(seed, seed * 3)
         seen.setdefault(_core_hashes(p), p)
         assert seen[_core_hashes(p)] == p
 
@@ -317,7 +306,7 @@ def test_searches_from_random_positions_return_legal_moves():
     options = [dict(), dict(puct=True), dict(rollout="random", horizon=-1), dict(leaf="static"),
                dict(leaf="null"), dict(horizon=0, c=2.0)]
     for i in range(36):
-        s = _random_position(100 + i, (i * 37) % 260)
+        s = random_position(100 + i, (i * 37) % 260)
         if s.is_terminal():
             continue
         r = MCTS(iterations=40, seed=i, **options[i % len(options)]).search(s)
@@ -336,7 +325,7 @@ def test_the_cheaper_rollout_policy_chooses_as_the_reference():
 
     w = heuristics.DEFAULT_WEIGHTS.as_array()
     for i in range(12):
-        s = _random_position(200 + i, i * 15)
+        s = random_position(200 + i, i * 15)
         for seed in range(5):
             assert _core.rollout_value(s, w, seed, True, -1) == \
                 _core.rollout_value(s, w, seed, True, -1, reference=True)

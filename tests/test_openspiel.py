@@ -106,10 +106,12 @@ def test_terminal_returns_follow_the_winner():
 
 def test_rollout_evaluator_is_the_core_rollout():
     _, state = random_state(6, 30)
-    ev = aos.RolloutEvaluator(horizon=2, seed=9)
     seed = random.Random(9).getrandbits(62)
-    v0, _ = _core.rollout_value(state.core, DEFAULT_WEIGHTS.as_array(), seed, True, 2)
-    assert np.allclose(ev.evaluate(state), [2 * v0 - 1, 1 - 2 * v0])
+    # the default is arle_ai.MCTS's default: uniformly random rollouts
+    for ev, heuristic in ((aos.RolloutEvaluator(horizon=2, seed=9), False),
+                          (aos.RolloutEvaluator(horizon=2, rollout="heuristic", seed=9), True)):
+        v0, _ = _core.rollout_value(state.core, DEFAULT_WEIGHTS.as_array(), seed, heuristic, 2)
+        assert np.allclose(ev.evaluate(state), [2 * v0 - 1, 1 - 2 * v0])
     prior = ev.prior(state)
     assert [a for a, _ in prior] == state.legal_actions()
     assert sum(p for _, p in prior) == pytest.approx(1.0)

@@ -17,6 +17,7 @@ from typing import Any
 from arle_ai import _core
 from arle_ai.heuristics import DEFAULT_WEIGHTS
 from arle_ai.mcts import MCTS
+from arle_ai.testing import random_position
 
 __all__ = ["run_benchmarks", "format_report", "mid_game_state"]
 
@@ -43,13 +44,7 @@ def _median_wall(fn: Callable[[], Any], repeats: int) -> float:
 
 def mid_game_state(seed: int = 0, decisions: int = 80) -> _core.GameState:
     """A reproducible mid-game position: `decisions` random legal actions from the opening."""
-    s = _core.new_game(seed)
-    rng = random.Random(seed)
-    for _ in range(decisions):
-        if s.is_terminal():
-            break
-        s.apply(rng.choice(s.legal_actions()))
-    return s
+    return random_position(seed, decisions)
 
 
 def _python_playout(state: _core.GameState, rng: random.Random) -> int:
@@ -106,13 +101,17 @@ def run_benchmarks(quick: bool = False,
     iters = 1000 if quick else 5000
     for name, st in (("opening", opening), ("mid_game", mid)):
         out[f"mcts_iterations_per_s_{name}"] = _search_rate(st, iters, reps)
+    out["mcts_iterations_per_s_opening_heuristic_rollouts"] = _search_rate(
+        opening, iters, reps, rollout="heuristic")
     out["mcts_iterations_per_s_opening_full_random_rollouts"] = _search_rate(
         opening, iters // 5, reps, rollout="random", horizon=-1)
     null = _search_rate(opening, iters * 10, reps, leaf="null")
     out["mcts_iterations_per_s_opening_null_leaf"] = null
-    per_iteration = 1e6 / out["mcts_iterations_per_s_opening"]
     out["mcts_tree_us_per_iteration"] = 1e6 / null
-    out["mcts_leaf_us_per_iteration"] = per_iteration - 1e6 / null
+    # the leaf's share: an iteration's cost less the tree's (the null leaf's)
+    out["mcts_leaf_us_per_iteration"] = 1e6 / out["mcts_iterations_per_s_opening"] - 1e6 / null
+    out["mcts_leaf_us_per_iteration_heuristic_rollout"] = (
+        1e6 / out["mcts_iterations_per_s_opening_heuristic_rollouts"] - 1e6 / null)
     ratios = []  # the same playouts by the reference policy code, interleaved
     for _ in range(reps):
         t_new = _median_time(lambda: _core.heuristic_playouts(opening, w, hg, 3), 1)
@@ -185,12 +184,16 @@ def format_report(r: dict[str, Any]) -> str:
         f"{r['heuristic_policy_speedup_vs_reference']:>14,.2f}x",
         f"MCTS iterations/s, opening         {r['mcts_iterations_per_s_opening']:>14,.0f}",
         f"MCTS iterations/s, mid-game        {r['mcts_iterations_per_s_mid_game']:>14,.0f}",
+        "MCTS iterations/s, heuristic rollout "
+        f"{r['mcts_iterations_per_s_opening_heuristic_rollouts']:>12,.0f}",
         "MCTS iterations/s, full random     "
         f"{r['mcts_iterations_per_s_opening_full_random_rollouts']:>14,.0f}",
         "MCTS iterations/s, null leaf       "
         f"{r['mcts_iterations_per_s_opening_null_leaf']:>14,.0f}",
         f"  per iteration: tree              {r['mcts_tree_us_per_iteration']:>14,.2f} us",
-        f"  per iteration: leaf (rollout)    {r['mcts_leaf_us_per_iteration']:>14,.2f} us",
+        f"  per iteration: leaf (default)    {r['mcts_leaf_us_per_iteration']:>14,.2f} us",
+        "  per iteration: leaf (heuristic)  "
+        f"{r['mcts_leaf_us_per_iteration_heuristic_rollout']:>14,.2f} us",
         f"MCTS iterations/wall s, 1 worker   {r['mcts_iterations_per_wall_s_workers_1']:>14,.0f}",
         f"MCTS iterations/wall s, 2 workers  {r['mcts_iterations_per_wall_s_workers_2']:>14,.0f}",
         f"  speed-up with 2 workers          {r['mcts_parallel_speedup_2_workers']:>14,.2f}x",

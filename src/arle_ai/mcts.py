@@ -6,10 +6,10 @@ and the table is kept between searches (tree reuse). The simulation loop (select
 expansion, backpropagation) runs in the compiled core on C arrays (``_core.SearchTree``, see
 docs/search.md); this module is its Python face: options, budgets, progress, results and
 root parallelism. Leaves are valued by a :class:`LeafEvaluator` chosen per search: by default
-one compiled rollout (heuristic or uniform policy, truncated after ``horizon`` half-years and
-finished by the static evaluation). Values are from the deciding player's view: win 1, loss 0
-(the rules' tie-break leaves no draws), blended with a squashed score margin (see
-:mod:`arle_ai.heuristics`).
+one compiled rollout of uniformly random moves (or, with ``rollout="heuristic"``, of the
+heuristic policy), truncated after ``horizon`` half-years and finished by the static
+evaluation. Values are from the deciding player's view: win 1, loss 0 (the rules' tie-break
+leaves no draws), blended with a squashed score margin (see :mod:`arle_ai.heuristics`).
 
 The search is deterministic for a given seed, iteration budget and worker count.
 """
@@ -23,9 +23,14 @@ from dataclasses import dataclass, field
 from arle_ai import _core, limits
 from arle_ai.heuristics import DEFAULT_WEIGHTS, Weights
 
-__all__ = ["MCTS", "SearchResult", "ActionStats", "LEAVES", "make_evaluator"]
+__all__ = ["MCTS", "SearchResult", "ActionStats", "LEAVES", "ROLLOUTS", "DEFAULT_ROLLOUT",
+           "make_evaluator"]
 
-_ROLLOUTS = ("heuristic", "random")
+ROLLOUTS = ("random", "heuristic")
+# Uniformly random rollouts cost about a quarter of heuristic ones (9.9 vs 40.6 us at horizon
+# 2), so a timed search runs about 3x more iterations, and at 0.25 s a move that won 92-0-8
+# against the heuristic-rollout search of 26a9462 (docs/search.md, "The default rollout").
+DEFAULT_ROLLOUT = "random"
 LEAVES = ("rollout", "static", "null", "net")
 PROGRESS_EVERY = 256
 PV_DEPTH = 8
@@ -59,7 +64,7 @@ class SearchResult:
         return self.actions[0]
 
 
-def make_evaluator(leaf: str = "rollout", rollout: str = "heuristic", horizon: int = 2,
+def make_evaluator(leaf: str = "rollout", rollout: str = DEFAULT_ROLLOUT, horizon: int = 2,
                    weights: Weights = DEFAULT_WEIGHTS,
                    prior_temperature: float = 2.0,
                    net: _core.ValueNet | str | None = None,
@@ -76,6 +81,8 @@ def make_evaluator(leaf: str = "rollout", rollout: str = "heuristic", horizon: i
         model = net if isinstance(net, _core.ValueNet) else load_net(net)
         return _core.NetEvaluator(w, model, prior_temperature, net_horizon)
     if leaf == "rollout":
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"rollout must be one of {ROLLOUTS}, not {rollout!r}")
         return _core.RolloutEvaluator(w, prior_temperature, rollout == "heuristic", horizon)
     if leaf == "static":
         return _core.StaticEvaluator(w, prior_temperature)
@@ -91,10 +98,11 @@ class MCTS:
         iterations: simulations per search (default 1000 when no time limit is given).
         time_limit: seconds per search (an alternative or additional budget).
         c: exploration constant (UCT: c * sqrt(ln N / n); PUCT: c * P * sqrt(N) / (1 + n)).
-        rollout: "heuristic" or "random" playouts in the core.
+        rollout: "random" (default: uniformly random moves) or "heuristic" (the heuristic
+            policy, about 4x the cost a rollout) playouts in the core.
         horizon: rollouts stop when this many more half-years have begun and are finished by
             the static evaluation; -1 plays to the end. Default 2: at equal time it beat 1 by
-            38-22 over 60 games (docs/benchmarks.md).
+            38-22 over 60 games (heuristic rollouts then; docs/benchmarks.md).
         puct: use priors from the heuristic evaluation (softmax of the margin after each move).
         prior_temperature: VP scale of that softmax.
         weights: evaluation and rollout weights.
@@ -123,7 +131,7 @@ class MCTS:
         iterations: int | None = None,
         time_limit: float | None = None,
         c: float = 0.9,
-        rollout: str = "heuristic",
+        rollout: str = DEFAULT_ROLLOUT,
         horizon: int = 2,
         puct: bool = False,
         prior_temperature: float = 2.0,
@@ -144,8 +152,8 @@ class MCTS:
             limits.check_count(iterations, "iterations", limits.MAX_ITERATIONS)
         if time_limit is not None:
             limits.check_seconds(time_limit, "time_limit")
-        if rollout not in _ROLLOUTS:
-            raise ValueError(f"rollout must be one of {_ROLLOUTS}, not {rollout!r}")
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"rollout must be one of {ROLLOUTS}, not {rollout!r}")
         limits.check_workers(workers)
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             # any size: the tree keeps its low 63 bits (analysis adds the ply to a user seed)

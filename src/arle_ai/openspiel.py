@@ -34,6 +34,7 @@ from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from arle_ai import _core
 from arle_ai.heuristics import DEFAULT_WEIGHTS, Weights
+from arle_ai.mcts import DEFAULT_ROLLOUT, ROLLOUTS
 
 __all__ = ["GAME_NAME", "MAX_GAME_LENGTH", "ArleGame", "ArleState", "RolloutEvaluator",
            "core_state", "load_game"]
@@ -191,16 +192,17 @@ def load_game(seed: int = 0, variant: str = "standard") -> ArleGame:
 class RolloutEvaluator(os_mcts.Evaluator):
     """Leaf values for OpenSpiel's ``MCTSBot`` from one rollout in the compiled core.
 
-    The rollout is ``arle_ai.MCTS``'s: the heuristic (or uniform) policy, stopped ``horizon``
-    half-years on and finished by the static evaluation. Its value for player 0, v in [0, 1]
+    The rollout is ``arle_ai.MCTS``'s: uniformly random moves by default (or the heuristic
+    policy with ``rollout="heuristic"``), stopped ``horizon`` half-years on and finished by
+    the static evaluation. Its value for player 0, v in [0, 1]
     (win/loss blended with the squashed VP margin), becomes the returns ``[2v - 1, 1 - 2v]``.
     Priors are uniform. Deterministic for a given ``seed``.
     """
 
-    def __init__(self, horizon: int = 2, rollout: str = "heuristic",
+    def __init__(self, horizon: int = 2, rollout: str = DEFAULT_ROLLOUT,
                  weights: Weights = DEFAULT_WEIGHTS, seed: int = 0) -> None:
-        if rollout not in ("heuristic", "random"):
-            raise ValueError(f"rollout must be 'heuristic' or 'random', not {rollout!r}")
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"rollout must be one of {ROLLOUTS}, not {rollout!r}")
         self._w = weights.as_array()
         self._heuristic = rollout == "heuristic"
         self._horizon = horizon

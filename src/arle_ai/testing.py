@@ -30,6 +30,7 @@ __all__ = [
     "check_invariants",
     "check_illegal_rejected",
     "play_random_game",
+    "random_position",
     "RandomGame",
     "uniform_policy",
     "biased_policy",
@@ -261,6 +262,18 @@ def play_random_game(
                                      f"{len(game.actions)}: {exc}") from None
     game.final = state
     return game
+
+
+def random_position(seed: int, decisions: int, variant: str = "standard") -> _core.GameState:
+    """A reproducible position: the setup of ``seed``, then ``decisions`` uniformly random
+    legal actions (``random.Random(seed)``), fewer if the game ends first."""
+    rng = random.Random(seed)
+    state = _core.new_game(seed, variant)
+    for _ in range(decisions):
+        if state.is_terminal():
+            break
+        state.apply(uniform_policy(state, rng))
+    return state
 
 
 # ---------------------------------------------------------------------------------------------
