@@ -25,7 +25,8 @@ next to OpenSpiel's move history. :class:`RolloutEvaluator` values leaves for Op
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
 import numpy as np
 import pyspiel
@@ -82,10 +83,10 @@ class _Position:
     def __init__(self, state: _core.GameState) -> None:
         self.state = state
 
-    def __deepcopy__(self, memo: dict) -> _Position:
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
         return _Position(self.state.copy())
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Callable[[str], _Position], tuple[str]]:
         return (_position_from_json, (self.state.to_json(),))
 
 
@@ -181,12 +182,14 @@ class _Observer:
 
 def core_state(state: pyspiel.State) -> _core.GameState:
     """The engine's GameState inside an OpenSpiel state of this game."""
-    return state.core
+    core: _core.GameState = state.core
+    return core
 
 
 def load_game(seed: int = 0, variant: str = "standard") -> ArleGame:
     """``pyspiel.load_game("fields_of_arle", {"seed": seed, "variant": variant})``."""
-    return pyspiel.load_game(GAME_NAME, {"seed": seed, "variant": variant})
+    # pyspiel has no type information; the registered class is ArleGame.
+    return cast(ArleGame, pyspiel.load_game(GAME_NAME, {"seed": seed, "variant": variant}))
 
 
 class RolloutEvaluator(os_mcts.Evaluator):

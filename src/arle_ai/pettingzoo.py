@@ -45,6 +45,7 @@ from arle_ai.errors import IllegalActionError
 __all__ = ["ArleEnv", "env", "raw_env", "play_random", "AGENTS"]
 
 AGENTS = ("player_0", "player_1")
+RENDER_MODES = ("human", "ansi")
 
 
 def env(variant: str = "standard", render_mode: str | None = None) -> ArleEnv:
@@ -79,20 +80,20 @@ def play_random(e: AECEnv, rng: random.Random
 class ArleEnv(AECEnv):
     """Fields of Arle for two agents; see the module docs."""
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "fields_of_arle_v0",
-                "is_parallelizable": False}
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "name": "fields_of_arle_v0",
+                                "is_parallelizable": False}
 
     def __init__(self, variant: str = "standard", render_mode: str | None = None) -> None:
         super().__init__()
         if variant not in _core.VARIANTS:
             raise ValueError(f"variant must be one of {_core.VARIANTS}, not {variant!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or "
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be one of {list(RENDER_MODES)} or "
                              f"None, not {render_mode!r}")
         self.variant = variant
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
-        self.agents = []
+        self.agents: list[str] = []
         obs_space = spaces.Dict({
             "observation": spaces.Box(-np.inf, np.inf, (_core.NUM_FEATURES,), np.float32),
             "action_mask": spaces.Box(0, 1, (_core.NUM_ACTIONS_PY,), np.int8),
@@ -106,15 +107,15 @@ class ArleEnv(AECEnv):
 
     # ---- spaces ----
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
     # ---- the game ----
 
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new game. ``seed`` seeds the setup draws; ``options`` are not used."""
         if seed is not None:
             self._rng = random.Random(seed)
@@ -125,8 +126,10 @@ class ArleEnv(AECEnv):
         self._cumulative_rewards = {a: 0 for a in AGENTS}
         self.terminations = {a: False for a in AGENTS}
         self.truncations = {a: False for a in AGENTS}
-        self.infos = {a: {} for a in AGENTS}
-        self.agent_selection = AGENTS[self.game_state.current_player]
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
+        player = self.game_state.current_player
+        assert player is not None  # a new game always has a player to act
+        self.agent_selection = AGENTS[player]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         s = self.game_state
