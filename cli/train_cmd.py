@@ -8,7 +8,7 @@ from dataclasses import asdict
 import click
 
 from arle_ai.net import save_weights
-from arle_ai.train import TrainConfig, load_data
+from arle_ai.train import TrainConfig, ignored_slots, load_data
 from arle_ai.train import train as fit
 from arle_cli.common import fail, seed_option
 
@@ -29,20 +29,31 @@ from arle_cli.common import fail, seed_option
 @click.option("--val", "val_fraction", type=click.FloatRange(0, 1, min_open=True, max_open=True),
               default=0.1, show_default=True, help="Share of whole games held out.")
 @seed_option("Seeds the split, the initial weights and the minibatch order.")
+@click.option("--target-blend", type=click.FloatRange(0, 1), default=0.0, show_default=True,
+              help="Share of the search's root value and margin in the targets (the rest: "
+                   "the game's outcome); needs data of this version's arle datagen.")
+@click.option("--ignore", multiple=True, metavar="PREFIX",
+              help="Leave out the features whose names start with PREFIX (repeatable; names "
+                   "in docs/features.md), e.g. --ignore in_play. --ignore available.")
 def train(data: str, weights: str, hidden: int, epochs: int, batch: int, lr: float,
-          weight_decay: float, val_fraction: float, seed: int) -> None:
+          weight_decay: float, val_fraction: float, seed: int, target_blend: float,
+          ignore: tuple[str, ...]) -> None:
     """Fit the value model on DATA (from arle datagen): print the training and validation loss
     per epoch and the validation error of the predicted final margin by half-year, and write
     the weights of the best epoch to --out (use them with the agent spec mcts:eval=net,
     net=FILE)."""
-    config = TrainConfig(hidden=hidden, epochs=epochs, batch=batch, lr=lr,
-                         weight_decay=weight_decay, val_fraction=val_fraction, seed=seed)
     try:
+        config = TrainConfig(hidden=hidden, epochs=epochs, batch=batch, lr=lr,
+                             weight_decay=weight_decay, val_fraction=val_fraction, seed=seed,
+                             target_blend=target_blend, ignore=ignore)
         arrays = load_data(data)
     except ValueError as exc:
         fail(str(exc))
     click.echo(f"{data}: {len(arrays['player'])} positions from "
                f"{len(set(arrays['game'].tolist()))} games")
+    if ignore:
+        click.echo(f"ignoring {int(ignored_slots(ignore).sum())} feature slots "
+                   f"({', '.join(p + '*' for p in ignore)})")
     start = time.perf_counter()
     try:
         params, report = fit(arrays, config, log=click.echo)

@@ -24,8 +24,9 @@ from arle_ai.net import (
     reference_outputs,
     save_weights,
 )
+from arle_ai.npzfile import write_npz
 from arle_ai.tournament import Tournament
-from arle_ai.train import TrainConfig, train
+from arle_ai.train import TrainConfig, ignored_slots, load_data, train
 from arle_cli.main import cli
 
 TINY = DatagenConfig(games=2, seed=5, iterations=12, explore=4)
@@ -79,9 +80,15 @@ def test_datagen_targets_are_consistent(tiny_data: tuple[str, dict[str, np.ndarr
         a, b = data["final_vp"][i]
         assert data["margin"][i] == (a - b if data["player"][i] == 0 else b - a)
         assert data["winner"][i] == (0 if a > b else 1 if b > a else data["winner"][i])
+    assert np.all((data["root_value"] >= 0) & (data["root_value"] <= 1))
+    assert np.all(np.abs(data["root_margin"]) < 200) and np.std(data["root_margin"]) > 0
+    # the search's view agrees with the outcome more often than not
+    won = data["winner"] == data["player"]
+    assert np.mean((data["root_value"] > 0.5) == won) > 0.5
     with np.load(path) as z:
         meta = json.loads(str(z["meta"]))
         assert meta["positions"] == n and meta["seed"] == TINY.seed
+        assert meta["format"] == "arle-selfplay-data/2" and meta["search"]["leaf"] == "rollout"
         assert np.array_equal(z["visit_ptr"], data["visit_ptr"])
 
 
@@ -101,6 +108,33 @@ def test_datagen_reproducible_resumable_and_independent_of_workers(
         assert np.array_equal(first[k], resumed[k]), k
     with pytest.raises(ValueError, match="other settings"):
         generate(out, DatagenConfig(games=2, seed=5, iterations=13, explore=4))
+
+
+def test_datagen_refuses_to_resume_a_format_1_run(tmp_path) -> None:
+    out = tmp_path / "old.npz"
+    parts_dir(out).mkdir()
+    stamp = {"seed": 5, "iterations": 12, "explore": 4, "variant": "standard"}
+    (parts_dir(out) / "config.json").write_text(json.dumps(stamp))
+    with pytest.raises(ValueError, match="data format 'arle-selfplay-data/1'"):
+        generate(out, TINY)
+
+
+def test_write_npz_is_atomic(tmp_path) -> None:
+    path = tmp_path / "a.npz"
+    write_npz(path, {"x": np.arange(3)})
+    with np.load(path) as z:
+        assert z["x"].tolist() == [0, 1, 2]
+
+    class Broken:
+        def __array__(self, *args: object, **kwargs: object) -> np.ndarray:
+            raise RuntimeError("interrupted")
+
+    # a write that fails half-way leaves the old file whole and no temporary file
+    with pytest.raises(RuntimeError, match="interrupted"):
+        write_npz(path, {"x": np.arange(4), "y": Broken()})  # type: ignore[dict-item]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.npz"]
+    with np.load(path) as z:
+        assert z["x"].tolist() == [0, 1, 2]
 
 
 def test_datagen_config_checks() -> None:
@@ -142,6 +176,76 @@ def test_training_learns_a_known_linear_target() -> None:
     assert [r["half_year"] for r in report.by_half_year] == list(range(1, 10))
     # the core model of the trained arrays predicts as the numpy reference
     assert np.allclose(net.outputs(x[:50]), reference_outputs(arrays, x[:50]), atol=1e-6)
+
+
+def linear_data(n: int = 3000) -> dict[str, np.ndarray]:
+    """Positions whose final margin is noise and whose search margin and value follow a known
+    linear function of features 3, 40 and 250."""
+    rng = np.random.default_rng(2)
+    f = _core.NUM_FEATURES
+    x = np.zeros((n, f), dtype=np.float32)
+    x[:, [3, 40, 77, 250, 401]] = rng.normal(2, 3, (n, 5))
+    root = x[:, 3] * 1.5 - x[:, 40] + 0.5 * x[:, 250] + 1.0
+    player = rng.integers(0, 2, n).astype(np.int8)
+    noise = rng.normal(0, 10, n).astype(np.float32)
+    return {"features": x, "margin": noise, "player": player,
+            "winner": np.where(noise > 0, player, 1 - player).astype(np.int8),
+            "root_margin": root.astype(np.float32),
+            "root_value": (1 / (1 + np.exp(-root / 3))).astype(np.float32),
+            "game": np.arange(n) // 30, "half_year": (np.arange(n) % 9 + 1).astype(np.int8)}
+
+
+def test_target_blend_learns_the_search_values() -> None:
+    data = linear_data()
+    config = TrainConfig(hidden=8, epochs=10, lr=0.02, margin_scale=5.0, target_blend=1.0)
+    arrays, _ = train(data, config)
+    net = _core.ValueNet(*(arrays[k] for k in WEIGHT_ARRAYS))
+    x = data["features"][:300]
+    base = net.outputs(x)
+    step = x.copy()
+    step[:, 3] += 1.0
+    up = net.outputs(step)
+    assert abs(float(np.mean(up[:, 0] - base[:, 0])) - 1.5) < 0.25
+    # the win logit follows the root value's logit, root / 3
+    assert abs(float(np.mean(up[:, 1] - base[:, 1])) - 0.5) < 0.2
+    # without the blend the targets are noise: no slope is learned
+    arrays0, _ = train(data, TrainConfig(hidden=8, epochs=10, lr=0.02, margin_scale=5.0))
+    net0 = _core.ValueNet(*(arrays0[k] for k in WEIGHT_ARRAYS))
+    assert abs(float(np.mean(net0.outputs(step)[:, 0] - net0.outputs(x)[:, 0]))) < 0.3
+    # format-1 data (no root values) trains on the outcome only
+    old = {k: v for k, v in data.items() if not k.startswith("root_")}
+    with pytest.raises(ValueError, match="format-1"):
+        train(old, config)
+    with pytest.raises(ValueError, match="target_blend"):
+        TrainConfig(target_blend=1.5)
+
+
+def test_ignored_features_do_not_matter() -> None:
+    data = linear_data(900)
+    mask = ignored_slots(("in_play.", "available."))
+    assert mask.sum() == sum(n.split(".")[0] in ("in_play", "available")
+                             for n in _core.FEATURE_NAMES) > 0
+    used = np.flatnonzero(mask)[:3]
+    data["features"][:, used] = np.random.default_rng(3).normal(0, 1, (900, 3))
+    arrays, _ = train(data, TrainConfig(hidden=8, epochs=2, target_blend=0.5,
+                                        ignore=("in_play.", "available.")))
+    assert not arrays["inv_std"][mask].any() and not arrays["mean"][mask].any()
+    net = _core.ValueNet(*(arrays[k] for k in WEIGHT_ARRAYS))
+    x = data["features"][:50]
+    moved = x.copy()
+    moved[:, mask] += 5.0
+    assert np.array_equal(net.outputs(x), net.outputs(moved))
+    with pytest.raises(ValueError, match="no feature name starts with 'nope'"):
+        TrainConfig(ignore=("nope",))
+
+
+def test_format_1_data_loads(tmp_path) -> None:
+    data = linear_data(60)
+    path = tmp_path / "old.npz"
+    write_npz(path, {k: v for k, v in data.items() if not k.startswith("root_")})
+    loaded = load_data(path)
+    assert "root_value" not in loaded and len(loaded["player"]) == 60
+    train(loaded, TrainConfig(hidden=4, epochs=1))
 
 
 def test_training_needs_two_games() -> None:
@@ -270,6 +374,16 @@ def test_cli_datagen_and_train(tmp_path) -> None:
     assert res.exit_code == 0, res.output
     assert "epoch   2" in res.output and "half-year" in res.output
     load_net(weights)
+    res = runner.invoke(cli, ["train", str(data), "-o", str(weights), "--epochs", "1",
+                              "--hidden", "8", "--val", "0.5", "--target-blend", "0.5",
+                              "--ignore", "in_play.", "--ignore", "available."])
+    assert res.exit_code == 0, res.output
+    assert "ignoring 62 feature slots (in_play.*, available.*)" in res.output
+    _, meta = load_weights(weights)
+    assert meta["config"]["target_blend"] == 0.5
+    assert meta["config"]["ignore"] == ["in_play.", "available."]
+    res = runner.invoke(cli, ["train", str(data), "-o", str(weights), "--ignore", "inplay"])
+    assert res.exit_code == 2 and "no feature name starts with 'inplay'" in res.output
     res = runner.invoke(cli, ["train", str(tmp_path / "nope.npz"), "-o", str(weights)])
     assert res.exit_code == 2 and "no such file" in res.output
     res = runner.invoke(cli, ["train", str(weights), "-o", str(weights)])

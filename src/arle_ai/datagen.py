@@ -17,10 +17,17 @@ The merged file holds, for n positions (decisions with a choice, in game order):
 - ``final_vp`` (n, 2) float32: the final VP of player 0 and player 1
 - ``margin`` (n,) float32: the final VP margin of the player to decide
 - ``winner`` (n,) int8: the player who won the game
+- ``root_value`` (n,) float32: the search's value of the position for the player to decide
+  (the visit-weighted mean over the root's actions, 0..1), a target to blend with the outcome
+- ``root_margin`` (n,) float32: likewise the search's mean VP margin for that player
 - ``visit_ptr`` (n + 1,) int64, ``visit_action`` int16, ``visit_count`` int32: the root visit
   distribution over action ids, position i's entries at ``visit_ptr[i]:visit_ptr[i + 1]``
   (see :func:`visit_distribution`)
-- ``meta``: a JSON string with the run's settings
+- ``meta``: a JSON string with the run's settings and ``format``
+
+The search is pinned to heuristic rollouts truncated after 2 half-years (``SEARCH``), whatever
+the agents' default leaf is, so a run's data does not change with the default. Files of format
+1 (before ``root_value`` and ``root_margin``) still load for training on the outcome alone.
 """
 
 from __future__ import annotations
@@ -31,19 +38,22 @@ import random
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from arle_ai import _core
 from arle_ai.mcts import MCTS
+from arle_ai.npzfile import write_npz
 
 __all__ = ["DatagenConfig", "generate", "play_game", "load_position", "visit_distribution",
            "merge_parts", "parts_dir"]
 
-FORMAT = "arle-selfplay-data/1"
+FORMAT = "arle-selfplay-data/2"
+SEARCH: dict[str, Any] = {"leaf": "rollout", "rollout": "heuristic", "horizon": 2}
 MAX_SEED = 2**31 - 1  # keeps every derived setup and search seed well inside int64
 _ARRAYS = ("features", "positions", "player", "half_year", "game", "ply", "final_vp", "margin",
-           "winner", "visit_ptr", "visit_action", "visit_count")
+           "winner", "root_value", "root_margin", "visit_ptr", "visit_action", "visit_count")
 
 
 @dataclass(frozen=True)
@@ -82,9 +92,11 @@ def play_game(config: DatagenConfig, g: int) -> dict[str, np.ndarray]:
     """Play game `g` of the run and return its positions and targets (arrays as in the
     merged file, with visit offsets starting at 0)."""
     state = _core.GameState.new(config.seed + g, config.variant)
-    search = MCTS(iterations=config.iterations, seed=config.seed * 1_000_003 + g)
+    search = MCTS(iterations=config.iterations, seed=config.seed * 1_000_003 + g, **SEARCH)
     rng = random.Random(config.seed * 7_919 + g)
     feats, raw, player, half, ply = [], [], [], [], []
+    root_value: list[float] = []
+    root_margin: list[float] = []
     ptr: list[int] = [0]
     acts: list[int] = []
     counts: list[int] = []
@@ -97,6 +109,9 @@ def play_game(config: DatagenConfig, g: int) -> dict[str, np.ndarray]:
         result = search.search(state)
         visited = [(s.action, s.visits) for s in result.actions if s.visits > 0]
         visited.sort()
+        total = sum(s.visits for s in result.actions)
+        root_value.append(sum(s.visits * s.mean_value for s in result.actions) / total)
+        root_margin.append(sum(s.visits * s.mean_margin for s in result.actions) / total)
         feats.append(state.features())
         raw.append(np.frombuffer(state.raw_bytes(), dtype=np.uint8))
         player.append(state.current_player)
@@ -134,23 +149,18 @@ def play_game(config: DatagenConfig, g: int) -> dict[str, np.ndarray]:
         "final_vp": np.tile(final, (n, 1)),
         "margin": (sign * (final[0] - final[1])).astype(np.float32),
         "winner": np.full(n, winner, dtype=np.int8),
+        "root_value": np.array(root_value, dtype=np.float32),
+        "root_margin": np.array(root_margin, dtype=np.float32),
         "visit_ptr": np.array(ptr, dtype=np.int64),
         "visit_action": np.array(acts, dtype=np.int16),
         "visit_count": np.array(counts, dtype=np.int32),
     }
 
 
-def _write_atomic(path: Path, arrays: dict[str, np.ndarray]) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as fh:
-        np.savez_compressed(fh, **arrays)  # type: ignore[arg-type]
-    os.replace(tmp, path)
-
-
 def _play_and_save(job: tuple[DatagenConfig, int, str]) -> int:
     config, g, out = job
     data = play_game(config, g)
-    _write_atomic(_part_path(out, g), data)
+    write_npz(_part_path(out, g), data)
     return len(data["player"])
 
 
@@ -160,8 +170,13 @@ def _check_config(out: str | os.PathLike[str], config: DatagenConfig) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     stamp = folder / "config.json"
     mine = {k: v for k, v in asdict(config).items() if k != "games"}
+    mine["format"] = FORMAT
     if stamp.exists():
         theirs = json.loads(stamp.read_text())
+        if isinstance(theirs, dict) and theirs.get("format", FORMAT[:-1] + "1") != FORMAT:
+            raise ValueError(f"{folder} holds games of data format "
+                             f"{theirs.get('format', FORMAT[:-1] + '1')!r}, this version "
+                             f"writes {FORMAT!r}; use another output file")
         if theirs != mine:
             raise ValueError(f"{folder} holds games made with other settings ({theirs}); "
                              "use another output file or the same settings")
@@ -215,14 +230,10 @@ def merge_parts(out: str | os.PathLike[str], config: DatagenConfig) -> dict[str,
             merged[k] = np.concatenate(offsets)
         else:
             merged[k] = np.concatenate([p[k] for p in pieces])
-    meta = dict(asdict(config), format=FORMAT, num_features=_core.NUM_FEATURES,
+    meta = dict(asdict(config), format=FORMAT, search=SEARCH, num_features=_core.NUM_FEATURES,
                 positions=int(len(merged["player"])))
     merged["meta"] = np.array(json.dumps(meta))
-    path = Path(out)
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as fh:
-        np.savez_compressed(fh, **merged)  # type: ignore[arg-type]
-    os.replace(tmp, path)
+    write_npz(out, merged)
     return merged
 
 

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from arle_ai import _core
+from arle_ai.npzfile import write_npz
 
 __all__ = ["WEIGHT_ARRAYS", "DEFAULT_WEIGHTS_FILE", "features_digest", "save_weights",
            "load_weights", "load_net", "default_net", "reference_outputs", "NetError"]
@@ -53,11 +54,7 @@ def save_weights(path: str | os.PathLike[str], arrays: dict[str, np.ndarray],
                 features_digest=features_digest())
     out = {k: np.asarray(arrays[k], dtype=np.float32) for k in WEIGHT_ARRAYS}
     out["meta"] = np.array(json.dumps(info))
-    path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as fh:
-        np.savez_compressed(fh, **out)  # type: ignore[arg-type]
-    os.replace(tmp, path)
+    write_npz(path, out)
 
 
 def load_weights(path: str | os.PathLike[str]) -> tuple[dict[str, np.ndarray], dict[str, Any]]:

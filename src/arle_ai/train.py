@@ -7,6 +7,13 @@ starts as "the final margin is the score margin now", so the rest learns correct
 Whole games are held out for validation (positions of one game are strongly correlated); the
 weights of the epoch with the lowest validation loss are kept. Adam, minibatches, L2 weight
 decay (towards the starting skip); seeded, so a run is reproducible on the same machine.
+
+``target_blend`` X trains on soft targets: (1 - X) x the game's outcome (win 0/1, final margin)
++ X x the search's value and margin at the position (``root_value``, ``root_margin`` of a
+format-2 datagen file), which are less noisy than one game's result. ``ignore`` drops the
+feature slots whose names start with one of the prefixes (their normalisation zeroes them, so
+the weights file keeps the engine's feature layout). The reported validation errors are always
+against the final margin and the actual winner.
 """
 
 from __future__ import annotations
@@ -22,8 +29,9 @@ import numpy as np
 from arle_ai import _core
 from arle_ai.net import WEIGHT_ARRAYS
 
-__all__ = ["TrainConfig", "TrainReport", "train", "load_data", "split_games"]
+__all__ = ["TrainConfig", "TrainReport", "train", "load_data", "split_games", "ignored_slots"]
 
+SEARCH_TARGETS = ("root_value", "root_margin")
 MARGIN_SLOT = (_core.FEATURE_NAMES.index("me.score.total"),
                _core.FEATURE_NAMES.index("opp.score.total"))
 
@@ -38,6 +46,8 @@ class TrainConfig:
     val_fraction: float = 0.1
     margin_scale: float = 20.0
     seed: int = 0
+    target_blend: float = 0.0
+    ignore: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         for name in ("hidden", "epochs", "batch"):
@@ -53,6 +63,19 @@ class TrainConfig:
                 raise ValueError(f"{name} must be positive, not {getattr(self, name)}")
         if not self.weight_decay >= 0:
             raise ValueError(f"weight_decay must be >= 0, not {self.weight_decay}")
+        if not 0 <= self.target_blend <= 1:
+            raise ValueError(f"target_blend must be in 0..1, not {self.target_blend}")
+        for prefix in self.ignore:
+            if not isinstance(prefix, str) or not any(
+                    name.startswith(prefix) for name in _core.FEATURE_NAMES):
+                raise ValueError(f"ignore: no feature name starts with {prefix!r} (see "
+                                 "docs/features.md)")
+
+
+def ignored_slots(prefixes: tuple[str, ...]) -> np.ndarray:
+    """A boolean mask of the feature slots whose names start with one of `prefixes`."""
+    return np.array([name.startswith(tuple(prefixes)) for name in _core.FEATURE_NAMES],
+                    dtype=bool)
 
 
 @dataclass
@@ -74,14 +97,15 @@ class TrainReport:
 
 
 def load_data(path: str | os.PathLike[str]) -> dict[str, np.ndarray]:
-    """The arrays a training run needs from a datagen file; ValueError names a problem."""
+    """The arrays a training run needs from a datagen file (``root_value`` and
+    ``root_margin`` too when it has them: format 2); ValueError names a problem."""
     need = ("features", "player", "half_year", "game", "margin", "winner")
     try:
         with np.load(path, allow_pickle=False) as z:
             missing = [k for k in need if k not in z.files]
             if missing:
                 raise ValueError(f"{path}: not a datagen file (missing {', '.join(missing)})")
-            data = {k: z[k] for k in need}
+            data = {k: z[k] for k in (*need, *SEARCH_TARGETS) if k in z.files}
     except FileNotFoundError:
         raise ValueError(f"{path}: no such file") from None
     except OSError as exc:
@@ -111,7 +135,7 @@ def _forward(p: dict[str, np.ndarray], x: np.ndarray) -> tuple[np.ndarray, np.nd
 
 def _losses(y: np.ndarray, margin: np.ndarray, win: np.ndarray,
             scale: float) -> tuple[float, np.ndarray]:
-    """Mean loss and its gradient with respect to the outputs."""
+    """Mean loss and its gradient with respect to the outputs (`win`: a probability)."""
     n = len(margin)
     d = (y[:, 0] - margin) / scale
     z = y[:, 1]
@@ -123,14 +147,32 @@ def _losses(y: np.ndarray, margin: np.ndarray, win: np.ndarray,
     return loss, g
 
 
-def _evaluate(p: dict[str, np.ndarray], x: np.ndarray, margin: np.ndarray, win: np.ndarray,
+def _evaluate(p: dict[str, np.ndarray], x: np.ndarray, target: tuple[np.ndarray, np.ndarray],
+              outcome: tuple[np.ndarray, np.ndarray],
               scale: float) -> tuple[float, float, float, np.ndarray]:
-    """(loss, margin MAE, win accuracy, predicted margins)."""
+    """(loss against the (margin, win) `target`, margin MAE and win accuracy against the
+    `outcome`, predicted margins)."""
     _, y = _forward(p, x)
-    loss, _ = _losses(y, margin, win, scale)
-    mae = float(np.mean(np.abs(y[:, 0] - margin)))
-    acc = float(np.mean((y[:, 1] > 0) == (win > 0.5)))
+    loss, _ = _losses(y, target[0], target[1], scale)
+    mae = float(np.mean(np.abs(y[:, 0] - outcome[0])))
+    acc = float(np.mean((y[:, 1] > 0) == (outcome[1] > 0.5)))
     return loss, mae, acc, y[:, 0]
+
+
+def _targets(data: dict[str, np.ndarray], margin: np.ndarray, win: np.ndarray,
+             blend: float) -> tuple[np.ndarray, np.ndarray]:
+    """The (margin, win) training targets: the outcome blended with the search's values."""
+    if blend == 0:
+        return margin, win
+    missing = [k for k in SEARCH_TARGETS if k not in data]
+    if missing:
+        raise ValueError("target blend needs the search's root values, which this data has "
+                         "not (a format-1 datagen file: make it again with this version's "
+                         "arle datagen, or train with a blend of 0)")
+    root_margin = np.asarray(data["root_margin"], dtype=np.float64)
+    root_value = np.asarray(data["root_value"], dtype=np.float64)
+    return ((1 - blend) * margin + blend * root_margin,
+            (1 - blend) * win + blend * np.clip(root_value, 0.0, 1.0))
 
 
 def train(data: dict[str, np.ndarray], config: TrainConfig = TrainConfig(),
@@ -141,15 +183,20 @@ def train(data: dict[str, np.ndarray], config: TrainConfig = TrainConfig(),
     x_all = np.asarray(data["features"], dtype=np.float64)
     margin_all = np.asarray(data["margin"], dtype=np.float64)
     win_all = (np.asarray(data["winner"]) == np.asarray(data["player"])).astype(np.float64)
+    tm_all, tw_all = _targets(data, margin_all, win_all, config.target_blend)
     val = split_games(np.asarray(data["game"]), config.val_fraction, config.seed)
     tr = ~val
     mean = x_all[tr].mean(axis=0)
     std = x_all[tr].std(axis=0)
     inv_std = np.where(std > 1e-6, 1.0 / np.maximum(std, 1e-6), 0.0)
+    dropped = ignored_slots(config.ignore)
+    mean[dropped] = 0.0
+    inv_std[dropped] = 0.0
     xs = (x_all - mean) * inv_std
     x_tr, x_val = xs[tr], xs[val]
-    m_tr, m_val = margin_all[tr], margin_all[val]
-    w_tr, w_val = win_all[tr], win_all[val]
+    m_tr, w_tr = tm_all[tr], tw_all[tr]
+    val_target = (tm_all[val], tw_all[val])
+    m_val, w_val = margin_all[val], win_all[val]
     rng = np.random.default_rng(config.seed)
     nin, nh, scale = x_all.shape[1], config.hidden, config.margin_scale
     win_rate = min(max(w_tr.mean(), 0.01), 0.99)
@@ -196,7 +243,7 @@ def train(data: dict[str, np.ndarray], config: TrainConfig = TrainConfig(),
                 mh = adam_m[k] / (1 - b1_ ** step)
                 vh = adam_v[k] / (1 - b2_ ** step)
                 p[k] -= config.lr * mh / (np.sqrt(vh) + eps)
-        val_loss, val_mae, val_acc, _ = _evaluate(p, x_val, m_val, w_val, scale)
+        val_loss, val_mae, val_acc, _ = _evaluate(p, x_val, val_target, (m_val, w_val), scale)
         row = {"epoch": epoch, "train_loss": total / n, "val_loss": val_loss,
                "val_margin_mae": val_mae, "val_win_accuracy": val_acc}
         report.epochs.append(row)
@@ -207,7 +254,7 @@ def train(data: dict[str, np.ndarray], config: TrainConfig = TrainConfig(),
             best = (val_loss, epoch, {k: v.copy() for k, v in p.items()})
     p = best[2]
     report.best_epoch = best[1]
-    _, mae, acc, pred = _evaluate(p, x_val, m_val, w_val, scale)
+    _, mae, acc, pred = _evaluate(p, x_val, val_target, (m_val, w_val), scale)
     report.val_margin_mae = mae
     report.val_win_accuracy = acc
     half = np.asarray(data["half_year"])[val]
