@@ -16,6 +16,8 @@ from __future__ import annotations
 import copy
 import json
 import re
+import shutil
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,7 @@ import click
 
 import arle_ai
 from arle_ai import names, rules
+from arle_ai.display import describe_wide
 from arle_ai.errors import PositionError
 from arle_ai.loads import place_loads
 from arle_cli.common import fail, read_json, seed_option, write_text
@@ -34,6 +37,8 @@ HOME_TILES = {"grain field": "grain_fields", "flax field": "flax_fields", "fores
               "park": "parks", "stall": "stalls", "depot": "depots", "stable": "stables",
               "double stall": "double_stalls", "dike": "dikes", "moor": "hydrated_moors",
               "hydrated moor": "hydrated_moors", "boardwalk": "boardwalk_peat"}
+WIDTH = 80  # every line of the dialogue fits an 80-column terminal, words whole
+NB = "\x00"  # a space that wrapping keeps (inside a quoted example)
 
 
 class Answer(ValueError):
@@ -220,10 +225,28 @@ def _check(d: dict[str, Any]) -> None:
     arle_ai.GameState.from_dict(d)
 
 
+def _lines(text: str, first: str = "", rest: str = "", width: int = WIDTH) -> str:
+    """``text`` wrapped at whole words into lines of at most ``width`` characters; a quoted
+    example (``'food 7 timber 2'``) is kept on one line."""
+    text = re.sub(r"'[^']*'", lambda m: m.group(0).replace(" ", NB), " ".join(text.split()))
+    return "\n".join(textwrap.wrap(text, width, initial_indent=first, subsequent_indent=rest,
+                                    break_long_words=False, break_on_hyphens=False)
+                      ).replace(NB, " ")
+
+
+def _question(question: str, shown: str) -> str:
+    """The prompt: the question and what is there now; the answer is typed after ``> ``, on
+    the same line when the question is short, else on a line of its own."""
+    items = ", ".join(item.replace(" ", NB) for item in shown.split(", "))  # 'Ovens 1' whole
+    text = _lines(question, rest="  ") + "\n" + _lines(f"now: {items}", "  ", "    ")
+    short = f"{question} [{shown}]"
+    return short if len(short) <= WIDTH - 30 else text + "\n"
+
+
 def _ask(d: dict[str, Any], question: str, shown: str, change) -> None:
     """Ask until the answer reads and gives a valid position (Enter: keep ``shown``)."""
     while True:
-        text = click.prompt(f"{question} [{shown}]", default="", show_default=False,
+        text = click.prompt(_question(question, shown), default="", show_default=False,
                             prompt_suffix="> ")
         if not text.strip():
             return
@@ -232,7 +255,7 @@ def _ask(d: dict[str, Any], question: str, shown: str, change) -> None:
             change(trial, text)
             _check(trial)
         except (Answer, PositionError, ValueError) as exc:
-            click.echo(f"  not accepted: {' '.join(str(exc).split())}")
+            click.echo(_lines(f"not accepted: {exc}", first="  ", rest="    "))
             continue
         d.clear()
         d.update(trial)
@@ -339,4 +362,4 @@ def edit(file: str, seed: int) -> None:
     out.pop("pending", None)
     write_text(json.dumps(out, indent=1), file)
     click.echo(f"written to {file}:")
-    click.echo(arle_ai.describe(state))
+    click.echo(describe_wide(state, shutil.get_terminal_size().columns))

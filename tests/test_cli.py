@@ -226,9 +226,9 @@ def test_show_and_suggest_read_a_record_at_its_end_or_a_ply(record_file):
     at5 = rec.state_at(5)
     result = run("show", str(record_file), "--ply", "5")
     assert result.exit_code == 0, result.output
-    assert result.output.strip() == arle_ai.describe(at5).strip()
+    assert result.output.strip() == arle_ai.describe(at5, 80).strip()  # the runner's 80 columns
     end = run("show", str(record_file))
-    assert end.output.strip() == arle_ai.describe(rec.final_state()).strip()
+    assert end.output.strip() == arle_ai.describe(rec.final_state(), 80).strip()
     sug = run("suggest", str(record_file), "--ply", "5", "--iterations", "50", "--json")
     assert sug.exit_code == 0, sug.output
     assert json.loads(sug.stdout)["player"] == at5.current_player

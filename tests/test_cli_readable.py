@@ -122,7 +122,10 @@ def test_show_puts_the_players_side_by_side_when_wide():
     assert all(len(line) <= 120 for line in text.splitlines())
     assert any("Player 0" in ln and "Player 1" in ln for ln in text.splitlines())
     narrow = describe_wide(arle_ai.new_game(seed=0), 80)
-    assert narrow == arle_ai.describe(arle_ai.new_game(seed=0))
+    assert narrow == arle_ai.describe(arle_ai.new_game(seed=0), 80)
+    assert max(map(len, narrow.splitlines())) <= 80  # one player under the other, wrapped
+    assert narrow != arle_ai.describe(arle_ai.new_game(seed=0))  # at the default 100 columns
+    assert max(map(len, arle_ai.describe(arle_ai.new_game(seed=0)).splitlines())) > 80
 
 
 def test_the_menu_fits_80_columns_without_cutting_words():
@@ -198,6 +201,32 @@ def test_position_files_accept_printed_names(tmp_path):
     assert run("show", str(path)).exit_code == 0
 
 
+def refusals(output: str) -> list[str]:
+    """The 'not accepted' messages of an ``arle edit`` dialogue, each with its wrapped lines
+    (indented by 4) joined."""
+    said: list[str] = []
+    more = False
+    for line in output.splitlines():
+        if "not accepted: " in line:
+            said.append(line.split("not accepted: ")[1])
+            more = True
+        elif more and line.startswith("    "):
+            said[-1] += " " + line.strip()
+        else:
+            more = False
+    return said
+
+
+def assert_fits_80_columns(output: str) -> None:
+    """Every line the tool printed fits 80 columns (the test runner echoes each typed answer
+    after the prompt's '> ': that part is the user's, as is the file path)."""
+    for line in output.splitlines():
+        if line.startswith("written to "):
+            continue
+        printed = line.split("> ")[0] + "> " if "> " in line else line
+        assert len(printed) <= 80, line
+
+
 def test_edit_with_scripted_answers_writes_a_valid_position(tmp_path):
     out = tmp_path / "table.json"
     answers = "\n".join([
@@ -215,6 +244,7 @@ def test_edit_with_scripted_answers_writes_a_valid_position(tmp_path):
     assert "not accepted: no animal is called 'dragons'" in result.output
     assert "not accepted: no building is called 'Farmer House'" in result.output
     assert result.output.count("not accepted") == 3
+    assert_fits_80_columns(result.output)
     state = arle_ai.GameState.from_json(out.read_text())
     d = state.to_dict()
     assert (d["half_year"], d["start_player"], d["workers_placed"]) == (5, 1, 2)
@@ -246,8 +276,7 @@ def test_edit_asks_for_workers_moors_vehicles_loads_travel_and_bottlenecks(tmp_p
     ]) + "\n"
     result = run("edit", str(out), input=answers)
     assert result.exit_code == 0, result.output
-    said = [line.split("not accepted: ")[1] for line in result.output.splitlines()
-            if "not accepted" in line]
+    said = refusals(result.output)
     assert said == [
         "only one worker per half-year may use the other season, not Grocer (summer) and "
         "Fisherman",
@@ -260,6 +289,14 @@ def test_edit_asks_for_workers_moors_vehicles_loads_travel_and_bottlenecks(tmp_p
         "'wheat' cannot be loaded; goods that can: wood, clay, linen, woolen, leather, peat",
         "'x' is not a whole number",
     ], result.output
+    assert_fits_80_columns(result.output)
+    # a long question is wrapped between words, a quoted example is kept whole, what is there
+    # now is on a line of its own, and the answer is typed on the next line
+    assert ("P0 home tiles, dikes, moors not yet drained, peat on the boardwalk (e.g.\n"
+            "  'stalls 2 forests 1 dikes 3 moors 2 boardwalk 4')\n"
+            "  now: boardwalk peat 4, flax fields 1, grain fields 1, hydrated moors 3,\n"
+            "    stalls 1\n> ") in result.output
+    assert "\nstart player (0 or 1) [0]> 0\n" in result.output  # a short one: one line
     d = arle_ai.GameState.from_json(out.read_text()).to_dict()
     assert d["occupied"] == {"tanner": 0, "fisherman": 0, "peat_boatman": 1,
                              "winter_grocer": 1}

@@ -54,8 +54,9 @@ __all__ = [
 ]
 
 
-def describe(state: GameState) -> str:
-    """A readable multi-line text of a position (see :mod:`arle_ai.display`)."""
+def describe(state: GameState, width: int = 100) -> str:
+    """A readable multi-line text of a position in lines of at most ``width`` characters
+    (see :mod:`arle_ai.display`)."""
     from arle_ai.display import describe as _describe
 
-    return _describe(state)
+    return _describe(state, width)

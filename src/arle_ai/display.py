@@ -133,15 +133,15 @@ def _player(state: GameState, d: dict[str, Any], i: int, width: int = WIDTH) -> 
     return lines
 
 
-def _board(state: GameState, d: dict[str, Any]) -> list[str]:
+def _board(state: GameState, d: dict[str, Any], width: int = WIDTH) -> list[str]:
     season = d["season"]
     occupied = d["occupied"]
     here = [a.key for a in rules.ACTION_SPACES if a.season == season]
     taken = [f"{_nb(names.space(k))}{NB}(P{occupied[k]})" for k in here if k in occupied]
     free = [_nb(names.space(k)) for k in here if k not in occupied]
     lines = [f"Game board ({season}):"]
-    lines += _wrap("taken: " + (", ".join(taken) or "none"))
-    lines += _wrap("free: " + (", ".join(free) or "none"))
+    lines += _wrap("taken: " + (", ".join(taken) or "none"), width=width)
+    lines += _wrap("free: " + (", ".join(free) or "none"), width=width)
     other = [f"{_nb(names.space(k))} (P{who})" for k, who in occupied.items()
              if rules.action_space(k).season != season]
     if other:
@@ -150,15 +150,17 @@ def _board(state: GameState, d: dict[str, Any]) -> list[str]:
         special = f"used by P{d['special_action_by']}"
     else:
         special = "free (one space of the other season)"
-    lines += _wrap("special action: " + special)
+    lines += _wrap("special action: " + special, width=width)
     lines += _wrap("buildings on board: " + (", ".join(_nb(names.building(b))
                                                        for b in d["buildings_on_board"])
-                                             or "none"))
+                                             or "none"), width=width)
     return lines
 
 
-def describe(state: GameState) -> str:
-    """A multi-line plain-text description of the whole position."""
+def describe(state: GameState, width: int = WIDTH) -> str:
+    """A multi-line plain-text description of the whole position, in lines of at most
+    ``width`` characters (at least 60) broken between words."""
+    width = max(60, width)
     d = state.to_dict()
     setup = d.get("setup", {})
     lines = [f"Fields of Arle - half-year {d['half_year']}/9 ({d['season']}), "
@@ -173,10 +175,11 @@ def describe(state: GameState) -> str:
         lines.append(f"Start player: P{d['start_player']} | workers placed: "
                      f"{d['workers_placed']}/8 | to decide: P{state.current_player}, "
                      f"{decisions.context(state)}")
-    lines += _board(state, d)
+    lines = [part for line in lines for part in _wrap(line, "", "  ", width)]
+    lines += _board(state, d, width)
     for i in range(2):
         lines.append("-" * 40)
-        lines += _player(state, d, i)
+        lines += _player(state, d, i, width)
     return "\n".join(lines)
 
 
@@ -241,7 +244,7 @@ def describe_wide(state: GameState, width: int = WIDTH) -> str:
     """:func:`describe` with the two players side by side when ``width`` allows (100 or more
     columns): the board on top, then player 0 left and player 1 right."""
     if width < 100:
-        return describe(state)
+        return describe(state, width)
     d = state.to_dict()
     head = describe(state).split("\n" + "-" * 40 + "\n")[0].split("\n")
     half = (width - 3) // 2
