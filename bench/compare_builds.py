@@ -38,7 +38,11 @@ print(json.dumps(out))
 
 
 def _probe(python: str) -> dict[str, float]:
-    done = subprocess.run([python, "-c", _PROBE], capture_output=True, text=True, check=True)
+    # the other build isolated (-I): a PYTHONPATH meant for this build (a source tree) would
+    # make it import this build's arle_ai and compare this build with itself
+    isolated = [] if python == sys.executable else ["-I"]
+    done = subprocess.run([python, *isolated, "-c", _PROBE], capture_output=True, text=True,
+                          check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 

@@ -98,7 +98,10 @@ POLICY = ["uniform"]
 
 
 def _run(python: str, *args: object) -> list[dict]:
-    done = subprocess.run([python, "-c", _WORKER, *map(str, args), POLICY[0]],
+    # the other build isolated (-I): a PYTHONPATH meant for this build (a source tree) would
+    # make it import this build's arle_ai and compare this build with itself
+    isolated = [] if python == sys.executable else ["-I"]
+    done = subprocess.run([python, *isolated, "-c", _WORKER, *map(str, args), POLICY[0]],
                           capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(f"{python} failed:\n{done.stderr[-2000:]}")

@@ -59,8 +59,10 @@ class OtherBuildMCTS(Agent):
 
     def _ask(self, msg: dict) -> dict:
         if self.proc is None or self.proc.poll() is not None:
+            # -I (isolated): a PYTHONPATH meant for this build (a source tree) must not make
+            # the other interpreter import this build's arle_ai instead of its own
             self.proc = subprocess.Popen(
-                [self.python, "-c", _SERVER, json.dumps(self.options)],
+                [self.python, "-I", "-c", _SERVER, json.dumps(self.options)],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.proc.stdin.write(json.dumps(msg) + "\n")
