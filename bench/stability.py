@@ -98,7 +98,12 @@ def main() -> None:
                 row[f"seed{seed}"] = {"best": d.best, "mark": d.mark, "near": list(d.near_best),
                                       "lost": d.value_lost, "pv": list(d.best_pv),
                                       "sims": d.simulations,
-                                      "s": time.perf_counter() - t}
+                                      "s": time.perf_counter() - t,
+                                      # the numbers behind the mark, to study mark rules on
+                                      # the same searches
+                                      "best_value": d.best_value, "best_visits": d.best_visits,
+                                      "played_value": d.played_value,
+                                      "played_visits": d.played_visits}
             f.write(json.dumps(row) + "\n")
             f.flush()
             done[row["ply"]] = row
@@ -119,7 +124,10 @@ def main() -> None:
     print(f"  same best move   {best}/{n} = {100 * best / n:.1f}% (the same action, or the "
           f"same own decisions in another order reaching the identical position)")
     print(f"  same action      {strict}/{n} = {100 * strict / n:.1f}%")
-    print(f"  same mark        {marks}/{n} = {100 * marks / n:.1f}%")
+    marked = [sum(r[k]["mark"] != "" for r in rows) for k in ("seed0", "seed1")]
+    blunders = [sum(r[k]["mark"] == "??" for r in rows) for k in ("seed0", "seed1")]
+    print(f"  same mark        {marks}/{n} = {100 * marks / n:.1f}% (moves marked by seed 0: "
+          f"{marked[0]}, {blunders[0]} of them ??; by seed 1: {marked[1]}, {blunders[1]} ??)")
     print(f"  both             {both}/{n} = {100 * both / n:.1f}% (same best move and mark)")
     print(f"  same best move up to noise (each seed's best is the other's or within noise of "
           f"it) {near}/{n} = {100 * near / n:.1f}%; with the same mark {near_both}/{n} = "

@@ -24,6 +24,17 @@ def _printed(state, text: str) -> str:
         return text
 
 
+LEGEND = (
+    "lost: the best move's value minus the played move's (value: the mover's mean result, "
+    "1 win, 0 loss,",
+    "  blended with the VP margin); VP lost: the drop in the mean final VP margin",
+    "?, ??: the played move lost over 0.01, 0.05 beyond statistical noise (2 standard "
+    "errors)",
+    "~: other moves are within statistical noise of the best (the search cannot tell them "
+    "apart)",
+)
+
+
 def format_analysis(analysis: GameAnalysis, players: list[str],
                     record: GameRecord | None = None) -> str:
     """Every decision with the engine's best and the value lost (printed names when the
@@ -32,23 +43,31 @@ def format_analysis(analysis: GameAnalysis, players: list[str],
     lines = [f"{'ply':>4} {'P':>1} {'HY':>2}  {'played':<34} {'best':<34} {'lost':>6} "
              f"{'VP lost':>7}"]
 
+    def printed(d, text: str) -> str:
+        return text if states is None else _printed(states[d.ply - 1], text)
+
     def moves(d) -> tuple[str, str]:
-        if states is None:
-            return d.played, d.best
-        return _printed(states[d.ply - 1], d.played), _printed(states[d.ply - 1], d.best)
+        return printed(d, d.played), printed(d, d.best)
 
     for d in analysis.decisions:
         verdict = d.mark
         played, best = moves(d)
+        best = f"{fit(best, 32)} ~" if d.near_best else fit(best, 34)
         lines.append(f"{d.ply:>4} {d.player:>1} {d.half_year:>2}  {fit(played, 34):<34} "
-                     f"{fit(best, 34):<34} {d.value_lost:>6.3f} {d.vp_lost:>7.1f}"
+                     f"{best:<34} {d.value_lost:>6.3f} {d.vp_lost:>7.1f}"
                      f"{' ' + verdict if verdict else ''}")
+    lines.extend(LEGEND)
     lines.append("")
     lines.append("largest mistakes:")
     for d in analysis.mistakes():
         played, best = moves(d)
+        if d.near_best:
+            rivals = [printed(d, t) for t in d.near_best]
+            more = f" and {len(rivals) - 3} more" if len(rivals) > 3 else ""
+            best += f" (within noise: {', '.join(rivals[:3])}{more})"
         lines.append(f"  ply {d.ply} (player {d.player}, half-year {d.half_year}): played "
-                     f"{played}, best {best}, lost {d.value_lost:.3f} ({d.vp_lost:.1f} VP)")
+                     f"{played}, best {best}, lost {d.value_lost:.3f} ({d.vp_lost:.1f} VP)"
+                     f"{' ' + d.mark if d.mark else ''}")
     if not analysis.mistakes():
         lines.append("  none")
     for p in (0, 1):

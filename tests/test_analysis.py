@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from arle_ai.agents import GreedyAgent
-from arle_ai.analysis import analyze_game
+from arle_ai.analysis import EXACT_VISITS, DecisionReview, analyze_game, confident_loss
 from arle_ai.records import GameRecord
 
 
@@ -93,3 +93,35 @@ def test_same_move_is_the_same_action_or_the_same_turn_in_another_order():
     start = _random_state(0, 0)
     assert turn_end(start, ["place fisherman", "place peat_cutter"]) == turn_end(
         start, ["place fisherman"])
+
+
+def review(best: tuple[float, int], played: tuple[float, int]) -> DecisionReview:
+    """A review whose best and played moves have these (value, visits)."""
+    return DecisionReview(ply=1, player=0, half_year=1, pending="action", played="pass",
+                          best="place colonist", played_value=played[0], best_value=best[0],
+                          value_lost=max(0.0, best[0] - played[0]), played_margin=0.0,
+                          best_margin=0.0, vp_lost=0.0, best_visits=best[1],
+                          played_visits=played[1])
+
+
+def test_marks_count_only_the_loss_beyond_statistical_noise():
+    # the loss's confidence interval: 2 standard errors of the difference at the Bernoulli
+    # bound; 0.5 at 1,000 visits each -> 2 * sqrt(2 * 0.25 / 1000) = 0.0447
+    assert confident_loss(0.55, 1000, 0.49, 1000) == pytest.approx(0.06 - 0.0447, abs=1e-4)
+    assert review((0.55, 1000), (0.53, 1000)).mark == ""  # 0.02 lost: noise explains it
+    # 0.06 lost is over the ?? threshold, but only 0.015 of it is beyond noise: "?"
+    assert review((0.55, 1000), (0.49, 1000)).mark == "?"
+    # the same loss measured with a hundred times the simulations is a sure "??"
+    assert review((0.55, 100_000), (0.49, 100_000)).mark == "??"
+    assert review((0.8, 1000), (0.5, 1000)).mark == "??"  # far beyond noise
+    # a played move with few simulations gets the benefit of the doubt
+    assert review((0.55, 5000), (0.45, 12)).mark == ""
+    # a finished game's value is exact: only the best move's noise counts
+    exact = review((0.6, 4000), (0.5, EXACT_VISITS))
+    assert confident_loss(0.6, 4000, 0.5, EXACT_VISITS) == pytest.approx(
+        0.1 - 2 * (0.24 / 4000) ** 0.5, abs=1e-4)
+    assert exact.mark == "??"
+    # more simulations never lower a mark for the same values
+    for best, played in ((0.6, 0.55), (0.6, 0.5), (0.7, 0.6)):
+        marks = [review((best, n), (played, n)).mark for n in (100, 1000, 10_000, 100_000)]
+        assert marks == sorted(marks, key=len)

@@ -261,3 +261,25 @@ def test_show_moves_lists_the_legal_moves_as_play_numbers_them(record_file):
         assert f"{o.number}. {shown}" in listed
         assert parse_choice(state, shown) == parse_choice(state, str(o.number)) == o.action
     assert "legal moves" not in run("show", str(record_file), "--moves").output  # game over
+
+
+def test_analyze_text_marks_moves_within_noise_and_has_a_legend():
+    from arle_ai.analysis import DecisionReview, GameAnalysis
+    from arle_cli.analyze_cmd import LEGEND, format_analysis
+
+    def review(ply: int, near: tuple[str, ...], played_value: float) -> DecisionReview:
+        return DecisionReview(ply=ply, player=0, half_year=1, pending="action",
+                              played="pass", best="place colonist", played_value=played_value,
+                              best_value=0.6, value_lost=0.6 - played_value,
+                              played_margin=-3.0, best_margin=1.0, vp_lost=4.0,
+                              best_visits=5000, played_visits=5000, near_best=near)
+
+    analysis = GameAnalysis(decisions=[review(1, ("place fisherman",), 0.2),
+                                       review(2, (), 0.59)])
+    text = format_analysis(analysis, ["a", "b"])
+    rows = text.splitlines()
+    assert rows[1].split()[4:] == ["place", "colonist", "~", "0.400", "4.0", "??"]
+    assert rows[2].split()[4:] == ["place", "colonist", "0.010", "4.0"]  # within noise
+    assert all(line in rows for line in LEGEND)
+    assert ("ply 1 (player 0, half-year 1): played pass, best place colonist (within noise: "
+            "place fisherman), lost 0.400 (4.0 VP) ??") in text

@@ -13,23 +13,26 @@ saturate, so each player's mean VP lost per decision is reported too.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from arle_ai import _core
 from arle_ai.mcts import MCTS
-from arle_ai.reading import within_noise
+from arle_ai.reading import NOISE_Z, standard_error, within_noise
 from arle_ai.records import GameRecord
 
-__all__ = ["DecisionReview", "GameAnalysis", "analyze_game", "mark", "DEFAULT_TIME"]
+__all__ = ["DecisionReview", "GameAnalysis", "analyze_game", "mark", "confident_loss",
+           "DEFAULT_TIME"]
 
 # A played move with fewer root visits than this is valued by its own search instead.
 MIN_VISITS = 10
 # Seconds of search per decision by default (a time budget: stable verdicts on any machine
 # speed; docs/benchmarks.md, "Stability of verdicts").
 DEFAULT_TIME = 1.0
-# Value lost from which a move is marked "?" and "??".
+# Value lost (beyond statistical noise: confident_loss) from which a move is marked "?" and
+# "??".
 DOUBTFUL, MISTAKE = 0.01, 0.05
 
 
@@ -39,6 +42,15 @@ EXACT_VISITS = 10**9  # a finished game's value is exact
 def mark(value_lost: float) -> str:
     """The verdict on a move by the value it lost: ``""``, ``"?"`` or ``"??"``."""
     return "" if value_lost < DOUBTFUL else "?" if value_lost < MISTAKE else "??"
+
+
+def confident_loss(best_value: float, best_visits: int, played_value: float,
+                   played_visits: int) -> float:
+    """The value lost beyond statistical noise: the loss minus :data:`NOISE_Z` standard
+    errors of the difference (the lower end of its confidence interval), never below 0."""
+    spread = math.hypot(standard_error(best_value, best_visits),
+                        standard_error(played_value, played_visits))
+    return max(0.0, best_value - played_value - NOISE_Z * spread)
 
 
 @dataclass(frozen=True)
@@ -65,11 +77,12 @@ class DecisionReview:
 
     @property
     def mark(self) -> str:
-        """``""``, ``"?"`` or ``"??"`` by the value lost; no mark while the played move is
-        within statistical noise of the best (:func:`arle_ai.reading.within_noise`)."""
-        noise = within_noise(self.best_value, self.best_visits, self.played_value,
-                             self.played_visits)
-        return "" if noise else mark(self.value_lost)
+        """``""``, ``"?"`` or ``"??"`` by the value lost beyond statistical noise
+        (:func:`confident_loss`): ``?`` when the move lost more than 0.01 even at the low end
+        of the loss's confidence interval, ``??`` more than 0.05. A loss that noise could
+        explain gets no mark, and one near a threshold is not pushed over it by noise."""
+        return mark(confident_loss(self.best_value, self.best_visits, self.played_value,
+                                   self.played_visits))
 
 
 @dataclass
@@ -105,7 +118,7 @@ class GameAnalysis:
             "iterations": self.iterations,
             "time_limit": self.time_limit,
             "decisions": [dict(asdict(d), mark=d.mark) for d in self.decisions],
-            "mistakes": [asdict(d) for d in self.mistakes()],
+            "mistakes": [dict(asdict(d), mark=d.mark) for d in self.mistakes()],
             "players": {str(p): {"accuracy": self.accuracy(p),
                                  "mean_vp_lost": self.mean_vp_lost(p),
                                  "best_move_rate": self.best_move_rate(p),

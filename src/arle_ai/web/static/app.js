@@ -466,13 +466,13 @@ function renderGraph(g) {
   add("path", { d: path((p) => ym(p.margin)), fill: "none", stroke: "#b28b3e", "stroke-width": 1.2 });
   add("path", { d: path((p) => yv(p.value)), fill: "none", stroke: "#2d6cb5", "stroke-width": 1.5 });
   add("line", { x1: x(g.ply), x2: x(g.ply), y1: T, y2: H - B, stroke: "#e2b93b", "stroke-width": 2 });
-  const marked = a.mistakes.filter((m) => m.value_lost > 0.01);  // "?" as arle analyze marks
+  const marked = a.mistakes.filter((m) => m.mark);  // "?" and "??" as arle analyze marks them
   for (const m of marked) {
     const p = pts.find((q) => q.ply === m.ply);
     if (!p) continue;
-    const c = add("circle", { cx: x(p.ply), cy: yv(p.value), r: 5, fill: m.value_lost > 0.05 ? "#c0392b" : "#e67e22", class: "mistake", "data-ply": m.ply });
+    const c = add("circle", { cx: x(p.ply), cy: yv(p.value), r: 5, fill: m.mark === "??" ? "#c0392b" : "#e67e22", class: "mistake", "data-ply": m.ply });
     c.addEventListener("click", () => act("goto", { ply: m.ply - 1 }, { autoAI: false }));
-    add("text", { x: x(p.ply) + 6, y: yv(p.value) - 4, "font-size": 10, fill: "#c0392b" }, m.value_lost > 0.05 ? "??" : "?");
+    add("text", { x: x(p.ply) + 6, y: yv(p.value) - 4, "font-size": 10, fill: "#c0392b" }, m.mark);
   }
   svg.addEventListener("click", (ev) => {
     if (ev.target.tagName === "circle") return;
@@ -484,7 +484,7 @@ function renderGraph(g) {
   for (const m of marked) {
     list.append(el("li", { onclick: () => act("goto", { ply: m.ply - 1 }, { autoAI: false }) },
       el("span", { class: `tag p${m.player}`, text: `P${m.player}` }),
-      ` decision ${m.ply} (half-year ${m.half_year}): played ${m.played}, best ${m.best}, lost ${m.value_lost.toFixed(3)} (${m.vp_lost.toFixed(1)} VP) ${m.value_lost > 0.05 ? "??" : "?"}`));
+      ` decision ${m.ply} (half-year ${m.half_year}): played ${m.played}, best ${m.best}, lost ${m.value_lost.toFixed(3)} (${m.vp_lost.toFixed(1)} VP) ${m.mark}`));
   }
 }
 
