@@ -22,7 +22,7 @@ from pathlib import Path
 import click
 
 import arle_ai
-from arle_ai import decisions, limits
+from arle_ai import decisions, limits, names
 from arle_ai.agents import Agent, AgentError, MCTSAgent, choose_action
 from arle_ai.display import columns, describe_wide
 from arle_ai.errors import IllegalActionError
@@ -139,13 +139,29 @@ def parse_choice(state: arle_ai.GameState, text: str) -> int:
     try:
         return state.parse_action(t)
     except IllegalActionError:
-        if state.pending != "turn" or t.lower().startswith(PLACE):
+        if state.pending != "turn":
             raise
-        try:  # a space name alone, as the turn menu shows it
-            return state.parse_action(PLACE + t)
-        except IllegalActionError:
-            pass
+        if not t.lower().startswith(PLACE):
+            try:  # a space name alone, as the turn menu shows it
+                return state.parse_action(PLACE + t)
+            except IllegalActionError:
+                pass
+        taken = _taken_space(state, t)
+        if taken:
+            raise IllegalActionError(f"{taken}; choose 1..{len(legal)}") from None
         raise
+
+
+def _taken_space(state: arle_ai.GameState, text: str) -> str:
+    """Why ``text`` (a space name, ``place`` optional) cannot be played when it names a space
+    that holds a worker: ``'the Fisherman is taken (P1's worker is on it)'``; else ``''``."""
+    name = text[len(PLACE):] if text.lower().startswith(PLACE) else text
+    occupied = state.to_dict()["occupied"]
+    for _, key in names.matches(name, ("space",)):
+        if key in occupied:
+            return (f"the {names.space(key, qualified=True)} is taken "
+                    f"(P{occupied[key]}'s worker is on it)")
+    return ""
 
 
 def _human_turn(session: Session, seed: int, hint_iterations: int) -> None:

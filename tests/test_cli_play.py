@@ -76,6 +76,18 @@ def test_an_illegal_move_names_the_problem_and_the_game_goes_on(tmp_path, typed,
     assert rec.moves()[0] == "place fisherman"  # move 2 of the opening menu, after the error
 
 
+def test_a_taken_space_is_named_as_taken_in_printed_names(tmp_path):
+    # P0 places on the Fisherman; the AI (random, seed 0) replies; the Fisherman again
+    result, out = play(tmp_path, "--ai", "random", input="2\nFisherman\nplace Fisherman\n"
+                                                         "quit\n")
+    assert result.exit_code == 0, result.output
+    said = [ln for ln in result.output.splitlines() if "illegal move" in ln]
+    assert len(said) == 2, result.output
+    for line in said:
+        assert line.startswith("illegal move: the Fisherman is taken (P0's worker is on it); "
+                               "choose 1.."), line
+
+
 def test_undo_takes_back_the_human_decision_and_the_ai_replies(tmp_path):
     plain, plain_out = play(tmp_path, "--ai", "random", input="2\nquit\n")
     first = load_record(plain_out).actions
