@@ -13,7 +13,7 @@ from arle_ai.display import fit
 from arle_ai.errors import IllegalActionError
 from arle_ai.notation import action_label
 from arle_ai.records import GameRecord
-from arle_cli.common import Count, Seconds, emit_json, fail, load_record_file, seed_option
+from arle_cli.common import IN_FILE, Count, Seconds, emit_json, fail, load_record_file, seed_option
 
 
 def _printed(state, text: str) -> str:
@@ -82,7 +82,7 @@ def format_analysis(analysis: GameAnalysis, players: list[str],
 
 
 @click.command()
-@click.argument("record", type=click.Path())
+@click.argument("record", type=IN_FILE)
 @click.option("--player", type=click.IntRange(0, 1), default=None,
               help="Only this player's decisions (default: both).")
 @click.option("--iterations", type=Count(limits.MAX_ITERATIONS), default=None,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import stat
 import sys
 import threading
 import time
@@ -17,7 +18,7 @@ import click
 from tqdm import tqdm
 
 import arle_ai
-from arle_ai import limits, names
+from arle_ai import files, limits, names
 from arle_ai._core import MAX_SEED
 from arle_ai.agents import Agent, agent_from_spec
 from arle_ai.errors import PositionError
@@ -69,6 +70,48 @@ class Workers(click.ParamType):
         return n
 
 
+class FilePath(click.Path):
+    """A file name: one holding a NUL character is a usage error (click's own Path lets
+    os.stat raise). With ``writing``, the name must be one a file can be written at: a
+    regular file or nothing yet, in an existing folder, not too long (a directory, fifo or
+    device is refused before any work is done, so nothing is lost at the end)."""
+
+    def __init__(self, writing: bool = False) -> None:
+        super().__init__(dir_okay=not writing)
+        self.writing = writing
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+                ) -> Any:
+        if isinstance(value, str) and "\0" in value:
+            self.fail(f"{value!r}: a file name cannot hold a NUL character", param, ctx)
+        path = super().convert(value, param, ctx)
+        if self.writing:
+            problem = _unwritable(os.fsdecode(path))
+            if problem:
+                self.fail(f"{os.fsdecode(path)}: {problem}", param, ctx)
+        return path
+
+
+def _unwritable(path: str) -> str | None:
+    """Why no regular file can be written at ``path``, or None."""
+    if path == "":
+        return "an empty file name"
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        folder = os.path.dirname(path) or "."
+        if not os.path.isdir(folder):
+            return "the folder does not exist"
+        return None
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    if not stat.S_ISREG(st.st_mode):
+        return f"is {files.kind_of(st.st_mode)}, not a file to write"
+    return None
+
+
+IN_FILE = FilePath()
+OUT_FILE = FilePath(writing=True)
 SEED = click.IntRange(0, MAX_SEED)  # seeds are int64 in positions and records
 WORKERS = Workers()
 
@@ -151,24 +194,19 @@ def fail(message: str) -> NoReturn:
     raise SystemExit(EXIT_BAD_INPUT)
 
 
-def read_text(path: str) -> str:
-    """Return the text of the file at ``path``, or fail naming the file and the problem."""
+def read_text(path: str, what: str = "position file") -> str:
+    """Return the text of the file at ``path`` (a regular file of at most
+    arle_ai.files.MAX_FILE_BYTES), or fail naming the file and the problem."""
     try:
-        return Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        fail(f"{path}: no such file")
-    except IsADirectoryError:
-        fail(f"{path}: is a directory, not a position file")
-    except UnicodeDecodeError as exc:
-        fail(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})")
-    except OSError as exc:
-        fail(f"{path}: cannot read: {exc.strerror or exc}")
+        return files.read_text(path, what=what)
+    except ValueError as exc:
+        fail(str(exc))
 
 
-def read_json(path: str) -> Any:
+def read_json(path: str, what: str = "position file") -> Any:
     """The JSON value in the file at ``path`` (a leading byte order mark is ignored), or fail
     naming the file and what is malformed (including nesting too deep or numbers too long)."""
-    text = read_text(path)
+    text = read_text(path, what)
     try:
         return parse_json(text)
     except PositionError as exc:
@@ -197,7 +235,7 @@ def load_game_file(path: str | None, ply: int | None = None
         if ply is not None:
             fail("--ply needs a game record file")
         return arle_ai.new_game(seed=0), None
-    data = read_json(path)
+    data = read_json(path, "position file or game record")
     if isinstance(data, dict) and data.get("format") == RECORD_FORMAT:
         try:
             record = record_from_dict(data)
@@ -236,7 +274,7 @@ def make_game(seed: int, variant: str) -> arle_ai.GameState:
 
 def load_record_file(path: str) -> GameRecord:
     """Load and replay the game record at ``path``, or fail naming the problem."""
-    data = read_json(path)
+    data = read_json(path, "game record")
     try:
         return record_from_dict(data)
     except RecordError as exc:

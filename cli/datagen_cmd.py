@@ -6,11 +6,19 @@ import click
 
 from arle_ai import limits
 from arle_ai.datagen import MAX_SEED, DatagenConfig, generate, parts_dir
-from arle_cli.common import WORKERS, Count, fail, games_bar, seed_option, variant_option
+from arle_cli.common import (
+    OUT_FILE,
+    WORKERS,
+    Count,
+    fail,
+    games_bar,
+    seed_option,
+    variant_option,
+)
 
 
 @click.command()
-@click.option("-o", "--out", type=click.Path(dir_okay=False), required=True,
+@click.option("-o", "--out", type=OUT_FILE, required=True,
               help="The .npz file to write; finished games are kept in OUT.parts/ and a run "
                    "started again with the same settings plays only the missing ones.")
 @click.option("--games", type=Count(limits.MAX_GAMES), default=100, show_default=True,

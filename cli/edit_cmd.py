@@ -28,7 +28,7 @@ from arle_ai import names, rules
 from arle_ai.display import describe_wide
 from arle_ai.errors import PositionError
 from arle_ai.loads import place_loads
-from arle_cli.common import fail, read_json, seed_option, write_text
+from arle_cli.common import OUT_FILE, fail, read_json, seed_option, write_text
 
 PLAYER = re.compile(r"\s*(?:p|player)?\s*([01])\s*:?\s*(.*)$", re.IGNORECASE | re.DOTALL)
 COUNTED = re.compile(r"\s*(?:(\d+)\s+)?(.*?)(?:\s+(\d+))?\s*$", re.DOTALL)
@@ -340,7 +340,7 @@ def _edit(d: dict[str, Any]) -> None:
 
 
 @click.command()
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=OUT_FILE)
 @seed_option("Setup seed of a new position when FILE does not exist yet.")
 def edit(file: str, seed: int) -> None:
     """Enter or change the position in FILE by answering questions (printed names or keys;

@@ -18,6 +18,8 @@ from arle_ai import decisions
 from arle_ai.display import describe_wide
 from arle_cli.common import (
     EXIT_BAD_INPUT,
+    IN_FILE,
+    OUT_FILE,
     fail,
     load_position,
     make_game,
@@ -73,7 +75,7 @@ def cli() -> None:
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False),
+    type=OUT_FILE,
     default=None,
     help="Write the position JSON to this file instead of stdout.",
 )
@@ -102,7 +104,7 @@ def new(seed: int, variant: str, half_year: int | None, start_player: int | None
 
 
 @cli.command()
-@click.argument("position", required=False, type=click.Path())
+@click.argument("position", required=False, type=IN_FILE)
 @click.option("--ply", type=click.IntRange(min=0), default=None,
               help="With a game record: the position after this many decisions [default: the "
                    "end].")

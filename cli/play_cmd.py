@@ -29,6 +29,8 @@ from arle_ai.errors import IllegalActionError
 from arle_ai.narration import Narrator
 from arle_ai.records import GameRecord
 from arle_cli.common import (
+    IN_FILE,
+    OUT_FILE,
     Count,
     cut_record,
     fail,
@@ -270,7 +272,7 @@ def _finish(session: Session, out: str, finished: bool) -> None:
 
 
 @click.command()
-@click.argument("position", required=False, type=click.Path())
+@click.argument("position", required=False, type=IN_FILE)
 @click.option("--ai", "ai_spec", default="mcts:time=2", show_default=True,
               help="The opponent: random, greedy, mcts:iterations=N, mcts:time=SEC,... or "
                    "py:module.Class (your own agent); 'human' to enter both players' moves "
@@ -284,7 +286,7 @@ def _finish(session: Session, out: str, finished: bool) -> None:
 @click.option("--ply", type=click.IntRange(min=0), default=None,
               help="Resuming a game record: go on from after this many decisions [default: "
                    "its end].")
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
+@click.option("--out", type=OUT_FILE, default=None,
               help="Where to save the game record [default: arle-game-<seed>.json (-2, -3... "
                    "if taken), or the resumed record itself].")
 @click.option("--overwrite", is_flag=True,

@@ -12,6 +12,7 @@ from arle_ai.ray_backend import RayBackendError
 from arle_ai.tournament import Tournament, TournamentError, format_summary, json_safe, summarize
 from arle_cli.backend_opts import backend_options, make_runner
 from arle_cli.common import (
+    OUT_FILE,
     Count,
     emit_json,
     fail,
@@ -58,7 +59,7 @@ class _SpecsOption(click.Option):
                    "every CPU of the Ray cluster].")
 @seed_option("Master seed: draws the setups and the agents' seeds.")
 @variant_option()
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
+@click.option("--out", type=OUT_FILE, default=None,
               help="Write results as JSON lines (one game record per game); if the file "
                    "exists, resume: play only the games not in it.")
 @click.option("--sprt", type=(float, float), default=None, metavar="ELO0 ELO1",

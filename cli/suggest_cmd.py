@@ -12,6 +12,7 @@ from arle_ai import decisions, limits, reading
 from arle_ai.display import fit
 from arle_ai.notation import action_label
 from arle_cli.common import (
+    IN_FILE,
     WORKERS,
     Count,
     Seconds,
@@ -70,7 +71,7 @@ def _with_continuation(row: str, pv: str, width: int) -> list[str]:
 
 
 @click.command()
-@click.argument("position", required=False, type=click.Path())
+@click.argument("position", required=False, type=IN_FILE)
 @click.option("--iterations", type=Count(limits.MAX_ITERATIONS), default=None,
               help="Search iterations instead of a time budget.")
 @click.option("--time", "time_limit", type=Seconds(), default=None,

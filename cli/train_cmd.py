@@ -10,12 +10,12 @@ import click
 from arle_ai.net import save_weights
 from arle_ai.train import TrainConfig, ignored_slots, load_data
 from arle_ai.train import train as fit
-from arle_cli.common import fail, seed_option
+from arle_cli.common import IN_FILE, OUT_FILE, fail, seed_option
 
 
 @click.command()
-@click.argument("data", type=click.Path(dir_okay=False))
-@click.option("-o", "--out", "weights", type=click.Path(dir_okay=False), required=True,
+@click.argument("data", type=IN_FILE)
+@click.option("-o", "--out", "weights", type=OUT_FILE, required=True,
               help="The weights file to write (.npz).")
 @click.option("--hidden", type=click.IntRange(1, 1024), default=64, show_default=True,
               help="Hidden units of the perceptron.")

@@ -4,11 +4,17 @@ never a traceback, and leaves every file as it was."""
 
 from __future__ import annotations
 
+import json
+import os
+import re
+
 import pytest
 from click.testing import CliRunner
 
 from arle_ai._core import MAX_SEED
 from arle_ai.datagen import MAX_SEED as DATAGEN_MAX_SEED
+from arle_ai.errors import PositionError
+from arle_ai.files import MAX_FILE_BYTES
 from arle_cli.common import games_bar
 from arle_cli.main import cli
 
@@ -23,7 +29,7 @@ def assert_bad_input(result, *words: str) -> None:
         result.exception, SystemExit), result.exception
     message = result.output.strip().splitlines()[-1]
     for w in words:
-        assert w in message, message
+        assert re.search(w, message), message
 
 
 SEEDED = [["new"], ["check"], ["train", "data.npz"], ["suggest"], ["analyze", "game.json"],
@@ -67,3 +73,155 @@ def test_games_bar_says_it_resumes_and_counts_from_there(capsys):
         bar.progress(0, 3)  # the first call starts the bar; nothing played before
         assert (bar.done, bar.total) == (0, 3)
     assert "resuming" not in capsys.readouterr().err
+
+
+# ---- bounded reads: only regular files, at most 64 MiB ----
+
+
+def _odd_files(tmp_path):
+    """Paths that name no readable regular file of a sane size, with what the error says."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    huge = tmp_path / "huge.json"
+    with open(huge, "wb") as fh:  # sparse: 64 MiB + 1 byte without writing them
+        fh.truncate(MAX_FILE_BYTES + 1)
+    return [(str(fifo), "is a fifo"), ("/dev/zero", "is a character device"),
+            (str(tmp_path), "is a directory"), (str(huge), "(larger|longer) than 64 MiB"),
+            (str(tmp_path / ("x" * 300)), "File name too long"),
+            (str(tmp_path / "missing.json"), "no such file")]
+
+
+def test_library_readers_refuse_odd_files_by_name(tmp_path):
+    from arle_ai.position import load_position
+    from arle_ai.records import RecordError, load_record
+    from arle_ai.tournament import Tournament, TournamentError
+    from arle_ai.train import load_data
+
+    for path, words in _odd_files(tmp_path):
+        with pytest.raises(PositionError, match=words):
+            load_position(path)
+        with pytest.raises(RecordError, match=words):
+            load_record(path)
+        if "missing" not in path:  # a missing results file is a tournament not started
+            with pytest.raises(TournamentError, match=words):
+                Tournament(["random", "random"], 2).load(path)
+        if "huge" not in path:  # datagen files may be large; numpy reads them lazily
+            with pytest.raises(ValueError, match=words):
+                load_data(path)
+    with pytest.raises(PositionError, match="NUL"):
+        load_position("a\x00b.json")
+
+
+@pytest.mark.parametrize("command", [["show"], ["suggest"], ["analyze"], ["play"], ["edit"],
+                                     ["train", "-o", "w.npz"]], ids=lambda c: c[0])
+def test_commands_refuse_odd_input_files(command, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for path, words in _odd_files(tmp_path):
+        if command[0] == "edit" and "missing" in path:
+            continue  # edit creates a missing FILE
+        if command[0] == "train" and "huge" in path:
+            continue
+        result = run(command[0], path, *command[1:], input="quit\n")
+        if command[0] == "edit" and words == "is a directory":
+            words = "directory"
+        assert_bad_input(result, words)
+
+
+def test_a_results_file_with_an_endless_line_is_refused(tmp_path):
+    from arle_ai.tournament import Tournament, TournamentError
+
+    t = Tournament(["random", "random"], 2)
+    path = tmp_path / "r.jsonl"
+    path.write_text(json.dumps(t.header()) + "\n" + "[" * (MAX_FILE_BYTES + 10) + "\n")
+    with pytest.raises(TournamentError, match="line 2 is longer than 64 MiB"):
+        t.load(path)
+
+
+# ---- where the commands write: a regular file or nothing yet, refused before any work ----
+
+WRITERS = [["new", "-o"], ["play", "--ai", "random", "--out"],
+           ["selfplay", "--agents", "random", "random", "--games", "2", "--out"],
+           ["datagen", "--games", "1", "--iterations", "2", "-o"],
+           ["train", "data.npz", "-o"], ["edit"]]
+
+
+@pytest.mark.parametrize("command", WRITERS, ids=lambda c: c[0])
+def test_a_non_regular_or_impossible_out_path_is_refused_up_front(command, tmp_path,
+                                                                  monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    os.mkfifo("fifo")
+    os.mkdir("adir")
+    cases = [("fifo", "is a fifo"), ("/dev/null", "is a character device"),
+             ("adir", "directory"), ("x" * 300, "File name too long"),
+             ("nodir/x.json", "nodir/x.json: the folder does not exist"),
+             ("a\x00b", "NUL character")]
+    for path, words in cases:
+        result = run(*command, path, input="quit\n")
+        assert_bad_input(result, re.escape(words))
+        assert sorted(os.listdir()) == ["adir", "fifo"]  # nothing written anywhere
+    assert os.listdir("adir") == []
+
+
+def test_nul_in_an_input_file_name_is_a_clear_error(tmp_path):
+    for command in (["show"], ["suggest"], ["analyze"], ["play"], ["train", "-o", "w"]):
+        result = run(command[0], "a\x00b.json", *command[1:])
+        assert_bad_input(result, "NUL character")
+
+
+# ---- py: agents whose code calls sys.exit: a clear error, never a silent exit ----
+
+EXITING = '''
+import sys
+from arle_ai.agents import Agent
+
+class ExitsInSelect(Agent):
+    def __init__(self, seed=0):
+        pass
+
+    def select(self, state):
+        sys.exit(4)
+
+class ExitsInInit(Agent):
+    def __init__(self, seed=0):
+        sys.exit("bye")
+'''
+
+
+@pytest.fixture
+def exiting_agents(tmp_path, monkeypatch):
+    (tmp_path / "exiting_agents.py").write_text(EXITING)
+    (tmp_path / "exiting_module.py").write_text("import sys\nsys.exit(3)\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("py:exiting_module.Agent", "cannot import 'exiting_module': called sys.exit(3)"),
+    ("py:exiting_agents.ExitsInInit", "called sys.exit('bye')"),
+])
+def test_an_agent_calling_sys_exit_while_made_is_named(spec, words, exiting_agents):
+    from arle_ai.agents import agent_from_spec
+
+    with pytest.raises(ValueError, match=re.escape(words)):
+        agent_from_spec(spec)
+    result = run("selfplay", "--agents", spec, "random", "--games", "2")
+    assert_bad_input(result, re.escape(words))
+
+
+def test_an_agent_calling_sys_exit_in_select_is_named(exiting_agents):
+    import arle_ai
+    from arle_ai.agents import AgentError, agent_from_spec, choose_action
+
+    agent = agent_from_spec("py:exiting_agents.ExitsInSelect")
+    state = arle_ai.new_game(seed=0)
+    before = state.copy()
+    with pytest.raises(AgentError, match=re.escape("called sys.exit(4)")):
+        choose_action(agent, state)
+    assert state == before
+    result = run("selfplay", "--agents", "py:exiting_agents.ExitsInSelect", "random",
+                 "--games", "2")
+    assert_bad_input(result, re.escape("called sys.exit(4)"))
+    result = run("play", "--ai", "py:exiting_agents.ExitsInSelect", "--seat", "1", "--out",
+                 "game.json", input="quit\n")
+    assert "Traceback" not in result.output and result.exit_code != 0
+    assert "called sys.exit(4)" in result.output

@@ -118,8 +118,16 @@ def _literal(text: str) -> Any:
     """A Python literal (number, bool, None, string in quotes), else the text itself."""
     try:
         return ast.literal_eval(text)
-    except (ValueError, SyntaxError):
+    except (ValueError, SyntaxError, RecursionError, MemoryError):  # deep nesting too
         return text
+
+
+def _failure(exc: BaseException) -> str:
+    """What the user's code did wrong, for a message (sys.exit is named as such: it must not
+    end the whole program from inside an agent)."""
+    if isinstance(exc, SystemExit):
+        return f"called sys.exit({exc.code!r})"
+    return f"{type(exc).__name__}: {exc}"
 
 
 def _python_agent(spec: str, target: str, options: str, seed: int) -> Agent:
@@ -129,9 +137,8 @@ def _python_agent(spec: str, target: str, options: str, seed: int) -> Agent:
         raise ValueError(f"{spec!r}: write py:package.module.ClassName")
     try:
         module = importlib.import_module(module_name)
-    except Exception as exc:  # not found, or the user's module itself fails to import
-        raise ValueError(f"{spec!r}: cannot import {module_name!r}: "
-                         f"{type(exc).__name__}: {exc}") from None
+    except (Exception, SystemExit) as exc:  # not found, or the user's module fails to import
+        raise ValueError(f"{spec!r}: cannot import {module_name!r}: {_failure(exc)}") from None
     cls = getattr(module, class_name, None)
     if not (isinstance(cls, type) and issubclass(cls, Agent)):
         raise ValueError(f"{spec!r}: {target!r} is not an arle_ai.agents.Agent subclass")
@@ -144,8 +151,8 @@ def _python_agent(spec: str, target: str, options: str, seed: int) -> Agent:
         kwargs[key.strip()] = _literal(value.strip())
     try:
         return make(seed=seed, **kwargs)
-    except Exception as exc:  # bad options (TypeError) or the user's constructor failing
-        raise ValueError(f"{spec!r}: {type(exc).__name__}: {exc}") from None
+    except (Exception, SystemExit) as exc:  # bad options or the user's constructor failing
+        raise ValueError(f"{spec!r}: {_failure(exc)}") from None
 
 
 def agent_from_spec(spec: str, seed: int = 0) -> Agent:
@@ -190,8 +197,8 @@ def choose_action(agent: Agent, state: _core.GameState, label: str = "agent") ->
              f"{state.half_year}")
     try:
         action = agent.select(state.copy())
-    except Exception as exc:
-        raise AgentError(f"{label} failed in {where}: {type(exc).__name__}: {exc}") from None
+    except (Exception, SystemExit) as exc:
+        raise AgentError(f"{label} failed in {where}: {_failure(exc)}") from None
     if not isinstance(action, bool):
         try:
             action = operator.index(action)

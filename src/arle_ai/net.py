@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from arle_ai import _core
+from arle_ai.files import check_regular
 from arle_ai.npzfile import write_npz
 
 __all__ = ["WEIGHT_ARRAYS", "DEFAULT_WEIGHTS_FILE", "features_digest", "save_weights",
@@ -59,6 +60,9 @@ def save_weights(path: str | os.PathLike[str], arrays: dict[str, np.ndarray],
 
 def load_weights(path: str | os.PathLike[str]) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     """The arrays and metadata of a weights file; NetError names what is wrong."""
+    if not os.path.lexists(path):
+        raise NetError(f"{path}: no such weights file")
+    check_regular(path, NetError, "weights file")  # a fifo would block numpy's open
     try:
         with np.load(path, allow_pickle=False) as z:
             missing = [k for k in (*WEIGHT_ARRAYS, "meta") if k not in z.files]

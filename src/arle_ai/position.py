@@ -7,6 +7,7 @@ from typing import Any
 
 from arle_ai import _core
 from arle_ai.errors import PositionError
+from arle_ai.files import read_text
 from arle_ai.jsontext import BOM, parse_json
 from arle_ai.names import keys_for_names
 from arle_ai.records import GameRecord, RecordError, load_record
@@ -23,13 +24,7 @@ def load_position(source: str | Path | dict[str, Any]) -> _core.GameState:
     if isinstance(source, dict):
         return _core.GameState.from_dict(keys_for_names(source))
     if isinstance(source, Path) or not source.lstrip(BOM + " \t\r\n").startswith("{"):
-        path = Path(source)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise PositionError(f"{path}: no such file") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise PositionError(f"{path}: cannot read: {exc}") from None
+        text = read_text(Path(source), PositionError, "position file")
     else:
         text = source
     return _core.GameState.from_dict(keys_for_names(parse_json(text)))

@@ -18,6 +18,7 @@ from typing import Any
 
 from arle_ai import _core
 from arle_ai.errors import IllegalActionError, PositionError
+from arle_ai.files import read_text
 from arle_ai.jsontext import BOM, parse_json
 
 __all__ = ["FORMAT", "VERSION", "GameRecord", "RecordError", "load_record", "record_from_dict",
@@ -260,13 +261,7 @@ def load_record(source: str | Path | dict[str, Any]) -> GameRecord:
         return record_from_dict(source)
     is_text = isinstance(source, str) and source.lstrip(BOM + " \t\r\n").startswith("{")
     if not is_text:
-        path = Path(source)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise RecordError(f"{path}: no such file") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise RecordError(f"{path}: cannot read: {exc}") from None
+        text = read_text(Path(source), RecordError, "game record")
     else:
         text = str(source)
     return record_from_dict(parse_json(text, RecordError))

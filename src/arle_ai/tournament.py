@@ -45,6 +45,7 @@ from typing import Any, Protocol
 from arle_ai import _core, limits
 from arle_ai.agents import Agent, AgentError, agent_from_spec, choose_action
 from arle_ai.errors import PositionError
+from arle_ai.files import MAX_FILE_BYTES, regular_or_missing
 from arle_ai.jsontext import parse_json
 from arle_ai.ratings import (
     elo_from_score,
@@ -261,35 +262,33 @@ class Tournament:
         line cut off by an interrupted run is ignored (with ``repair``, removed from the file).
         """
         path = Path(path)
-        if not path.exists():
+        if not regular_or_missing(path, TournamentError, "results file"):
             return {}
+        size = path.stat().st_size
+        done: dict[int, dict[str, Any]] = {}
+        keep = 0  # bytes of the file that hold complete, valid lines
         try:
-            data = path.read_bytes()
+            with path.open("rb") as fh:
+                for n, line in enumerate(iter(lambda: fh.readline(MAX_FILE_BYTES + 1), b""), 1):
+                    if len(line) > MAX_FILE_BYTES:
+                        raise TournamentError(f"{path}: line {n} is longer than "
+                                              f"{MAX_FILE_BYTES >> 20} MiB (not a selfplay "
+                                              f"results file?)")
+                    try:
+                        value = parse_json(line)
+                    except PositionError:  # not UTF-8, not JSON, nested too deeply...
+                        if n > 1 and not line.endswith(b"\n"):
+                            break  # after the header, the cut-off end of an interrupted write
+                        raise TournamentError(f"{path}: line {n} is not JSON (not a selfplay "
+                                              f"results file?)") from None
+                    if n == 1:
+                        self._check_header(path, value)
+                    else:
+                        done.setdefault(self._check_result(path, n, value), value)
+                    keep += len(line)
         except OSError as exc:
             raise TournamentError(f"{path}: cannot read: {exc.strerror or exc}") from None
-        lines = data.split(b"\n")
-        if lines and lines[-1] == b"":
-            lines.pop()  # the file ends with a newline
-        parsed: list[Any] = []
-        keep = 0  # bytes of the file that hold complete, valid lines
-        for n, line in enumerate(lines, 1):
-            try:
-                value = parse_json(line)
-            except PositionError:  # not UTF-8, not JSON, nested too deeply...
-                if n > 1 and n == len(lines) and keep + len(line) == len(data):
-                    break  # after the header, the cut-off end of an interrupted write
-                raise TournamentError(f"{path}: line {n} is not JSON (not a selfplay results "
-                                      f"file?)") from None
-            parsed.append(value)
-            keep = min(len(data), keep + len(line) + 1)
-        if not parsed:
-            return {}
-        self._check_header(path, parsed[0])
-        done: dict[int, dict[str, Any]] = {}
-        for n, result in enumerate(parsed[1:], 2):
-            g = self._check_result(path, n, result)
-            done.setdefault(g, result)
-        if repair and keep < len(data):  # only once the file is known to be ours
+        if repair and keep < size:  # only once the file is known to be ours
             with path.open("r+b") as fh:
                 fh.truncate(keep)
         return done
@@ -406,6 +405,8 @@ def _ends_with_newline(path: Path) -> bool:
 def _lock_results(path: Path) -> Any:
     """An open handle on the results file holding its exclusive lock (released when closed):
     two runs appending to one file would interleave lines that neither can resume from."""
+    # a fifo would block the open; a device or directory is no results file
+    regular_or_missing(path, TournamentError, "results file")
     try:
         fh = path.open("ab")  # creates the file if need be; appending changes nothing
     except OSError as exc:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import os
+import zipfile
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -27,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from arle_ai import _core
+from arle_ai.files import check_regular
 from arle_ai.net import WEIGHT_ARRAYS
 
 __all__ = ["TrainConfig", "TrainReport", "train", "load_data", "split_games", "ignored_slots"]
@@ -100,6 +102,7 @@ def load_data(path: str | os.PathLike[str]) -> dict[str, np.ndarray]:
     """The arrays a training run needs from a datagen file (``root_value`` and
     ``root_margin`` too when it has them: format 2); ValueError names a problem."""
     need = ("features", "player", "half_year", "game", "margin", "winner")
+    check_regular(path, ValueError, "datagen file")  # a fifo would block numpy's open
     try:
         with np.load(path, allow_pickle=False) as z:
             missing = [k for k in need if k not in z.files]
@@ -108,7 +111,9 @@ def load_data(path: str | os.PathLike[str]) -> dict[str, np.ndarray]:
             data = {k: z[k] for k in (*need, *SEARCH_TARGETS) if k in z.files}
     except FileNotFoundError:
         raise ValueError(f"{path}: no such file") from None
-    except OSError as exc:
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
+        if str(exc).startswith(f"{path}: "):
+            raise
         raise ValueError(f"{path}: not a datagen file ({exc})") from None
     if data["features"].ndim != 2 or data["features"].shape[1] != _core.NUM_FEATURES:
         raise ValueError(f"{path}: features have shape {data['features'].shape}, the engine "

@@ -1,0 +1,90 @@
+"""Reading the user's files with a bound: positions, game records, results and weights files.
+
+A path may name anything: a directory, a fifo (reading it would wait for a writer forever), a
+device such as /dev/zero (endless), a file of gigabytes. :func:`read_bytes` reads only regular
+files, at most :data:`MAX_FILE_BYTES`, and raises the caller's error class (a ValueError)
+with a message naming the path and the problem; :func:`check_regular` is the same check for
+files that other readers open (numpy's ``.npz``).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+__all__ = ["MAX_FILE_BYTES", "check_regular", "kind_of", "read_bytes", "read_text",
+           "regular_or_missing"]
+
+# 64 MiB: thousands of times a position (~5 kB) or a game record (~10 kB). A results file
+# grows by a line per game (~4 kB): it is read a line at a time, each line under this bound.
+MAX_FILE_BYTES = 64 << 20
+
+
+def kind_of(mode: int) -> str:
+    """What a file that is not a regular file is, for messages (``a directory``, ...)."""
+    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a fifo (named pipe)"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def check_regular(path: str | os.PathLike[str], error: type[ValueError] = ValueError,
+                  what: str = "file") -> os.stat_result:
+    """``path``'s status if it is an existing regular file; ``error`` naming the problem
+    otherwise (no such file, a directory or fifo or device, a name the system refuses)."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise error(f"{path}: no such file") from None
+    except ValueError:  # a NUL character in the name
+        raise error(f"{str(path)!r}: a file name cannot hold a NUL character") from None
+    except OSError as exc:
+        raise error(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise error(f"{path}: is {kind_of(st.st_mode)}, not a {what}")
+    return st
+
+
+def regular_or_missing(path: str | os.PathLike[str], error: type[ValueError] = ValueError,
+                       what: str = "file") -> bool:
+    """False when nothing is at ``path``; True when a regular file is; ``error`` naming the
+    problem otherwise (a directory, fifo or device; a name the system refuses)."""
+    if not os.path.lexists(path):
+        try:
+            os.lstat(path)
+        except FileNotFoundError:
+            return False
+        except (OSError, ValueError):
+            pass  # check_regular names it
+    check_regular(path, error, what)
+    return True
+
+
+def read_bytes(path: str | os.PathLike[str], error: type[ValueError] = ValueError,
+               what: str = "file", limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of the regular file at ``path``, at most ``limit`` of them; ``error`` naming
+    the path and the problem otherwise (see :func:`check_regular`; larger than the bound)."""
+    check_regular(path, error, what)
+    try:
+        with open(path, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):  # replaced since the check
+                raise error(f"{path}: is not a regular file, not a {what}")
+            data = fh.read(limit + 1)
+    except OSError as exc:
+        raise error(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if len(data) > limit:
+        raise error(f"{path}: larger than {limit >> 20} MiB, the most read from a {what}")
+    return data
+
+
+def read_text(path: str | os.PathLike[str], error: type[ValueError] = ValueError,
+              what: str = "file", limit: int = MAX_FILE_BYTES) -> str:
+    """:func:`read_bytes` decoded as UTF-8; ``error`` naming the first bad byte."""
+    data = read_bytes(path, error, what, limit)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise error(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+
