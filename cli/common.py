@@ -47,6 +47,18 @@ class Seconds(click.ParamType):
         return seconds
 
 
+class FiniteRange(click.FloatRange):
+    """A real number in a range, never nan (click's FloatRange lets nan through: every
+    comparison with it is false) nor +-inf."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+                ) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value} is not a finite number", param, ctx)
+        return number
+
+
 class Count(click.IntRange):
     """A whole number in 1..maximum (click names the range when a value is outside it)."""
 

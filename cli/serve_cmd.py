@@ -12,10 +12,18 @@ from arle_cli.common import fail
 
 def _listen(host: str, port: int) -> socket.socket:
     """A listening socket on host:port, or fail naming the address and the problem."""
+    shown = host if len(host) <= 80 else host[:60] + "..."
+    if not host.strip():
+        fail("--host is empty: give an address such as 127.0.0.1")
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except socket.gaierror as exc:
-        fail(f"cannot listen on {host}:{port}: {exc.strerror}")
+        fail(f"cannot listen on {shown}:{port}: {exc.strerror}")
+    except UnicodeError:  # the IDNA codec: a label over 63 characters, a name over 253
+        fail(f"cannot listen on {shown}:{port}: not a valid host name (too long a name or "
+             f"label)")
+    except ValueError as exc:  # a NUL character
+        fail(f"cannot listen on {shown!r}:{port}: {exc}")
     family, kind, proto, _, address = infos[0]
     sock = socket.socket(family, kind, proto)
     try:
@@ -24,7 +32,7 @@ def _listen(host: str, port: int) -> socket.socket:
         sock.listen(128)
     except OSError as exc:
         sock.close()
-        fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
+        fail(f"cannot listen on {shown}:{port}: {exc.strerror or exc}")
     return sock
 
 

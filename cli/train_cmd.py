@@ -10,7 +10,7 @@ import click
 from arle_ai.net import save_weights
 from arle_ai.train import TrainConfig, ignored_slots, load_data
 from arle_ai.train import train as fit
-from arle_cli.common import IN_FILE, OUT_FILE, fail, seed_option
+from arle_cli.common import IN_FILE, OUT_FILE, FiniteRange, fail, seed_option
 
 
 @click.command()
@@ -22,14 +22,14 @@ from arle_cli.common import IN_FILE, OUT_FILE, fail, seed_option
 @click.option("--epochs", type=click.IntRange(1, 100_000), default=30, show_default=True)
 @click.option("--batch", type=click.IntRange(1, 1_000_000), default=256, show_default=True,
               help="Positions per minibatch.")
-@click.option("--lr", type=click.FloatRange(0, 10, min_open=True), default=1e-3,
+@click.option("--lr", type=FiniteRange(0, 10, min_open=True), default=1e-3,
               show_default=True, help="Adam learning rate.")
-@click.option("--weight-decay", type=click.FloatRange(0, 100), default=1e-4, show_default=True,
+@click.option("--weight-decay", type=FiniteRange(0, 100), default=1e-4, show_default=True,
               help="L2 penalty on the weights (the skip: on its change from the start).")
-@click.option("--val", "val_fraction", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+@click.option("--val", "val_fraction", type=FiniteRange(0, 1, min_open=True, max_open=True),
               default=0.1, show_default=True, help="Share of whole games held out.")
 @seed_option("Seeds the split, the initial weights and the minibatch order.")
-@click.option("--target-blend", type=click.FloatRange(0, 1), default=0.0, show_default=True,
+@click.option("--target-blend", type=FiniteRange(0, 1), default=0.0, show_default=True,
               help="Share of the search's root value and margin in the targets (the rest: "
                    "the game's outcome); needs data of this version's arle datagen.")
 @click.option("--ignore", multiple=True, metavar="PREFIX",

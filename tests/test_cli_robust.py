@@ -225,3 +225,25 @@ def test_an_agent_calling_sys_exit_in_select_is_named(exiting_agents):
                  "game.json", input="quit\n")
     assert "Traceback" not in result.output and result.exit_code != 0
     assert "called sys.exit(4)" in result.output
+
+
+# ---- numbers that are no numbers; host names that are no host names ----
+
+
+@pytest.mark.parametrize("option", ["--lr", "--weight-decay", "--val", "--target-blend"])
+@pytest.mark.parametrize("value", ["nan", "-nan", "inf", "-inf", "1e309", "-1"])
+def test_train_refuses_nan_inf_and_negative_rates(option, value, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("train", "data.npz", "-o", "w.npz", f"{option}={value}")
+    assert_bad_input(result, re.escape(option), "finite|range")
+    assert os.listdir() == []
+
+
+@pytest.mark.parametrize("host, words", [
+    ("a" * 300, "not a valid host name"), ("a" * 64, "not a valid host name"),
+    ("", "--host is empty"), ("  ", "--host is empty"), ("a\x00b", "cannot listen on"),
+])
+def test_serve_names_a_host_it_cannot_listen_on(host, words):
+    result = run("serve", "--host", host, "--port", "0")
+    assert_bad_input(result, words)
+    assert len(result.output.splitlines()[-1]) < 200  # the 300 characters are cut
