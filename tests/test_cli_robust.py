@@ -247,3 +247,22 @@ def test_serve_names_a_host_it_cannot_listen_on(host, words):
     result = run("serve", "--host", host, "--port", "0")
     assert_bad_input(result, words)
     assert len(result.output.splitlines()[-1]) < 200  # the 300 characters are cut
+
+
+# ---- the command table ----
+
+
+def test_every_command_module_is_registered_and_a_missing_one_fails_loudly():
+    import click
+
+    from arle_cli.main import COMMANDS, _register
+
+    names = {"analyze", "bench", "check", "datagen", "edit", "info", "list", "new", "play",
+             "selfplay", "serve", "show", "suggest", "train"}
+    assert set(cli.commands) == names
+    assert len(COMMANDS) == len(names) - 2  # new and show live in main.py
+    group = click.Group()
+    with pytest.raises(ModuleNotFoundError, match="arle_cli.nothing_cmd"):
+        _register(group, [("arle_cli.info_cmd", "info"), ("arle_cli.nothing_cmd", "nothing")])
+    with pytest.raises(AttributeError, match="nothing"):
+        _register(group, [("arle_cli.info_cmd", "nothing")])
