@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Build arle_ai._core with AddressSanitizer and UBSan in a scratch copy of the source, then run
-# random games, short searches, damaged inputs (bench/sanitize_run.py) and the fuzz tests under
-# it. Any out-of-bounds access or undefined behaviour in the core aborts with a report.
+# random games, short searches, damaged inputs (bench/sanitize_run.py), the fuzz tests and the
+# core's boundary tests (tests/test_core_boundary.py: None, bad weights, bad tables) under it.
+# Any out-of-bounds access or undefined behaviour in the core aborts with a report.
 #
 #   bash bench/sanitize.sh            # the full run (about 10 minutes on a loaded 2-core box)
 #   bash bench/sanitize.sh --quick    # the short run .ci/run does (a few minutes)
@@ -56,9 +57,11 @@ if [[ $quick == 1 ]]; then
     python bench/sanitize_run.py --games 40 --searches 12 --forgeries 600
     python -m pytest -q -p no:cacheprovider tests/test_position_fuzz.py \
         tests/test_impossible_positions.py -k "not round_trips or 0"
+    python -m pytest -q -p no:cacheprovider tests/test_core_boundary.py
 else
     python bench/sanitize_run.py --games 400 --searches 80 --forgeries 5000
     python -m pytest -q -p no:cacheprovider tests/test_position_fuzz.py \
-        tests/test_impossible_positions.py tests/test_hostile_input.py tests/test_properties.py
+        tests/test_impossible_positions.py tests/test_hostile_input.py tests/test_properties.py \
+        tests/test_core_boundary.py
 fi
 echo "sanitize: no report from AddressSanitizer or UBSan"
