@@ -80,3 +80,15 @@ def _info(name: str) -> str:
 ])
 def test_info_lines_follow_the_rules(name, line):
     assert line in _info(name)
+
+
+@pytest.mark.parametrize("space, asked", [
+    ("summer_grocer", "which good or animal?"),  # S2: 1 timber, 1 brick or 1 animal
+    ("summer_carpenter", "which building or tile?"),
+])
+def test_a_choice_of_several_kinds_says_what_is_chosen(space, asked):
+    s = run(position({"goods": {"food": 9, "wood": 9, "clay": 9, "grain": 9}}, half_year=1),
+            place(space))
+    q = decisions.question(s)
+    assert q == f"P0 - {rules.action_space(space).name}: {asked}", q
+    assert "choose" not in q

@@ -75,6 +75,10 @@ KIND_QUESTIONS = {
     "exchange": "what do you take for a peat (peat boat)?",
 }
 
+# What a choice of several kinds at once names: "which good or animal?"
+NOUNS = {"good": "good", "animal": "animal", "tile": "tile", "build": "building",
+         "vehicle": "vehicle", "tool": "tool track"}
+
 
 @dataclass(frozen=True)
 class Option:
@@ -139,9 +143,14 @@ def _ask(state: GameState, kinds: list[str]) -> str:
     if "more" in kinds:
         verb = MORE.get(step or "", "go on")
         return f"{verb}{' once more' if step in MORE else ''}? (more / stop)"
+    stop = " (or stop)" if "stop" in kinds else ""
     if len(doing) == 1:
-        return KIND_QUESTIONS.get(doing[0], "choose") + (" (or stop)" if "stop" in kinds else "")
-    return "choose" + (" (or stop)" if "stop" in kinds else "")
+        return KIND_QUESTIONS.get(doing[0], "choose") + stop
+    if doing and all(k in NOUNS for k in doing):  # the Grocer: "which good or animal?"
+        return f"which {' or '.join(NOUNS[k] for k in doing)}?{stop}"
+    if doing and all(k in KIND_QUESTIONS for k in doing):  # the Laborer
+        return ", or ".join(KIND_QUESTIONS[k].rstrip("?") for k in doing) + "?" + stop
+    return "choose" + stop
 
 
 def question(state: GameState, players: tuple[str, str] = ("P0", "P1")) -> str:
