@@ -92,3 +92,15 @@ def test_a_choice_of_several_kinds_says_what_is_chosen(space, asked):
     q = decisions.question(s)
     assert q == f"P0 - {rules.action_space(space).name}: {asked}", q
     assert "choose" not in q
+
+
+def test_the_laborer_asks_for_a_vehicle_or_a_space_to_copy():
+    s = arle_ai.new_game(seed=2)
+    for move in ["place woodcutter", "place cattle_trader (special)", "animal cattle",
+                 "place colonist", "place fisherman", "place summer_grocer", "animal cattle",
+                 "place summer_laborer"]:
+        s.apply(s.parse_action(move))
+    kinds = {s.action_to_string(a).split()[0] for a in s.legal_actions()}
+    assert {"vehicle", "imitate"} <= kinds
+    assert decisions.question(s) == ("P1 - Laborer: which vehicle, or which action space do "
+                                      "you copy?")
