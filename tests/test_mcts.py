@@ -9,7 +9,7 @@ import pytest
 import arle_ai
 from arle_ai import heuristics
 from arle_ai.agents import GreedyAgent, MCTSAgent, RandomAgent, agent_from_spec
-from arle_ai.mcts import MCTS
+from arle_ai.mcts import MCTS, make_evaluator
 from arle_ai.testing import random_position
 from helpers import base, exchange, make
 
@@ -122,6 +122,19 @@ def test_bad_options_are_rejected():
             MCTS(**bad)
     with pytest.raises(ValueError):
         MCTS(iterations=10).search(_finished_game())
+
+
+def test_the_default_rollout_is_random_and_the_heuristic_one_selectable():
+    assert MCTS().evaluator.kind == "random rollout"
+    assert MCTS(rollout="heuristic").evaluator.kind == "heuristic rollout"
+    agent = agent_from_spec("mcts:iterations=50,rollout=heuristic")
+    assert agent.search.evaluator.kind == "heuristic rollout"
+    s = arle_ai.new_game(3)
+    # the two policies value leaves differently: the same seed gives other statistics
+    assert _visits(MCTS(iterations=300, seed=4).search(s)) != _visits(
+        MCTS(iterations=300, seed=4, rollout="heuristic").search(s))
+    with pytest.raises(ValueError, match="rollout"):
+        make_evaluator(rollout="greedy")
 
 
 def _finished_game():
