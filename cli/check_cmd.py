@@ -11,10 +11,10 @@ import click
 from tqdm import tqdm
 
 import arle_ai
-from arle_ai import limits
+from arle_ai import limits, procs
 from arle_ai._core import MAX_SEED
 from arle_ai.testing import InvariantError, play_random_game
-from arle_cli.common import WORKERS, Count, fail, seed_option, variant_option
+from arle_cli.common import WORKERS, Count, fail, interrupted, seed_option, variant_option
 
 
 def check_game(job: tuple[int, str]) -> dict[str, Any] | None:
@@ -53,14 +53,19 @@ def check(games: int, seed: int, workers: int, variant: str) -> None:
             results = map(check_game, jobs)
             pool = None
         else:
-            pool = multiprocessing.get_context("spawn").Pool(workers)
+            with procs.sigint_ignored():  # the workers start here; Ctrl-C is ours
+                pool = multiprocessing.get_context("spawn").Pool(workers)
             results = pool.imap(check_game, jobs)
+        checked = 0
         try:
             for result in results:
                 bar.update(1)
+                checked += 1
                 if result is not None:
                     failure = result
                     break
+        except KeyboardInterrupt:
+            interrupted(f"{checked} games from seed {seed} checked, all invariants held")
         finally:
             if pool is not None:
                 pool.terminate()

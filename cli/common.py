@@ -28,6 +28,7 @@ from arle_ai.records import GameRecord, RecordError, record_from_dict
 
 VARIANTS = ("standard", "first-game")
 EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a Ctrl-C
 
 
 class Seconds(click.ParamType):
@@ -204,6 +205,12 @@ def fail(message: str) -> NoReturn:
     one_line = " ".join(str(message).split())
     click.echo(f"arle: error: {one_line}", err=True)
     raise SystemExit(EXIT_BAD_INPUT)
+
+
+def interrupted(message: str = "") -> NoReturn:
+    """Ctrl-C: say what was kept in one line on stderr and exit 130 (no traceback)."""
+    click.echo(f"\narle: interrupted{': ' + message if message else ''}", err=True)
+    raise SystemExit(EXIT_INTERRUPTED)
 
 
 def read_text(path: str, what: str = "position file") -> str:

@@ -12,6 +12,7 @@ from arle_cli.common import (
     Count,
     fail,
     games_bar,
+    interrupted,
     seed_option,
     variant_option,
 )
@@ -46,6 +47,9 @@ def datagen(out: str, games: int, seed: int, iterations: int, explore: int, work
             fail(str(exc))
         except OSError as exc:
             fail(f"{out}: cannot write: {exc.strerror or exc}")
+        except KeyboardInterrupt:
+            interrupted(f"{bar.done} of {games} games are saved in {parts_dir(out)}; the same "
+                        f"command resumes")
     n = len(data["player"])
     click.echo(f"wrote {out}: {n} positions from {games} games "
                f"(finished games kept in {parts_dir(out)})")

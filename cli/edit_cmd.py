@@ -19,7 +19,7 @@ import re
 import shutil
 import textwrap
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -28,7 +28,7 @@ from arle_ai import names, rules
 from arle_ai.display import describe_wide
 from arle_ai.errors import PositionError
 from arle_ai.loads import place_loads
-from arle_cli.common import OUT_FILE, fail, read_json, seed_option, write_text
+from arle_cli.common import OUT_FILE, fail, interrupted, read_json, seed_option, write_text
 
 PLAYER = re.compile(r"\s*(?:p|player)?\s*([01])\s*:?\s*(.*)$", re.IGNORECASE | re.DOTALL)
 COUNTED = re.compile(r"\s*(?:(\d+)\s+)?(.*?)(?:\s+(\d+))?\s*$", re.DOTALL)
@@ -339,6 +339,37 @@ def _edit(d: dict[str, Any]) -> None:
         _edit_player(d, i)
 
 
+def _write(d: dict[str, Any], path: str) -> arle_ai.GameState:
+    """Write the position ``d`` (checked by every answer) to ``path`` without its pending
+    block; return it as a state."""
+    state = arle_ai.GameState.from_dict(d)
+    out = state.to_dict()
+    out.pop("pending", None)
+    write_text(json.dumps(out, indent=1), path)
+    return state
+
+
+def _stopped(file: str, before: dict[str, Any], d: dict[str, Any], ctrl_c: bool) -> NoReturn:
+    """Stopped before the last question: FILE stays as it was; answers already given that
+    changed the position are written next to it, so nothing typed is lost."""
+    if d == before:
+        kept = f"nothing changed, {file} is as it was" if Path(file).exists() else (
+            "nothing written")
+    else:
+        p = Path(file)
+        partial = p.with_name(f"{p.stem}.partial{p.suffix or '.json'}")
+        n = 2
+        while partial.exists():
+            partial = p.with_name(f"{p.stem}.partial-{n}{p.suffix or '.json'}")
+            n += 1
+        _write(d, str(partial))
+        kept = (f"{file} is unchanged; the answers so far are in {partial} (go on with "
+                f"'arle edit {partial}')")
+    if ctrl_c:
+        interrupted(kept)
+    fail(f"input ended before the last question: {kept}")
+
+
 @click.command()
 @click.argument("file", type=OUT_FILE)
 @seed_option("Setup seed of a new position when FILE does not exist yet.")
@@ -353,13 +384,15 @@ def edit(file: str, seed: int) -> None:
             fail(f"{file}: invalid position: {exc}")
     else:
         d = arle_ai.new_game(seed=seed).to_dict()
+    d.pop("pending", None)
+    d.pop("season", None)
+    before = copy.deepcopy(d)
     try:
         _edit(d)
-    except click.Abort:
-        fail("stopped before the end: nothing written")
-    state = arle_ai.GameState.from_dict(d)
-    out = state.to_dict()
-    out.pop("pending", None)
-    write_text(json.dumps(out, indent=1), file)
+    except (click.Abort, KeyboardInterrupt) as exc:  # click.prompt: Ctrl-C or end of input
+        ctrl_c = isinstance(exc, KeyboardInterrupt) or isinstance(exc.__context__,
+                                                                  KeyboardInterrupt)
+        _stopped(file, before, d, ctrl_c)
+    state = _write(d, file)
     click.echo(f"written to {file}:")
     click.echo(describe_wide(state, shutil.get_terminal_size().columns))

@@ -21,6 +21,7 @@ from arle_cli.common import (
     IN_FILE,
     OUT_FILE,
     fail,
+    interrupted,
     load_position,
     make_game,
     seed_option,
@@ -50,9 +51,13 @@ class ArleGroup(click.Group):
             fail(f"{where}: {exc.format_message().rstrip('.')} (see '{where} --help')")
         except click.ClickException as exc:  # e.g. a file option that cannot be opened
             fail(exc.format_message())
-        except click.Abort:  # Ctrl-C or end of input at a prompt
+        except click.Abort as exc:  # Ctrl-C, or end of input at a prompt
+            if isinstance(exc.__cause__ or exc.__context__, KeyboardInterrupt):
+                interrupted()
             click.echo("arle: aborted", err=True)
             raise SystemExit(1) from None
+        except KeyboardInterrupt:  # click lets one through when it arrives outside a command
+            interrupted()
         raise SystemExit(code if isinstance(code, int) else 0)
 
 

@@ -17,6 +17,7 @@ from arle_cli.common import (
     emit_json,
     fail,
     games_bar,
+    interrupted,
     make_agent,
     seed_option,
     variant_option,
@@ -108,6 +109,11 @@ def selfplay(agents: tuple[str, ...], games: int, workers: int | None, seed: int
                 on_result=lambda _: bar.advance(), runner=runner)
         except (TournamentError, RayBackendError) as exc:
             fail(str(exc))
+        except KeyboardInterrupt:
+            done = tournament.played + tournament.resumed
+            interrupted(f"{out} holds the {done} finished games of {tournament.total}; the "
+                        f"same command resumes" if out else
+                        f"{tournament.played} games finished, not kept (no --out)")
         except OSError as exc:
             fail(f"{out}: cannot write: {exc.strerror or exc}")
 

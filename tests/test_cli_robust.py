@@ -266,3 +266,134 @@ def test_every_command_module_is_registered_and_a_missing_one_fails_loudly():
         _register(group, [("arle_cli.info_cmd", "info"), ("arle_cli.nothing_cmd", "nothing")])
     with pytest.raises(AttributeError, match="nothing"):
         _register(group, [("arle_cli.info_cmd", "nothing")])
+
+
+# ---- Ctrl-C: exit 130, one line, nothing lost, no worker tracebacks ----
+
+
+def _report_sigint(conn):
+    import signal
+
+    conn.send(signal.getsignal(signal.SIGINT) == signal.SIG_IGN)
+
+
+@pytest.mark.parametrize("method", ["spawn", "fork"])
+def test_workers_started_under_sigint_ignored_leave_ctrl_c_to_the_parent(method):
+    import multiprocessing
+    import signal
+
+    from arle_ai import procs
+
+    ctx = multiprocessing.get_context(method)
+    before = signal.getsignal(signal.SIGINT)
+    for ignored in (True, False):
+        parent, child = ctx.Pipe()
+        p = ctx.Process(target=_report_sigint, args=(child,))
+        if ignored:
+            with procs.sigint_ignored():
+                p.start()
+        else:
+            p.start()
+        assert parent.recv() is ignored
+        p.join()
+        assert signal.getsignal(signal.SIGINT) == before  # the parent's handler is back
+
+
+def _interrupt_when(cmd, ready, cwd, timeout=120.0):
+    """Run ``cmd`` in its own process group, send SIGINT to the whole group (as Ctrl-C does)
+    once ``ready()`` holds, and return (exit code, stderr)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    p = subprocess.Popen([sys.executable, "-m", "arle_cli.entry", *cmd], cwd=cwd,
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         start_new_session=True)
+    end = time.monotonic() + timeout
+    while not ready() and time.monotonic() < end and p.poll() is None:
+        time.sleep(0.05)
+    if p.poll() is None:
+        os.killpg(p.pid, signal.SIGINT)
+    _, err = p.communicate(timeout=timeout)
+    return p.returncode, err.decode()
+
+
+def test_ctrl_c_in_a_parallel_selfplay_keeps_the_finished_games_and_resumes(tmp_path):
+    out = tmp_path / "r.jsonl"
+
+    def two_games_written():
+        return out.exists() and out.read_text().count("\n") >= 3  # header + 2 games
+
+    cmd = ["selfplay", "--agents", "mcts:iterations=30", "random", "--games", "200",
+           "--workers", "2", "--out", str(out)]
+    code, err = _interrupt_when(cmd, two_games_written, tmp_path)
+    assert code == 130, err
+    assert "Traceback" not in err and "Error" not in err, err
+    assert re.search(r"arle: interrupted: .*r\.jsonl holds the \d+ finished games of 200; "
+                     r"the same command resumes", err), err
+    lines = out.read_text().splitlines()
+    assert all(json.loads(line) for line in lines) and len(lines) >= 3  # whole lines only
+    from arle_ai.tournament import Tournament
+
+    assert len(Tournament(["mcts:iterations=30", "random"], 200).load(out)) == len(lines) - 1
+
+
+def test_ctrl_c_while_the_program_imports_is_one_line_and_exit_130(monkeypatch):
+    import importlib.abc
+    import sys
+
+    from arle_cli import entry
+
+    class Interrupting(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path, target=None):
+            if name == "arle_cli.main":
+                raise KeyboardInterrupt
+            return None
+
+    monkeypatch.delitem(sys.modules, "arle_cli.main")
+    monkeypatch.setattr(sys, "meta_path", [Interrupting(), *sys.meta_path])
+    with pytest.raises(SystemExit) as exc:
+        entry.main()
+    assert exc.value.code == 130
+
+
+def _prompt_then_ctrl_c(answers):
+    """A stand-in for click.prompt: the given answers, then Ctrl-C as click reports it."""
+    import click
+
+    queue = list(answers)
+
+    def prompt(*args, **kwargs):
+        if queue:
+            return queue.pop(0)
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            raise click.Abort() from None
+
+    return prompt
+
+
+def test_ctrl_c_at_an_edit_prompt_keeps_the_file_and_the_answers(tmp_path, monkeypatch):
+    import arle_ai
+    from arle_cli import edit_cmd
+
+    monkeypatch.chdir(tmp_path)
+    pos = tmp_path / "pos.json"
+    assert run("new", "-o", str(pos)).exit_code == 0
+    original = pos.read_text()
+    monkeypatch.setattr(edit_cmd.click, "prompt", _prompt_then_ctrl_c(["5", "1"]))
+    result = run("edit", str(pos))
+    assert result.exit_code == 130, result.output
+    assert "Traceback" not in result.output
+    assert ("arle: interrupted: " + str(pos) + " is unchanged; the answers so far are in "
+            + str(tmp_path / "pos.partial.json")) in result.output
+    assert pos.read_text() == original
+    partial = arle_ai.GameState.from_json((tmp_path / "pos.partial.json").read_text())
+    assert (partial.half_year, partial.start_player) == (5, 1)
+    # no answer changed anything: nothing written
+    monkeypatch.setattr(edit_cmd.click, "prompt", _prompt_then_ctrl_c([]))
+    result = run("edit", str(tmp_path / "new.json"))
+    assert result.exit_code == 130 and "arle: interrupted: nothing written" in result.output
+    assert sorted(os.listdir()) == ["pos.json", "pos.partial.json"]

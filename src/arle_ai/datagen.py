@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from arle_ai import _core
+from arle_ai import _core, procs
 from arle_ai.mcts import MCTS
 from arle_ai.npzfile import write_npz
 
@@ -206,7 +206,9 @@ def generate(out: str | os.PathLike[str], config: DatagenConfig, workers: int = 
     else:
         import multiprocessing as mp
 
-        with mp.get_context("fork").Pool(min(workers, len(jobs))) as pool:
+        with procs.sigint_ignored():  # the workers start here; Ctrl-C is the parent's
+            pool = mp.get_context("fork").Pool(min(workers, len(jobs)))
+        with pool:  # terminated on leaving, an interrupt too
             for _ in pool.imap_unordered(_play_and_save, jobs):
                 done += 1
                 if progress is not None:

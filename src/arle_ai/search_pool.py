@@ -14,7 +14,7 @@ import weakref
 from multiprocessing.connection import Connection
 from typing import Any
 
-from arle_ai import _core
+from arle_ai import _core, procs
 
 __all__ = ["WorkerPool", "parallel_search"]
 
@@ -56,7 +56,8 @@ class WorkerPool:
         for _ in range(k):
             parent, child = ctx.Pipe()
             proc = ctx.Process(target=_worker_main, args=(child, options), daemon=True)
-            proc.start()
+            with procs.sigint_ignored():  # Ctrl-C is the parent's; it ends the workers
+                proc.start()
             child.close()
             self.conns.append(parent)
             self.procs.append(proc)

@@ -42,7 +42,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Any, Protocol
 
-from arle_ai import _core, limits
+from arle_ai import _core, limits, procs
 from arle_ai.agents import Agent, AgentError, agent_from_spec, choose_action
 from arle_ai.errors import PositionError
 from arle_ai.files import MAX_FILE_BYTES, regular_or_missing
@@ -428,7 +428,8 @@ def _run_parallel(tasks: Iterable[dict[str, Any]], workers: int, mp_context: str
     ctx = multiprocessing.get_context(mp_context)
     todo = iter(tasks)
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        futures = {pool.submit(play_game, t) for t in itertools.islice(todo, 2 * workers)}
+        with procs.sigint_ignored():  # the workers start here; Ctrl-C is the parent's
+            futures = {pool.submit(play_game, t) for t in itertools.islice(todo, 2 * workers)}
         try:
             while futures:
                 finished, futures = wait(futures, return_when=FIRST_COMPLETED)
@@ -436,11 +437,15 @@ def _run_parallel(tasks: Iterable[dict[str, Any]], workers: int, mp_context: str
                     finish(f.result())  # re-raises a worker's exception after the good ones
                     nxt = next(todo, None)
                     if nxt is not None:
-                        futures.add(pool.submit(play_game, nxt))
+                        with procs.sigint_ignored():
+                            futures.add(pool.submit(play_game, nxt))
         except BaseException:
-            for f in futures:
-                f.cancel()
-            pool.shutdown(wait=True, cancel_futures=True)
+            # the games in play are lost anyway: stop their workers rather than wait for them.
+            # No future is cancelled first: the executor marks the pending ones broken, and
+            # Python 3.11's executor raises InvalidStateError (a thread traceback) on a
+            # cancelled one.
+            procs.stop(list((getattr(pool, "_processes", None) or {}).values()))
+            pool.shutdown(wait=True)
             raise
 
 
