@@ -319,7 +319,7 @@ class WebApp:
 
     async def analysis(self, request: Request) -> Response:
         gid, game = self.game(request)
-        iterations = _int(request.query_params.get("iterations", "200"), "iterations", 10,
+        iterations = _int(request.query_params.get("iterations", "1000"), "iterations", 10,
                           MAX_ANALYSIS_ITERATIONS)
         if not game.actions:
             raise _bad("the game has no decisions to analyse yet", 409)
