@@ -17,7 +17,27 @@ import pytest
 
 import arle_ai
 from arle_ai import _core, rules
-from helpers import STOP, base, load, make, place, play, position, veh, vp
+from helpers import (
+    MORE,
+    STOP,
+    L,
+    animal,
+    base,
+    build,
+    flip,
+    good,
+    load,
+    make,
+    place,
+    play,
+    position,
+    tile,
+    veh,
+    vp,
+)
+
+L_USE = L["use"]
+BUILDING_KEYS = [b.key for b in rules.BUILDINGS]
 
 
 @contextmanager
@@ -171,3 +191,202 @@ def test_every_number_table_is_reloadable():
     with patched_rules(SUSTENANCE_FOOD=1, BOTTLENECK_VP=0):
         pass
     assert arle_ai.random_playout(arle_ai.new_game(3), seed=1) == a
+
+
+# ---- what the action spaces give (rules.SPACE_GAINS ... STABLE_UPGRADE_BRICKS) ----
+
+
+def _winter(p0: dict[str, Any] | None = None) -> dict[str, Any]:
+    return position(p0, half_year=2)
+
+
+def test_space_gains():
+    """The summer Grocer gives 1 grain and 1 leather before its choice; the Fisherman 1 sheep;
+    the Cattle Trader's sheep comes with the chosen animal."""
+    def grocer() -> dict[str, int]:
+        return _goods(play(make(position()), place("summer_grocer"), good("timber")))
+
+    assert (grocer()["grain"], grocer()["leather"]) == (1 + 1, 0 + 1)
+    with patched_rules(SPACE_GAINS=dict(rules.SPACE_GAINS, summer_grocer=(("grain", 3),))):
+        assert (grocer()["grain"], grocer()["leather"]) == (1 + 3, 0)
+
+    def sheep(s: arle_ai.GameState) -> int:
+        return s.to_dict()["players"][0]["animals"]["sheep"]
+
+    assert sheep(play(make(position()), place("fisherman"))) == 1
+    with patched_rules(SPACE_GAINS=dict(rules.SPACE_GAINS, fisherman=(("sheep", 2),))):
+        assert sheep(play(make(position()), place("fisherman"))) == 2
+    trader = (place("cattle_trader"), animal("cattle"))
+    assert sheep(play(make(_winter()), *trader)) == 1
+    with patched_rules(SPACE_GAINS_WITH_CHOICE={"cattle_trader": (("sheep", 2),)}):
+        assert sheep(play(make(_winter()), *trader)) == 2
+
+
+def test_space_exchanges():
+    """The Potter turns 1 clay into 3 food and 1 peat per potter's wheel used."""
+    def potter() -> dict[str, int]:
+        return _goods(play(make(_winter()), place("potter"), MORE, STOP))
+
+    assert {g: potter()[g] for g in ("clay", "food", "peat")} == {"clay": 3, "food": 8, "peat": 4}
+    dearer = dict(rules.SPACE_EXCHANGES, potter=(("clay", 2), (("food", 5),)))
+    with patched_rules(SPACE_EXCHANGES=dearer):
+        assert {g: potter()[g] for g in ("clay", "food", "peat")} == {
+            "clay": 2, "food": 10, "peat": 3}
+
+
+def test_winter_space_numbers():
+    """Peat Boatman, Butcher, Baker and Wood Trader read their numbers from rules.py."""
+    boats = _winter({"barn": {"peat_boats": 2}})
+    assert _goods(play(make(boats), place("peat_boatman")))["peat"] == 3 + 3 + 2
+    with patched_rules(PEAT_BOATMAN_PEAT=1, PEAT_BOATMAN_PEAT_PER_BOAT=3):
+        assert _goods(play(make(boats), place("peat_boatman")))["peat"] == 3 + 1 + 6
+
+    cattle = _winter({"animals": {"cattle": 1, "horse": 0}})
+    butcher = (place("butcher"), animal("cattle"))     # the only animal: the action ends
+    assert _goods(play(make(cattle), *butcher))["food"] == 5 + 4
+    assert _goods(play(make(cattle), *butcher))["hide"] == 2 + 2
+    with patched_rules(BUTCHER_FOOD=dict(rules.BUTCHER_FOOD, cattle=7), BUTCHER_HIDES=1):
+        assert _goods(play(make(cattle), *butcher))["food"] == 5 + 7
+        assert _goods(play(make(cattle), *butcher))["hide"] == 2 + 1
+
+    baker = (place("baker"), MORE)         # 1 oven: the action ends
+    assert _goods(play(make(_winter()), *baker))["food"] == 5 + 6
+    with patched_rules(BAKER_FOOD=2):
+        assert _goods(play(make(_winter()), *baker))["food"] == 5 + 2
+
+    trader = (place("wood_trader"), good("wood"))
+    assert _goods(play(make(_winter()), *trader))["wood"] == 4 + 4
+    with patched_rules(WOOD_TRADER_WOOD=1):
+        assert _goods(play(make(_winter()), *trader))["wood"] == 4 + 1
+
+
+def test_stall_cost_and_stable_upgrade():
+    """A stall costs 2 clay and 1 grain; the winter Carpenter upgrades one for 2 bricks."""
+    def stall(d: dict[str, Any]) -> arle_ai.GameState:
+        return play(make(d), place("summer_carpenter"), tile("stall"))
+
+    assert _goods(stall(position()))["clay"] == 4 - 2
+    with patched_rules(STALL_COST=(("clay", 3), ("grain", 1))):
+        assert _goods(stall(position()))["clay"] == 4 - 3
+    upgrade = (place("winter_carpenter"), flip("stall"))
+    d = _winter({"goods": {"brick": 3}})
+    assert _goods(play(make(d), *upgrade))["brick"] == 1
+    with patched_rules(STABLE_UPGRADE_BRICKS=3):
+        assert _goods(play(make(d), *upgrade))["brick"] == 0
+    with patched_rules(STABLE_UPGRADE_BRICKS=4):
+        assert flip("stall") not in play(make(d), place("winter_carpenter")).legal_actions()
+
+
+# ---- what the buildings give (rules.BUILDING_GAINS ... BUILDING_USES) ----
+
+
+def _waterfront() -> arle_ai.GameState:
+    """Player 0 builds the Waterfront House (on the board of seed 0) with exactly its cost."""
+    d = position({"goods": {"brick": 2, "food": 25}})
+    d["players"][0]["goods"].update({g: 0 for g in ("wood", "clay", "grain", "flax", "wool")})
+    assert "waterfront_house" in d["buildings_on_board"]
+    s = play(make(d), place("builder"))
+    if s.pending == "action:builder":
+        s.apply(build("waterfront_house"))
+    return s
+
+
+def test_building_gains_dikes_and_tool_steps():
+    """The Waterfront House gives 10 food, 2 dikes and 3 fish-trap steps."""
+    def after() -> tuple[int, int, int]:
+        p = _waterfront().to_dict()["players"][0]
+        return p["goods"]["food"], p["home"]["dikes"], p["tools"]["fish_traps"]
+
+    assert after() == (10, 2, rules.tool("fish_traps").values[3])
+    with patched_rules(BUILDING_GAINS=dict(rules.BUILDING_GAINS,
+                                           waterfront_house=(("food", 4),)),
+                       BUILDING_DIKES={"waterfront_house": 5},
+                       BUILDING_TOOL_STEPS=dict(rules.BUILDING_TOOL_STEPS,
+                                                waterfront_house=(("fish_traps", 1),))):
+        assert after() == (4, 5, rules.tool("fish_traps").values[1])
+
+
+def test_building_uses():
+    """A clock building (the Schnapps Distillery: 1 grain and 1 peat for 3 food) and a
+    November house (the Novice's Hut: 1 grain and 1 dike) use rules.BUILDING_USES."""
+    def owner(**goods: int) -> dict[str, Any]:
+        d = base(1)                 # the Schnapps Distillery is in play
+        d["start_player"] = 0
+        d["players"][0]["goods"].update(goods)
+        d["players"][0]["home"]["buildings"] = ["schnapps_distillery"]
+        d["buildings_on_board"].remove("schnapps_distillery")
+        return d
+
+    d = owner(grain=3, peat=3, food=5)
+
+    def distil() -> dict[str, int]:
+        return _goods(play(make(d), L_USE + BUILDING_KEYS.index("schnapps_distillery")))
+
+    assert {g: distil()[g] for g in ("grain", "peat", "food")} == {"grain": 2, "peat": 2, "food": 8}
+    uses = dict(rules.BUILDING_USES, schnapps_distillery=rules.BuildingUse(
+        pays=(("grain", 2),), gains=(("food", 1), ("sheep", 1))))
+    with patched_rules(BUILDING_USES=uses):
+        s = play(make(d), L_USE + BUILDING_KEYS.index("schnapps_distillery"))
+        assert {g: _goods(s)[g] for g in ("grain", "peat", "food")} == {
+            "grain": 1, "peat": 3, "food": 6}
+        assert s.to_dict()["players"][0]["animals"]["sheep"] == 1
+        d2 = owner(grain=1, peat=3)
+        assert L_USE + BUILDING_KEYS.index("schnapps_distillery") not in make(d2).legal_actions()
+
+    hut = {"novices_hut": rules.BuildingUse(gains=(("grain", 1),), dikes=3)}
+    d3 = base(0, "first-game")     # the light-green houses are in play
+    d3.update(half_year=1, season="summer", start_player=0, workers_placed=8)
+    d3["players"][0]["home"]["buildings"] = ["novices_hut"]
+    d3["players"][0]["home"]["dikes"] = 1
+    d3["buildings_on_board"].remove("novices_hut")
+
+    def hut_dikes() -> int:
+        s = make(d3)
+        while s.pending == "end_window":
+            s.apply(STOP)
+        assert s.pending == "november"
+        s.apply(L_USE + BUILDING_KEYS.index("novices_hut"))
+        return s.to_dict()["players"][0]["home"]["dikes"]
+
+    assert hut_dikes() == 2
+    with patched_rules(BUILDING_USES=dict(rules.BUILDING_USES, **hut)):
+        assert hut_dikes() == 4
+
+
+# ---- dikes and land (rules.DIKE_STEPS_MAX ... TIDAL_GAP_VP) ----
+
+
+def _land(s: arle_ai.GameState) -> int:
+    return int(s.features(0)[arle_ai.FEATURE_NAMES.index("me.land_total")])
+
+
+def test_land_by_dikes_and_moors():
+    """6 land spaces at the start, 3 per tidal row opened at dike steps 1, 4 and 7, 2 per moor
+    tile gone."""
+    def land(dikes: int, moors_removed: int = 0) -> int:
+        home = {"dikes": dikes}
+        if moors_removed:
+            home.update(hydrated_moors=3 - moors_removed)
+        return _land(make(position({"home": home})))
+
+    assert [land(d) for d in range(8)] == [6, 9, 9, 9, 12, 12, 12, 15]
+    assert land(0, moors_removed=1) == 8
+    with patched_rules(START_LAND=5, TIDAL_ROW_LAND=2, TIDAL_ROWS_OPEN_AT=(2, 3, 7),
+                       MOOR_LAND=3):
+        assert [land(d) for d in range(8)] == [5, 5, 7, 9, 9, 9, 9, 11]
+        assert land(0, moors_removed=1) == 8
+
+
+def test_dike_steps_and_the_top_row_penalty():
+    """Steps past the 7th are lost; each empty gap of the top dike row scores -1."""
+    def home_vp(dikes: int) -> float:
+        return vp(make(position({"home": {"dikes": dikes}})), "home_board")
+
+    start = home_vp(0)
+    assert [home_vp(d) - start for d in range(8)] == [0, 0, 0, 0, 0, 1, 2, 3]
+    with patched_rules(TIDAL_GAP_VP=-2, TOP_DIKE_ROW_GAPS=(3, 3, 3, 3, 2, 2, 1, 0)):
+        assert [home_vp(d) - home_vp(0) for d in range(8)] == [0, 0, 0, 0, 2, 2, 4, 6]
+    p = _waterfront().to_dict()["players"][0]
+    assert p["home"]["dikes"] == 2
+    with patched_rules(DIKE_STEPS_MAX=1, TOP_DIKE_ROW_GAPS=(3, 0), TIDAL_ROWS_OPEN_AT=(1,)):
+        assert _waterfront().to_dict()["players"][0]["home"]["dikes"] == 1

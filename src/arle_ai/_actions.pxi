@@ -370,12 +370,21 @@ cdef inline void place_forest(State* s, int pi) noexcept nogil:
 
 cdef inline int can_build_stall(State* s, int pi) noexcept nogil:
     cdef Player* p = &s.pl[pi]
-    return land_free(p) > 0 and stalls_left(s) > 0 and clay_like(p) >= 2 and p.goods[G_GRAIN] >= 1
+    cdef int j
+    if land_free(p) <= 0 or stalls_left(s) <= 0:
+        return 0
+    for j in range(MAX_PARTS):
+        if STALL_COST_GOOD[j] >= 0 and not can_pay_good(p, STALL_COST_GOOD[j], STALL_COST_N[j]):
+            return 0
+    return 1
 
 cdef inline void build_stall(State* s, int pi) noexcept nogil:
+    """rules.STALL_COST (timber / brick may pay wood / clay), then the stall."""
     cdef Player* p = &s.pl[pi]
-    pay_clay(p, 2)
-    p.goods[G_GRAIN] -= 1
+    cdef int j
+    for j in range(MAX_PARTS):
+        if STALL_COST_GOOD[j] >= 0:
+            pay_good(p, STALL_COST_GOOD[j], STALL_COST_N[j])
     p.stalls += 1
     check_housing(s, pi)
 
@@ -390,6 +399,22 @@ cdef inline void upgrade_stall(State* s, int pi) noexcept nogil:
 cdef inline void gain_animal(State* s, int pi, int t, int n) noexcept nogil:
     s.pl[pi].animals[t] += n
     check_housing(s, pi)
+
+cdef inline void take_all(State* s, int pi, int8_t* codes, int8_t* counts) noexcept nogil:
+    """Take a row of a gains table (_data.pxi): goods, or animals (housed or discarded)."""
+    cdef int j, code
+    for j in range(MAX_PARTS):
+        code = codes[j]
+        if code < 0:
+            continue
+        if code < NGOODS:
+            gain(&s.pl[pi], code, counts[j])
+        else:
+            gain_animal(s, pi, code - GIVE_ANIMAL, counts[j])
+
+cdef inline void take_space_gains(State* s, int pi, int space) noexcept nogil:
+    """What `space` gives outright (rules.SPACE_GAINS)."""
+    take_all(s, pi, SPACE_GAIN_CODE[space], SPACE_GAIN_N[space])
 
 # ---- Master steps ----
 
@@ -469,12 +494,11 @@ cdef int vehicle_purchases(State* s, int pi, int* out, int n) noexcept nogil:
 cdef void fisherman_start(State* s, int pi, Player* p, int space) noexcept nogil:
     advance_tool_free(p, T_FISH_TRAPS, 1)
     gain(p, G_FOOD, tool_value(p, T_FISH_TRAPS))
-    gain_animal(s, pi, A_SHEEP, 1)
+    take_space_gains(s, pi, space)
 
 # S2 Grocer (summer): 1 grain and 1 leather, then 1 timber, 1 brick or 1 animal.
 cdef void summer_grocer_start(State* s, int pi, Player* p, int space) noexcept nogil:
-    gain(p, G_GRAIN, 1)
-    gain(p, G_LEATHER, 1)
+    take_space_gains(s, pi, space)
     push_space(s, pi, space, 0)
 
 cdef int summer_grocer_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
@@ -493,25 +517,30 @@ cdef void summer_grocer_apply(State* s, Frame* f, Player* p, int a) noexcept nog
     else:
         gain(p, a - ACT_GOOD, 1)
 
+# The exchange spaces (S3 Wool Weaver, W2 Tanner, W3 Linen Weaver, W8 Potter): up to (their
+# tool) times, pay one good and take others (rules.SPACE_EXCHANGES).
+cdef int exchange_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
+    return repeat_legal(f, p.goods[EXCH_PAY_GOOD[f.a]] >= EXCH_PAY_N[f.a], out)
+
+cdef void exchange_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
+    cdef int space = f.a, j
+    if a == ACT_STOP:
+        pop(s)
+        return
+    p.goods[EXCH_PAY_GOOD[space]] -= EXCH_PAY_N[space]
+    for j in range(MAX_PARTS):
+        if EXCH_GAIN_GOOD[space][j] >= 0:
+            gain(p, EXCH_GAIN_GOOD[space][j], EXCH_GAIN_N[space][j])
+    f.c -= 1
+
 # S3 Wool Weaver: up to (weaving looms) times 1 wool -> 1 woolen.
 cdef void wool_weaver_start(State* s, int pi, Player* p, int space) noexcept nogil:
     push_space(s, pi, space, tool_value(p, T_WEAVING_LOOMS))
 
-cdef int wool_weaver_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
-    return repeat_legal(f, p.goods[G_WOOL] > 0, out)
-
-cdef void wool_weaver_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
-    if a == ACT_STOP:
-        pop(s)
-        return
-    p.goods[G_WOOL] -= 1
-    gain(p, G_WOOLEN, 1)
-    f.c -= 1
-
 # S4 Colonist: dehydrate a moor, 1 horse.
 cdef void colonist_start(State* s, int pi, Player* p, int space) noexcept nogil:
     dehydrate_moor(p)
-    gain_animal(s, pi, A_HORSE, 1)
+    take_space_gains(s, pi, space)
 
 # S5 Peat Cutter: cut peat by the spades.
 cdef void peat_cutter_start(State* s, int pi, Player* p, int space) noexcept nogil:
@@ -605,7 +634,7 @@ cdef void warden_start(State* s, int pi, Player* p, int space) noexcept nogil:
     push(s, K_ACTION, pi, F_FLIP, 0, 0, 0)
 
 cdef void dike_warden_start(State* s, int pi, Player* p, int space) noexcept nogil:
-    build_dikes(p, 1)
+    build_dikes(p, DIKE_WARDEN_DIKES_N)
     push(s, K_ACTION, pi, F_FLIP, 0, 0, 0)
 
 # S15 / W15 Laborer (2 food): (summer) a vehicle or (winter) a building, or use an occupied
@@ -640,37 +669,15 @@ cdef int winter_laborer_legal(State* s, Frame* f, Player* p, int* out) noexcept 
 
 # W1 Peat Boatman: 3 peat and 1 more per peat boat.
 cdef void peat_boatman_start(State* s, int pi, Player* p, int space) noexcept nogil:
-    gain(p, G_PEAT, 3 + p.peat_boats)
+    gain(p, G_PEAT, PEAT_BOATMAN_PEAT_N + PEAT_BOATMAN_PER_BOAT * p.peat_boats)
 
 # W2 Tanner: up to (fleshing beams) times 1 hide -> 1 leather.
 cdef void tanner_start(State* s, int pi, Player* p, int space) noexcept nogil:
     push_space(s, pi, space, tool_value(p, T_FLESHING_BEAMS))
 
-cdef int tanner_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
-    return repeat_legal(f, p.goods[G_HIDE] > 0, out)
-
-cdef void tanner_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
-    if a == ACT_STOP:
-        pop(s)
-        return
-    p.goods[G_HIDE] -= 1
-    gain(p, G_LEATHER, 1)
-    f.c -= 1
-
 # W3 Linen Weaver: up to (weaving looms) times 1 flax -> 1 linen.
 cdef void linen_weaver_start(State* s, int pi, Player* p, int space) noexcept nogil:
     push_space(s, pi, space, tool_value(p, T_WEAVING_LOOMS))
-
-cdef int linen_weaver_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
-    return repeat_legal(f, p.goods[G_FLAX] > 0, out)
-
-cdef void linen_weaver_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
-    if a == ACT_STOP:
-        pop(s)
-        return
-    p.goods[G_FLAX] -= 1
-    gain(p, G_LINEN, 1)
-    f.c -= 1
 
 # W4 Butcher: up to (slaughtering tables) animals, each 3 food (cattle 4) and 2 hides; the
 # animals in non-decreasing type order (d = lowest type allowed).
@@ -691,14 +698,14 @@ cdef void butcher_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
         pop(s)
         return
     p.animals[t] -= 1
-    gain(p, G_FOOD, 4 if t == A_CATTLE else 3)
-    gain(p, G_HIDE, 2)
+    gain(p, G_FOOD, BUTCHER_FOOD_BY_ANIMAL[t])
+    gain(p, G_HIDE, BUTCHER_HIDES_N)
     f.c -= 1
     f.d = <int8_t>t
 
 # W5 Cattle Trader: 2 grain, then 1 sheep with 1 cattle or 1 horse.
 cdef void cattle_trader_start(State* s, int pi, Player* p, int space) noexcept nogil:
-    gain(p, G_GRAIN, 2)
+    take_space_gains(s, pi, space)
     push_space(s, pi, space, 0)      # the sheep comes with the chosen animal
 
 cdef int cattle_trader_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
@@ -706,15 +713,19 @@ cdef int cattle_trader_legal(State* s, Frame* f, Player* p, int* out) noexcept n
     return add(out, n, ACT_ANIMAL + A_HORSE)
 
 cdef void cattle_trader_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
-    cdef int pi = f.player
-    pop(s)
-    p.animals[A_SHEEP] += 1
+    cdef int pi = f.player, space = f.a, j, code
+    pop(s)                          # (clears *f)
+    for j in range(MAX_PARTS):      # rules.SPACE_GAINS_WITH_CHOICE, housed with the choice
+        code = CHOICE_GAIN_CODE[space][j]
+        if code >= GIVE_ANIMAL:
+            p.animals[code - GIVE_ANIMAL] += CHOICE_GAIN_N[space][j]
+        elif code >= 0:
+            gain(p, code, CHOICE_GAIN_N[space][j])
     gain_animal(s, pi, a - ACT_ANIMAL, 1)
 
 # W6 Grocer (winter): 1 wood and 1 clay, then 1 animal and 1 peat cut from your moors.
 cdef void winter_grocer_start(State* s, int pi, Player* p, int space) noexcept nogil:
-    gain(p, G_WOOD, 1)
-    gain(p, G_CLAY, 1)
+    take_space_gains(s, pi, space)
     push_space(s, pi, space, 0)
 
 cdef int any_animal_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
@@ -732,7 +743,7 @@ cdef void winter_grocer_apply(State* s, Frame* f, Player* p, int a) noexcept nog
 
 # W7 Builders' Merchant: 2 hides, then 1 wood or 1 clay, then 1 timber or 1 brick (b = step).
 cdef void builders_merchant_start(State* s, int pi, Player* p, int space) noexcept nogil:
-    gain(p, G_HIDE, 2)
+    take_space_gains(s, pi, space)
     push_space(s, pi, space, 0)
 
 cdef int builders_merchant_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
@@ -750,18 +761,6 @@ cdef void builders_merchant_apply(State* s, Frame* f, Player* p, int a) noexcept
 # W8 Potter: up to (pottery wheels) times 1 clay -> 3 food and 1 peat.
 cdef void potter_start(State* s, int pi, Player* p, int space) noexcept nogil:
     push_space(s, pi, space, tool_value(p, T_POTTERY_WHEELS))
-
-cdef int potter_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
-    return repeat_legal(f, p.goods[G_CLAY] > 0, out)
-
-cdef void potter_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
-    if a == ACT_STOP:
-        pop(s)
-        return
-    p.goods[G_CLAY] -= 1
-    gain(p, G_FOOD, 3)
-    gain(p, G_PEAT, 1)
-    f.c -= 1
 
 # W9 Baker: up to (ovens) times 1 grain (or flax) and 1 peat (or wood) -> 6 food.
 cdef void baker_start(State* s, int pi, Player* p, int space) noexcept nogil:
@@ -784,7 +783,7 @@ cdef void baker_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
         p.goods[G_PEAT] -= 1
     else:
         pay_wood(p, 1)
-    gain(p, G_FOOD, 6)
+    gain(p, G_FOOD, BAKER_FOOD_N)
     f.c -= 1
 
 # W10 Wood Trader (1 food, grain only when no food is left): 4 wood or a building.
@@ -798,7 +797,7 @@ cdef int wood_trader_legal(State* s, Frame* f, Player* p, int* out) noexcept nog
 
 cdef void wood_trader_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
     pop(s)
-    gain(p, G_WOOD, 4)
+    gain(p, G_WOOD, WOOD_TRADER_WOOD_N)
 
 # W12 Wainwright: up to one vehicle (b = 1 once decided), then up to one peat boat.
 cdef int wainwright_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
@@ -825,7 +824,7 @@ cdef void wainwright_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
 # W14 Carpenter (winter): turn a stall into a stable for 2 bricks, or build a stall.
 cdef int winter_carpenter_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
     cdef int n = 0
-    if can_upgrade_stall(s, f.player) and p.goods[G_BRICK] >= 2:
+    if can_upgrade_stall(s, f.player) and p.goods[G_BRICK] >= STABLE_UPGRADE_BRICKS_N:
         n = add(out, n, ACT_FLIP + FLIP_STALL)
     if can_build_stall(s, f.player):
         n = add(out, n, ACT_TILE + TILE_STALL)
@@ -837,7 +836,7 @@ cdef void winter_carpenter_apply(State* s, Frame* f, Player* p, int a) noexcept 
     if a == ACT_TILE + TILE_STALL:
         build_stall(s, pi)
     else:
-        p.goods[G_BRICK] -= 2
+        p.goods[G_BRICK] -= STABLE_UPGRADE_BRICKS_N
         upgrade_stall(s, pi)
 
 cdef void space_row(int space, SpaceStart start, SpaceLegal legal, SpaceApply apply) noexcept nogil:
@@ -849,7 +848,7 @@ cdef void register_spaces() noexcept nogil:
     #         space                start                    choices                  effect
     space_row(S_FISHERMAN,         fisherman_start,         no_choice,               no_effect)
     space_row(S_GROCER,            summer_grocer_start,     summer_grocer_legal,     summer_grocer_apply)
-    space_row(S_WOOL_WEAVER,       wool_weaver_start,       wool_weaver_legal,       wool_weaver_apply)
+    space_row(S_WOOL_WEAVER,       wool_weaver_start,       exchange_legal,          exchange_apply)
     space_row(S_COLONIST,          colonist_start,          no_choice,               no_effect)
     space_row(S_PEAT_CUTTER,       peat_cutter_start,       no_choice,               no_effect)
     space_row(S_DIKE_BUILDER,      dike_builder_start,      dike_builder_legal,      take_animal_apply)
@@ -863,13 +862,13 @@ cdef void register_spaces() noexcept nogil:
     space_row(S_WARDEN,            warden_start,            no_choice,               no_effect)
     space_row(S_LABORER,           laborer_start,           summer_laborer_legal,    summer_laborer_apply)
     space_row(W_PEAT_BOATMAN,      peat_boatman_start,      no_choice,               no_effect)
-    space_row(W_TANNER,            tanner_start,            tanner_legal,            tanner_apply)
-    space_row(W_LINEN_WEAVER,      linen_weaver_start,      linen_weaver_legal,      linen_weaver_apply)
+    space_row(W_TANNER,            tanner_start,            exchange_legal,          exchange_apply)
+    space_row(W_LINEN_WEAVER,      linen_weaver_start,      exchange_legal,          exchange_apply)
     space_row(W_BUTCHER,           butcher_start,           butcher_legal,           butcher_apply)
     space_row(W_CATTLE_TRADER,     cattle_trader_start,     cattle_trader_legal,     cattle_trader_apply)
     space_row(W_GROCER,            winter_grocer_start,     any_animal_legal,        winter_grocer_apply)
     space_row(W_BUILDERS_MERCHANT, builders_merchant_start, builders_merchant_legal, builders_merchant_apply)
-    space_row(W_POTTER,            potter_start,            potter_legal,            potter_apply)
+    space_row(W_POTTER,            potter_start,            exchange_legal,          exchange_apply)
     space_row(W_BAKER,             baker_start,             baker_legal,             baker_apply)
     space_row(W_WOOD_TRADER,       wood_trader_start,       wood_trader_legal,       wood_trader_apply)
     space_row(W_MASTER,            master_start,            no_choice,               no_effect)

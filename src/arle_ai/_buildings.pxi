@@ -8,7 +8,16 @@ cdef void building_on_build(State* s, int pi, int b) noexcept nogil:
     """The one-off effect of a yellow, orange, blue or red building. Later parts are pushed first
     so that the stack resolves them in printed order."""
     cdef Player* p = &s.pl[pi]
-    cdef int k, f
+    cdef int k, f, j
+    # the table parts first: rules.BUILDING_GAINS, BUILDING_DIKES, BUILDING_TOOL_STEPS
+    for j in range(MAX_PARTS):
+        if BUILD_GAIN_GOOD[b][j] >= 0:
+            gain(p, BUILD_GAIN_GOOD[b][j], BUILD_GAIN_N[b][j])
+    if BUILD_DIKES[b] > 0:
+        build_dikes(p, BUILD_DIKES[b])
+    for j in range(MAX_PARTS):
+        if BUILD_STEP_TOOL[b][j] >= 0:
+            advance_tool_free(p, BUILD_STEP_TOOL[b][j], BUILD_STEP_N[b][j])
     if b == B_TURNERY:
         gain(p, G_WOOD, p.forests)
         push_cut(s, pi, 2 * p.forests)
@@ -29,30 +38,16 @@ cdef void building_on_build(State* s, int pi, int b) noexcept nogil:
     elif b == B_MILL:
         f = p.grain_fields + p.flax_fields
         gain(p, G_FOOD, 12 if f >= 6 else (10 if f == 5 else (8 if f >= 3 else 0)))
-    elif b == B_WEAVING_MILL:
-        gain(p, G_WINTER_WEAR, 1)
-        advance_tool_free(p, T_WEAVING_LOOMS, 2)
-    elif b == B_TEXTILE_HOUSE:
-        gain(p, G_LINEN, 1)
-        gain(p, G_WOOLEN, 1)
-        gain(p, G_LEATHER, 1)
     elif b == B_SADDLERY:
-        advance_tool_free(p, T_FLESHING_BEAMS, 1)
         push_cut(s, pi, p.animals[A_HORSE])
     elif b == B_JOINERY:
         gain(p, G_PEAT, 2 * p.peat_boats)
         gain_animal(s, pi, A_HORSE, p.plows)
-    elif b == B_WATERFRONT_HOUSE:
-        gain(p, G_FOOD, 10)
-        build_dikes(p, 2)
-        advance_tool_free(p, T_FISH_TRAPS, 3)
     elif b == B_POTTERS_INN:
         push(s, K_ACTION, pi, F_ANIMALS, 0, tool_value(p, T_POTTERY_WHEELS), 0)
     elif b == B_FARMERS_INN:
         push(s, K_ACTION, pi, F_FARMERS_INN, 0, 3, 0)
     elif b == B_JUNK_DEALERS_INN:
-        gain(p, G_LEATHER_WEAR, 1)
-        gain(p, G_WOOLEN, 1)
         push(s, K_ACTION, pi, F_JUNK, 0, 0, 0)
     elif b == B_GULF_HOUSE_INN:
         # a double stall counts as two stalls (docs/rules-decisions.md)
@@ -63,40 +58,38 @@ cdef void building_on_build(State* s, int pi, int b) noexcept nogil:
         push_cut(s, pi, p.animals[A_CATTLE])
         check_housing(s, pi)
     elif b == B_SLUICE_YARD_INN:
-        advance_tool_free(p, T_FISH_TRAPS, 2)
         gain(p, G_WOOD, tool_value(p, T_FISH_TRAPS))
     elif b == B_VILLAGE_CHURCH:
         if can_gain_piece(s, pi, V_CARRIAGE):
             add_piece(p, V_CARRIAGE)
     elif b == B_LUTETSBURG_CASTLE:
-        advance_tool_free(p, T_SPADES, 1)
-        advance_tool_free(p, T_POTTERY_WHEELS, 1)
-        advance_tool_free(p, T_WORKBENCHES, 1)
         push(s, K_ACTION, pi, F_FOREST, 0, 1, 0)     # optional: a forest takes a land space
     elif b == B_BERUM_CASTLE:
-        advance_tool_free(p, T_OVENS, 1)
-        advance_tool_free(p, T_WEAVING_LOOMS, 1)
         push(s, K_ACTION, pi, F_FLIP, 0, 0, 0)
 
 # ---- clock buildings (any time, as often as affordable: docs/rules-decisions.md) ----
 
+cdef inline int holds(Player* p, int code, int n) noexcept nogil:
+    """At least n of a good or (code >= GIVE_ANIMAL) an animal type."""
+    if code >= GIVE_ANIMAL:
+        return p.animals[code - GIVE_ANIMAL] >= n
+    return p.goods[code] >= n
+
 cdef int building_usable(State* s, int pi, int b) noexcept nogil:
+    """pi owns clock building b and can pay one use (rules.BUILDING_USES: needs, then pays,
+    exactly as named; an upgrade needs a stall and a stable left)."""
     cdef Player* p = &s.pl[pi]
-    if not owns(p, b):
+    cdef int j
+    if not owns(p, b) or not USE_DEFINED[b]:
         return 0
-    if b == B_WEAVING_PARLOR:
-        return p.goods[G_FLAX] >= 3
-    if b == B_COLONISTS_HOUSE:
-        return p.goods[G_WOOL] >= 2
-    if b == B_CARPENTERS_WORKSHOP:
-        return p.goods[G_BRICK] >= 1 and p.goods[G_FOOD] >= 4 and can_upgrade_stall(s, pi)
-    if b == B_SCHNAPPS_DISTILLERY:
-        return p.goods[G_GRAIN] >= 1 and p.goods[G_PEAT] >= 1
-    if b == B_LITTER_STORAGE:
-        return p.animals[A_HORSE] >= 2 and p.goods[G_FLAX] >= 3
-    if b == B_WOOD_TRADER:
-        return p.goods[G_FOOD] >= 1 and p.goods[G_TIMBER] >= 1
-    return 0
+    for j in range(MAX_PARTS):
+        if USE_NEED_CODE[b][j] >= 0 and not holds(p, USE_NEED_CODE[b][j], USE_NEED_N[b][j]):
+            return 0
+        if USE_PAY_GOOD[b][j] >= 0 and p.goods[USE_PAY_GOOD[b][j]] < USE_PAY_N[b][j]:
+            return 0
+    if USE_STALL_TO_STABLE[b] and not can_upgrade_stall(s, pi):
+        return 0
+    return 1
 
 cdef int building_use_actions(State* s, int pi, int* out, int n) noexcept nogil:
     cdef int b
@@ -112,30 +105,22 @@ cdef int building_use_actions(State* s, int pi, int* out, int n) noexcept nogil:
     return n
 
 cdef void use_building(State* s, int pi, int b) noexcept nogil:
+    """One use of clock or November building b (rules.BUILDING_USES): pay, take, build dikes,
+    upgrade a stall; then the decisions it brings (cutting, fields, Master steps)."""
     cdef Player* p = &s.pl[pi]
-    if b == B_WEAVING_PARLOR:
-        p.goods[G_FLAX] -= 3
-        gain(p, G_LINEN, 1)
-        push_cut(s, pi, 1)
-    elif b == B_COLONISTS_HOUSE:
-        p.goods[G_WOOL] -= 2
-        gain(p, G_CLAY, 1)
-        push_cut(s, pi, 1)
-    elif b == B_CARPENTERS_WORKSHOP:
-        p.goods[G_BRICK] -= 1
-        p.goods[G_FOOD] -= 4
+    cdef int j
+    for j in range(MAX_PARTS):
+        if USE_PAY_GOOD[b][j] >= 0:
+            p.goods[USE_PAY_GOOD[b][j]] -= USE_PAY_N[b][j]
+    take_all(s, pi, USE_GAIN_CODE[b], USE_GAIN_N[b])
+    if USE_DIKES[b] > 0:
+        build_dikes(p, USE_DIKES[b])
+    if USE_STALL_TO_STABLE[b]:
         upgrade_stall(s, pi)
-    elif b == B_SCHNAPPS_DISTILLERY:
-        p.goods[G_GRAIN] -= 1
-        p.goods[G_PEAT] -= 1
-        gain(p, G_FOOD, 3)
-    elif b == B_LITTER_STORAGE:
-        p.goods[G_FLAX] -= 3
-        gain_animal(s, pi, A_HORSE, 1)
-    elif b == B_WOOD_TRADER:
-        p.goods[G_FOOD] -= 1
-        p.goods[G_TIMBER] -= 1
-        gain(p, G_WOOD, 2)
+    push_cut(s, pi, USE_CUT[b])
+    if USE_FIELDS[b] > 0:
+        push(s, K_ACTION, pi, F_FIELD, 0, USE_FIELDS[b], 0)
+    push_master(s, pi, USE_MASTER[b])
 
 # ---- light-green houses before each November ----
 
@@ -158,17 +143,7 @@ cdef void apply_november(State* s, Frame* f, int a) noexcept nogil:
         return
     b = a - ACT_USE
     p.november_used |= <int8_t>(1 << b)
-    if b == B_FARMERS_HOUSE:
-        gain(p, G_CLAY, 1)
-        push_cut(s, pi, 1)
-    elif b == B_PLOW_MAKERS_WORKSHOP:
-        push(s, K_ACTION, pi, F_FIELD, 0, 1, 0)
-    elif b == B_NOVICES_HUT:
-        gain(p, G_GRAIN, 1)
-        build_dikes(p, 1)
-    elif b == B_WORKSHOP:
-        gain(p, G_WOOD, 1)
-        push_master(s, pi, 1)
+    use_building(s, pi, b)
 
 # ---- sub-decisions of buildings ----
 

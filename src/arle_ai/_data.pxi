@@ -67,6 +67,51 @@ cdef int8_t BARN_LARGE
 cdef int8_t BARN_FLEX
 cdef int8_t BARN_PENALTY_VP
 
+# what spaces and buildings give (rules.SPACE_GAINS ... rules.BUILDING_USES); a "code" is a
+# good (0..NGOODS-1) or GIVE_ANIMAL + an animal type, -1 = none
+cdef enum:
+    MAX_PARTS = 3                           # goods (or tools) in one gain, pay or step list
+    MAX_DIKE_STEPS = 15                     # bound of rules.DIKE_STEPS_MAX (int8 tables below)
+cdef int8_t SPACE_GAIN_CODE[NSPACES][MAX_PARTS]
+cdef int8_t SPACE_GAIN_N[NSPACES][MAX_PARTS]
+cdef int8_t CHOICE_GAIN_CODE[NSPACES][MAX_PARTS]  # taken with a space's chosen item
+cdef int8_t CHOICE_GAIN_N[NSPACES][MAX_PARTS]
+cdef int8_t EXCH_PAY_GOOD[NSPACES]          # an exchange space: one repetition pays this
+cdef int8_t EXCH_PAY_N[NSPACES]
+cdef int8_t EXCH_GAIN_GOOD[NSPACES][MAX_PARTS]  # and gives these (-1 none)
+cdef int8_t EXCH_GAIN_N[NSPACES][MAX_PARTS]
+cdef int8_t PEAT_BOATMAN_PEAT_N, PEAT_BOATMAN_PER_BOAT
+cdef int8_t BUTCHER_FOOD_BY_ANIMAL[NANIMALS]
+cdef int8_t BUTCHER_HIDES_N, BAKER_FOOD_N, WOOD_TRADER_WOOD_N, DIKE_WARDEN_DIKES_N
+cdef int8_t STALL_COST_GOOD[MAX_PARTS]      # -1 none; wood/clay may be paid by timber/brick
+cdef int8_t STALL_COST_N[MAX_PARTS]
+cdef int8_t STABLE_UPGRADE_BRICKS_N
+
+cdef int8_t BUILD_GAIN_GOOD[NBUILDINGS][MAX_PARTS]  # taken when built
+cdef int8_t BUILD_GAIN_N[NBUILDINGS][MAX_PARTS]
+cdef int8_t BUILD_DIKES[NBUILDINGS]
+cdef int8_t BUILD_STEP_TOOL[NBUILDINGS][MAX_PARTS]  # free tool steps when built (-1 none)
+cdef int8_t BUILD_STEP_N[NBUILDINGS][MAX_PARTS]
+cdef int8_t USE_DEFINED[NBUILDINGS]         # has a rules.BUILDING_USES row (the Loading Station
+                                            # has none: its peat is a load, _vehicles.pxi)
+cdef int8_t USE_NEED_CODE[NBUILDINGS][MAX_PARTS]    # one use of a clock or November building
+cdef int8_t USE_NEED_N[NBUILDINGS][MAX_PARTS]
+cdef int8_t USE_PAY_GOOD[NBUILDINGS][MAX_PARTS]
+cdef int8_t USE_PAY_N[NBUILDINGS][MAX_PARTS]
+cdef int8_t USE_GAIN_CODE[NBUILDINGS][MAX_PARTS]
+cdef int8_t USE_GAIN_N[NBUILDINGS][MAX_PARTS]
+cdef int8_t USE_CUT[NBUILDINGS]
+cdef int8_t USE_DIKES[NBUILDINGS]
+cdef int8_t USE_FIELDS[NBUILDINGS]
+cdef int8_t USE_MASTER[NBUILDINGS]
+cdef int8_t USE_STALL_TO_STABLE[NBUILDINGS]
+
+# dikes and land: per dike steps 0..MAX_DIKE_STEPS (past DIKE_STEPS_N as at DIKE_STEPS_N)
+cdef int8_t DIKE_STEPS_N                    # rules.DIKE_STEPS_MAX
+cdef int8_t LAND_BY_DIKES[MAX_DIKE_STEPS + 1]   # starting land plus the opened tidal rows
+cdef int8_t TIDAL_VP_BY_DIKES[MAX_DIKE_STEPS + 1]   # VP of the empty top-row gaps
+cdef int8_t MOOR_LAND_N
+
 # setup: starting goods, animals and home tiles; the building draw per variant
 cdef int16_t START_GOODS_ARR[NGOODS]
 cdef int16_t START_ANIMALS_ARR[NANIMALS]
@@ -335,6 +380,89 @@ cdef void _load_start(r) except *:
     START_STALLS = home["stall"]
 
 
+cdef void _fill_codes(int8_t* codes, int8_t* counts, items, bint animals) except *:
+    """Up to MAX_PARTS (what, n) pairs into a code row and a count row (-1 / 0 when unused)."""
+    cdef int j
+    items = tuple(items)
+    assert len(items) <= MAX_PARTS, items
+    for j in range(MAX_PARTS):
+        codes[j] = -1
+        counts[j] = 0
+    for j, (what, n) in enumerate(items):
+        assert what in GOOD_NAMES or (animals and what in ANIMAL_NAMES), what
+        codes[j] = _give_code(what)
+        counts[j] = n
+
+
+cdef void _load_effects(r) except *:
+    """What the spaces and buildings give: rules.SPACE_GAINS ... rules.BUILDING_USES."""
+    global PEAT_BOATMAN_PEAT_N, PEAT_BOATMAN_PER_BOAT, BUTCHER_HIDES_N, BAKER_FOOD_N
+    global WOOD_TRADER_WOOD_N, DIKE_WARDEN_DIKES_N, STABLE_UPGRADE_BRICKS_N
+    cdef int i, j
+    spaces = [a.key for a in r.ACTION_SPACES]
+    keys = [b.key for b in r.BUILDINGS]
+    tools = [t.key for t in r.TOOLS]
+    for table in (r.SPACE_GAINS, r.SPACE_GAINS_WITH_CHOICE, r.SPACE_EXCHANGES):
+        assert set(table) <= set(spaces), set(table) - set(spaces)
+    for table in (r.BUILDING_GAINS, r.BUILDING_DIKES, r.BUILDING_TOOL_STEPS, r.BUILDING_USES):
+        assert set(table) <= set(keys), set(table) - set(keys)
+    for i, key in enumerate(spaces):
+        _fill_codes(SPACE_GAIN_CODE[i], SPACE_GAIN_N[i], r.SPACE_GAINS.get(key, ()), True)
+        _fill_codes(CHOICE_GAIN_CODE[i], CHOICE_GAIN_N[i],
+                    r.SPACE_GAINS_WITH_CHOICE.get(key, ()), True)
+        pay, gives = r.SPACE_EXCHANGES.get(key, ((None, 0), ()))
+        EXCH_PAY_GOOD[i] = GOOD_NAMES.index(pay[0]) if pay[0] is not None else -1
+        EXCH_PAY_N[i] = pay[1]
+        _fill_codes(EXCH_GAIN_GOOD[i], EXCH_GAIN_N[i], gives, False)
+    PEAT_BOATMAN_PEAT_N = r.PEAT_BOATMAN_PEAT
+    PEAT_BOATMAN_PER_BOAT = r.PEAT_BOATMAN_PEAT_PER_BOAT
+    assert set(r.BUTCHER_FOOD) == set(ANIMAL_NAMES)
+    for i in range(NANIMALS):
+        BUTCHER_FOOD_BY_ANIMAL[i] = r.BUTCHER_FOOD[ANIMAL_NAMES[i]]
+    BUTCHER_HIDES_N = r.BUTCHER_HIDES
+    BAKER_FOOD_N = r.BAKER_FOOD
+    WOOD_TRADER_WOOD_N = r.WOOD_TRADER_WOOD
+    DIKE_WARDEN_DIKES_N = r.DIKE_WARDEN_DIKES
+    _fill_codes(STALL_COST_GOOD, STALL_COST_N, r.STALL_COST, False)
+    STABLE_UPGRADE_BRICKS_N = r.STABLE_UPGRADE_BRICKS
+    for i, key in enumerate(keys):
+        _fill_codes(BUILD_GAIN_GOOD[i], BUILD_GAIN_N[i], r.BUILDING_GAINS.get(key, ()), False)
+        BUILD_DIKES[i] = r.BUILDING_DIKES.get(key, 0)
+        steps = tuple(r.BUILDING_TOOL_STEPS.get(key, ()))
+        assert len(steps) <= MAX_PARTS
+        for j in range(MAX_PARTS):
+            BUILD_STEP_TOOL[i][j] = tools.index(steps[j][0]) if j < len(steps) else -1
+            BUILD_STEP_N[i][j] = steps[j][1] if j < len(steps) else 0
+        use = r.BUILDING_USES.get(key)
+        USE_DEFINED[i] = use is not None
+        if use is None:
+            use = r.BuildingUse()
+        else:
+            timing = r.BUILDINGS[i].timing
+            assert timing in ("anytime", "november"), (key, timing)
+        _fill_codes(USE_NEED_CODE[i], USE_NEED_N[i], use.needs, True)
+        _fill_codes(USE_PAY_GOOD[i], USE_PAY_N[i], use.pays, False)
+        _fill_codes(USE_GAIN_CODE[i], USE_GAIN_N[i], use.gains, True)
+        USE_CUT[i] = use.cut
+        USE_DIKES[i] = use.dikes
+        USE_FIELDS[i] = use.fields
+        USE_MASTER[i] = use.master_steps
+        USE_STALL_TO_STABLE[i] = 1 if use.stall_to_stable else 0
+
+
+cdef void _load_land(r) except *:
+    """Land and the top-row penalty per dike steps (rules.TIDAL_ROWS_OPEN_AT, ...)."""
+    global DIKE_STEPS_N, MOOR_LAND_N
+    cdef int d, k
+    DIKE_STEPS_N = r.DIKE_STEPS_MAX
+    MOOR_LAND_N = r.MOOR_LAND
+    for d in range(MAX_DIKE_STEPS + 1):
+        k = d if d < r.DIKE_STEPS_MAX else r.DIKE_STEPS_MAX
+        LAND_BY_DIKES[d] = r.START_LAND + r.TIDAL_ROW_LAND * sum(
+            1 for step in r.TIDAL_ROWS_OPEN_AT if k >= step)
+        TIDAL_VP_BY_DIKES[d] = r.TIDAL_GAP_VP * r.TOP_DIKE_ROW_GAPS[k]
+
+
 def _check_numbers(r):
     """ValueError unless the numbers of rules module `r` fit what the core indexes with them:
     the dike row of the shovels as long as the track, start goods within their caps (the
@@ -377,6 +505,19 @@ def _check_numbers(r):
     if total > len(r.TRAVEL_VP) - 1:
         raise ValueError(f"the destinations cover {total} travel spaces; TRAVEL_VP has VP for "
                          f"0..{len(r.TRAVEL_VP) - 1}")
+    if not 0 <= r.DIKE_STEPS_MAX <= MAX_DIKE_STEPS:
+        raise ValueError(f"DIKE_STEPS_MAX must be in 0..{MAX_DIKE_STEPS}, not "
+                         f"{r.DIKE_STEPS_MAX}")
+    if len(r.TOP_DIKE_ROW_GAPS) != r.DIKE_STEPS_MAX + 1:
+        raise ValueError(f"TOP_DIKE_ROW_GAPS must have {r.DIKE_STEPS_MAX + 1} values (dike "
+                         f"steps 0..{r.DIKE_STEPS_MAX}), not {len(r.TOP_DIKE_ROW_GAPS)}")
+    if any(not 1 <= step <= r.DIKE_STEPS_MAX for step in r.TIDAL_ROWS_OPEN_AT):
+        raise ValueError(f"TIDAL_ROWS_OPEN_AT must be dike steps in 1..{r.DIKE_STEPS_MAX}, not "
+                         f"{r.TIDAL_ROWS_OPEN_AT}")
+    land = r.START_LAND + r.TIDAL_ROW_LAND * len(r.TIDAL_ROWS_OPEN_AT) + 3 * r.MOOR_LAND
+    if min(r.START_LAND, r.TIDAL_ROW_LAND, r.MOOR_LAND) < 0 or land > 127:
+        raise ValueError(f"land spaces must be counts that fit a home board (at most 127 in "
+                         f"all), not {land}")
     for name in ("MILKING_SHEEP", "MILKING_CATTLE", "SHEARING_SHEEP"):
         if len(getattr(r, name)) != 3:
             raise ValueError(f"{name} must have 3 thresholds")
@@ -398,6 +539,8 @@ cdef void _load_data(r) except *:
     _load_travel(r)
     _load_goods_and_scoring(r)
     _load_start(r)
+    _load_effects(r)
+    _load_land(r)
 
 
 def _reload_tables(rules_module=None):

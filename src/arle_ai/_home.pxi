@@ -78,16 +78,6 @@ cdef inline int dike_value(Player* p) noexcept nogil:
 
 # ---- land ----
 
-cdef inline int rows_opened(int dikes) noexcept nogil:
-    """Tidal rows turned into land after this many dike steps (rows open at steps 1, 4, 7)."""
-    if dikes >= 7:
-        return 3
-    if dikes >= 4:
-        return 2
-    if dikes >= 1:
-        return 1
-    return 0
-
 cdef inline int popcount32(uint32_t x) noexcept nogil:
     cdef int n = 0
     while x:
@@ -103,9 +93,10 @@ cdef inline int dehydrated_count(Player* p) noexcept nogil:
     return n
 
 cdef inline int land_total(Player* p) noexcept nogil:
-    """Land spaces: the 6 starting ones (the boardwalk stands on one), 3 per opened tidal row,
-    2 per moor tile removed."""
-    return 6 + 3 * rows_opened(p.dikes) + 2 * p.moors_removed
+    """Land spaces: the starting ones (the boardwalk stands on one) and those of the opened
+    tidal rows (LAND_BY_DIKES, from rules.START_LAND, TIDAL_ROW_LAND, TIDAL_ROWS_OPEN_AT), and
+    rules.MOOR_LAND per moor tile removed."""
+    return LAND_BY_DIKES[p.dikes] + MOOR_LAND_N * p.moors_removed
 
 cdef inline int land_occupied(Player* p) noexcept nogil:
     return (p.grain_fields + p.flax_fields + p.forests + p.parks + p.stalls + p.depots + p.stables
@@ -115,10 +106,10 @@ cdef inline int land_free(Player* p) noexcept nogil:
     return land_total(p) - land_occupied(p)
 
 cdef inline void build_dikes(Player* p, int n) noexcept nogil:
-    """Move the lowest dike up n times; steps past the 7th are lost."""
+    """Move the lowest dike up n times; steps past rules.DIKE_STEPS_MAX are lost."""
     cdef int v = p.dikes + n
-    if v > 7:
-        v = 7
+    if v > DIKE_STEPS_N:
+        v = DIKE_STEPS_N
     p.dikes = <int8_t>v
 
 cdef inline void sort_dehydrated(Player* p) noexcept nogil:

@@ -170,7 +170,7 @@ cdef void _player_from_dict(Player* p, r, int pi) except *:
         p.tools[t] = values.index(v)
     tools.done()
     home = r.sub("home")
-    p.dikes = home.int("dikes", 0, 7, default=0)
+    p.dikes = home.int("dikes", 0, DIKE_STEPS_N, default=0)
     p.hydrated = home.int("hydrated_moors", 0, 3, default=3)
     dm = home.get("dehydrated_moors", [])
     if not isinstance(dm, list) or len(dm) > 3 - p.hydrated:

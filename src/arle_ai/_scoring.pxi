@@ -42,10 +42,8 @@ cdef inline int large_vehicles(Player* p) noexcept nogil:
     return n
 
 cdef inline int tidal_penalty(Player* p) noexcept nogil:
-    """-1 per empty gap of the top dike row G0 (reading (a) of core.md 8.5)."""
-    if p.dikes <= 4:
-        return -3
-    return p.dikes - 7
+    """rules.TIDAL_GAP_VP per empty gap of the top dike row G0 (reading (a) of core.md 8.5)."""
+    return TIDAL_VP_BY_DIKES[p.dikes]
 
 cdef void score_parts(Player* p, int* out) noexcept nogil:
     """The eight scoring categories of player p, in half points."""

@@ -44,15 +44,14 @@ def _nb(text: str) -> str:
     return text.replace(" ", NB)
 
 
-def _rows_opened(dikes: int) -> int:
-    return 3 if dikes >= 7 else 2 if dikes >= 4 else 1 if dikes >= 1 else 0
-
-
 def free_land(home: dict[str, Any]) -> int:
-    """Empty land spaces of a home board dict: 6 + 3 per opened tidal row + 2 per removed moor,
-    less the tiles and buildings on them (the boardwalk takes one while it lies there)."""
-    removed = 3 - home["hydrated_moors"] - len(home["dehydrated_moors"])
-    total = 6 + 3 * _rows_opened(home["dikes"]) + 2 * removed
+    """Empty land spaces of a home board dict: the starting land, the opened tidal rows' and the
+    removed moors' (rules.START_LAND, TIDAL_ROW_LAND, TIDAL_ROWS_OPEN_AT, MOOR_LAND), less the
+    tiles and buildings on them (the boardwalk takes one while it lies there)."""
+    removed = (rules.START_HOME["hydrated_moor"] - home["hydrated_moors"]
+               - len(home["dehydrated_moors"]))
+    rows = sum(1 for step in rules.TIDAL_ROWS_OPEN_AT if home["dikes"] >= step)
+    total = rules.START_LAND + rules.TIDAL_ROW_LAND * rows + rules.MOOR_LAND * removed
     used = sum(home[k] for k in ("grain_fields", "flax_fields", "forests", "parks", "stalls",
                                  "depots", "stables", "double_stalls"))
     used += len(home["buildings"]) + (1 if home["boardwalk_peat"] > 0 else 0)
@@ -77,7 +76,8 @@ def _home(home: dict[str, Any], width: int = WIDTH) -> list[str]:
         moors += f", {len(home['dehydrated_moors'])} dehydrated (peat {peat})"
     walk = home["boardwalk_peat"]
     board = f"boardwalk {walk} peat" if walk > 0 else "boardwalk gone"
-    line1 = f"home: dikes {home['dikes']}/7, {moors}, {board}, free land {free_land(home)}"
+    line1 = (f"home: dikes {home['dikes']}/{rules.DIKE_STEPS_MAX}, {moors}, {board}, "
+             f"free land {free_land(home)}")
     line2 = (f"fields {home['grain_fields']} grain + {home['flax_fields']} flax, "
              f"forests {home['forests']}, parks {home['parks']}, stalls {home['stalls']}, "
              f"depots {home['depots']}, stables {home['stables']}, "

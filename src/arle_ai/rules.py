@@ -87,6 +87,32 @@ __all__ = [
     "START_HOME",
     "MOOR_PEAT",
     "ANIMAL_VP_BY_RANK",
+    # dikes and land
+    "DIKE_STEPS_MAX",
+    "TIDAL_ROWS_OPEN_AT",
+    "TIDAL_ROW_LAND",
+    "START_LAND",
+    "MOOR_LAND",
+    "TOP_DIKE_ROW_GAPS",
+    "TIDAL_GAP_VP",
+    # what the action spaces and buildings give
+    "SPACE_GAINS",
+    "SPACE_GAINS_WITH_CHOICE",
+    "SPACE_EXCHANGES",
+    "PEAT_BOATMAN_PEAT",
+    "PEAT_BOATMAN_PEAT_PER_BOAT",
+    "BUTCHER_FOOD",
+    "BUTCHER_HIDES",
+    "BAKER_FOOD",
+    "WOOD_TRADER_WOOD",
+    "DIKE_WARDEN_DIKES",
+    "STALL_COST",
+    "STABLE_UPGRADE_BRICKS",
+    "BUILDING_GAINS",
+    "BUILDING_DIKES",
+    "BUILDING_TOOL_STEPS",
+    "BuildingUse",
+    "BUILDING_USES",
     # names in the engine's order, and the action-id layout
     "GOODS",
     "LOAD_GOODS",
@@ -737,6 +763,123 @@ MOOR_PEAT = 4  # peat put on a moor tile when it is dehydrated
 
 # Final scoring of animals: VP per animal of the least, the second least and the most kept type.
 ANIMAL_VP_BY_RANK = (2, 1, 0)
+
+
+# ---------------------------------------------------------------------------------------------
+# Dikes and land (core.md §2.3-§2.4, §8.5)
+# ---------------------------------------------------------------------------------------------
+
+DIKE_STEPS_MAX = 7  # dike steps a player can take (D = 0..7); steps after the last are lost
+TIDAL_ROWS_OPEN_AT = (1, 4, 7)  # the dike step at which each tidal-flat row becomes land
+TIDAL_ROW_LAND = 3  # land spaces of an opened tidal row
+START_LAND = 6  # land spaces at the start (rows 3-4; the starting tiles stand on them)
+MOOR_LAND = 2  # land spaces freed by a moor tile once it is gone
+# Empty gaps of the top gap row G0 by dike steps D = 0..7 (the core.md §2.4 table), and the VP
+# of each at the end: reading (a) of core.md §8.5 (docs/rules-decisions.md).
+TOP_DIKE_ROW_GAPS = (3, 3, 3, 3, 3, 2, 1, 0)
+TIDAL_GAP_VP = -1
+
+
+# ---------------------------------------------------------------------------------------------
+# What the action spaces give (actions.md §3, §4): the numbers the rules code reads
+# ---------------------------------------------------------------------------------------------
+
+# Goods and animals a space gives outright when it is used, before its choices (the Fisherman
+# after its food, the Colonist after the dehydrated moor). Each choice of a space is 1 of what
+# it names (Grocer: 1 timber, 1 brick or 1 animal; Builders' Merchant: 1 wood or clay, then 1
+# timber or brick; Dike Builder, Cattle Trader, winter Grocer: 1 animal).
+SPACE_GAINS: dict[str, tuple[tuple[str, int], ...]] = {
+    "fisherman": (("sheep", 1),),
+    "summer_grocer": (("grain", 1), ("leather", 1)),
+    "colonist": (("horse", 1),),
+    "cattle_trader": (("grain", 2),),
+    "winter_grocer": (("wood", 1), ("clay", 1)),
+    "builders_merchant": (("hide", 2),),
+}
+# Taken with the chosen item of a space's choice: the Cattle Trader's sheep comes with the cattle
+# or horse.
+SPACE_GAINS_WITH_CHOICE: dict[str, tuple[tuple[str, int], ...]] = {
+    "cattle_trader": (("sheep", 1),),
+}
+# "Per <tool>, exchange ...": what one repetition pays and what it gives.
+SPACE_EXCHANGES: dict[str, tuple[tuple[str, int], tuple[tuple[str, int], ...]]] = {
+    "wool_weaver": (("wool", 1), (("woolen", 1),)),
+    "tanner": (("hide", 1), (("leather", 1),)),
+    "linen_weaver": (("flax", 1), (("linen", 1),)),
+    "potter": (("clay", 1), (("food", 3), ("peat", 1))),
+}
+PEAT_BOATMAN_PEAT = 3  # W1: peat taken ...
+PEAT_BOATMAN_PEAT_PER_BOAT = 1  # ... and more per peat boat owned
+BUTCHER_FOOD = {"sheep": 3, "cattle": 4, "horse": 3}  # W4, per animal slaughtered
+BUTCHER_HIDES = 2  # W4, per animal slaughtered
+BAKER_FOOD = 6  # W9, per 1 grain (or flax) and 1 peat (or wood) baked
+WOOD_TRADER_WOOD = 4  # W10
+DIKE_WARDEN_DIKES = 1  # W13, with the flip
+STALL_COST = (("clay", 2), ("grain", 1))  # S12 / W14 (clay: brick may pay)
+STABLE_UPGRADE_BRICKS = 2  # W14: a stall becomes a stable
+
+
+# ---------------------------------------------------------------------------------------------
+# What the buildings give (tiles.md §2.5, §2.6): the numbers the rules code reads
+# ---------------------------------------------------------------------------------------------
+# The parts below are carried out first, in this order (gains, dikes, tool steps); what a
+# building does besides (cutting, choices, counts of tiles) follows them in the engine.
+
+# Goods taken when the building is built.
+BUILDING_GAINS: dict[str, tuple[tuple[str, int], ...]] = {
+    "weaving_mill": (("winter_wear", 1),),
+    "textile_house": (("linen", 1), ("woolen", 1), ("leather", 1)),
+    "waterfront_house": (("food", 10),),
+    "junk_dealers_inn": (("leather_wear", 1), ("woolen", 1)),
+}
+# Dikes built when the building is built.
+BUILDING_DIKES = {"waterfront_house": 2}
+# Free tool steps when the building is built (a step past the track's end is lost).
+BUILDING_TOOL_STEPS: dict[str, tuple[tuple[str, int], ...]] = {
+    "weaving_mill": (("weaving_looms", 2),),
+    "saddlery": (("fleshing_beams", 1),),
+    "waterfront_house": (("fish_traps", 3),),
+    "sluice_yard_inn": (("fish_traps", 2),),
+    "lutetsburg_castle": (("spades", 1), ("pottery_wheels", 1), ("workbenches", 1)),
+    "berum_castle": (("ovens", 1), ("weaving_looms", 1)),
+}
+
+
+@dataclass(frozen=True)
+class BuildingUse:
+    """One use of a clock building (any time, as often as paid) or a light-green house (once
+    before each November): what it needs held, what it pays, then what it gives, in this order.
+
+    ``needs`` are kept, not paid (Litter Storage: 2 horses); ``gains`` are goods or animals;
+    ``cut`` peat cut from the player's moors; ``fields`` placed (grain or flax side);
+    ``master_steps`` tool steps paid as the Master's; ``stall_to_stable`` one stall upgraded.
+    """
+
+    pays: tuple[tuple[str, int], ...] = ()
+    gains: tuple[tuple[str, int], ...] = ()
+    needs: tuple[tuple[str, int], ...] = ()
+    cut: int = 0
+    dikes: int = 0
+    fields: int = 0
+    master_steps: int = 0
+    stall_to_stable: bool = False
+
+
+BUILDING_USES: dict[str, BuildingUse] = {
+    # light green, once before each November
+    "farmers_house": BuildingUse(gains=(("clay", 1),), cut=1),
+    "plow_makers_workshop": BuildingUse(fields=1),
+    "novices_hut": BuildingUse(gains=(("grain", 1),), dikes=1),
+    "workshop": BuildingUse(gains=(("wood", 1),), master_steps=1),
+    # dark green, any time
+    "weaving_parlor": BuildingUse(pays=(("flax", 3),), gains=(("linen", 1),), cut=1),
+    "colonists_house": BuildingUse(pays=(("wool", 2),), gains=(("clay", 1),), cut=1),
+    "carpenters_workshop": BuildingUse(pays=(("brick", 1), ("food", 4)), stall_to_stable=True),
+    "schnapps_distillery": BuildingUse(pays=(("grain", 1), ("peat", 1)), gains=(("food", 3),)),
+    "litter_storage": BuildingUse(needs=(("horse", 2),), pays=(("flax", 3),),
+                                  gains=(("horse", 1),)),
+    "wood_trader": BuildingUse(pays=(("food", 1), ("timber", 1)), gains=(("wood", 2),)),
+}
 
 
 # ---------------------------------------------------------------------------------------------
