@@ -390,3 +390,80 @@ def test_dike_steps_and_the_top_row_penalty():
     assert p["home"]["dikes"] == 2
     with patched_rules(DIKE_STEPS_MAX=1, TOP_DIKE_ROW_GAPS=(3, 0), TIDAL_ROWS_OPEN_AT=(1,)):
         assert _waterfront().to_dict()["players"][0]["home"]["dikes"] == 1
+
+
+# ---- the one-off buildings counted per tile, animal or threshold ----
+
+_COSTS = {
+    "gulf_house_inn": {"food": 9, "wood": 1, "clay": 1},
+    "cooperage": {"timber": 1, "brick": 1},
+    "bakehouse": {"timber": 1, "brick": 1},
+    "mill": {"timber": 1, "flax": 8},
+    "joinery": {"timber": 2, "grain": 5},
+}
+
+
+def _built(key: str, goods: dict[str, int] | None = None, **sections: Any) -> arle_ai.GameState:
+    """Player 0 holds exactly the cost of `key` (in play in seed 1) plus `goods`, with the
+    `sections` of the player's part updated, and builds it (payment choices: the first)."""
+    d = base(1)
+    d["start_player"] = 0
+    p = d["players"][0]
+    p["goods"] = {g: 0 for g in p["goods"]} | _COSTS[key] | (goods or {})
+    for section, values in sections.items():
+        p[section].update(values)
+    s = play(make(d), place("builder"))
+    if s.pending == "action:builder":
+        s.apply(build(key))
+    while s.current_player == 0 and s.pending == "action:pay_building":
+        s.apply(s.legal_actions()[0])
+    assert key in s.to_dict()["players"][0]["home"]["buildings"]
+    return s
+
+
+def test_inn_gifts():
+    """The Gulf House Inn gives 1 timber per stall and 1 brick per stable."""
+    def gulf() -> tuple[int, int]:
+        g = _goods(_built("gulf_house_inn", home={"stalls": 1, "stables": 1}))
+        return g["timber"], g["brick"]
+
+    assert gulf() == (1, 1)
+    with patched_rules(GULF_HOUSE_TIMBER_PER_STALL=3, GULF_HOUSE_BRICK_PER_STABLE=2):
+        assert gulf() == (3, 2)
+
+
+def test_cooperage_and_mill_thresholds():
+    """Cooperage: a level per 5 / 10 / 15 sheep and cattle, each 2 food and 1 grain, flax,
+    wool and hide; Mill: 8 / 10 / 12 food at 3 / 5 / 6 fields."""
+    def cooperage() -> dict[str, int]:
+        return _goods(_built("cooperage", animals={"sheep": 5}))
+
+    assert (cooperage()["food"], cooperage()["hide"]) == (2, 1)
+    with patched_rules(COOPERAGE_LEVELS=(2, 5, 15), COOPERAGE_PER_LEVEL=(("food", 3),)):
+        assert (cooperage()["food"], cooperage()["hide"]) == (6, 0)
+
+    def mill() -> int:
+        return _goods(_built("mill", home={"grain_fields": 2}))["food"]
+
+    assert mill() == 8
+    with patched_rules(MILL_FOOD_BY_FIELDS=((2, 1), (3, 5))):
+        assert mill() == 5
+
+
+def test_bakehouse_and_joinery():
+    """Bakehouse: per oven 2 grain and 1 flax for 8 food; Joinery: 2 peat per peat boat and a
+    horse per plow."""
+    def bake() -> dict[str, int]:
+        return _goods(play(_built("bakehouse", {"grain": 3, "flax": 1}), MORE))
+
+    assert (bake()["grain"], bake()["food"]) == (1, 8)
+    with patched_rules(BAKEHOUSE_EXCHANGE=((("grain", 3),), (("food", 2), ("peat", 1)))):
+        assert (bake()["grain"], bake()["flax"], bake()["food"], bake()["peat"]) == (0, 1, 2, 1)
+
+    def joinery() -> tuple[int, int]:
+        s = _built("joinery", barn={"peat_boats": 1, "plows": 1})
+        return _goods(s)["peat"], s.to_dict()["players"][0]["animals"]["horse"]
+
+    assert joinery() == (2, 2)
+    with patched_rules(JOINERY_PEAT_PER_BOAT=5, JOINERY_HORSES_PER_PLOW=0):
+        assert joinery() == (5, 1)

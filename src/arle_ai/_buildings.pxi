@@ -19,42 +19,47 @@ cdef void building_on_build(State* s, int pi, int b) noexcept nogil:
         if BUILD_STEP_TOOL[b][j] >= 0:
             advance_tool_free(p, BUILD_STEP_TOOL[b][j], BUILD_STEP_N[b][j])
     if b == B_TURNERY:
-        gain(p, G_WOOD, p.forests)
-        push_cut(s, pi, 2 * p.forests)
+        gain(p, G_WOOD, TURNERY_WOOD_N * p.forests)
+        push_cut(s, pi, TURNERY_CUTS_N * p.forests)
     elif b == B_SMOKEHOUSE:
         push_cut(s, pi, tool_value(p, T_FISH_TRAPS))
     elif b == B_SMITHY:
         push(s, K_ACTION, pi, F_SMITHY, 0, 0, 0)
     elif b == B_COOPERAGE:
-        k = p.animals[A_SHEEP] + p.animals[A_CATTLE]
-        k = 3 if k >= 15 else (2 if k >= 10 else (1 if k >= 5 else 0))
-        gain(p, G_FOOD, 2 * k)
-        gain(p, G_GRAIN, k)
-        gain(p, G_FLAX, k)
-        gain(p, G_WOOL, k)
-        gain(p, G_HIDE, k)
+        f = p.animals[A_SHEEP] + p.animals[A_CATTLE]
+        k = 0
+        for j in range(NCOOPERAGE_LEVELS):
+            if f >= COOPERAGE_AT[j]:
+                k += 1
+        for j in range(MAX_GIFTS):
+            if COOPERAGE_GOOD[j] >= 0:
+                gain(p, COOPERAGE_GOOD[j], COOPERAGE_N[j] * k)
     elif b == B_BAKEHOUSE:
         push(s, K_ACTION, pi, F_BAKEHOUSE, 0, tool_value(p, T_OVENS), 0)
     elif b == B_MILL:
         f = p.grain_fields + p.flax_fields
-        gain(p, G_FOOD, 12 if f >= 6 else (10 if f == 5 else (8 if f >= 3 else 0)))
+        k = 0
+        for j in range(NMILL_STEPS):
+            if f >= MILL_AT[j]:
+                k = MILL_FOOD[j]
+        gain(p, G_FOOD, k)
     elif b == B_SADDLERY:
         push_cut(s, pi, p.animals[A_HORSE])
     elif b == B_JOINERY:
-        gain(p, G_PEAT, 2 * p.peat_boats)
-        gain_animal(s, pi, A_HORSE, p.plows)
+        gain(p, G_PEAT, JOINERY_PEAT_N * p.peat_boats)
+        gain_animal(s, pi, A_HORSE, JOINERY_HORSES_N * p.plows)
     elif b == B_POTTERS_INN:
         push(s, K_ACTION, pi, F_ANIMALS, 0, tool_value(p, T_POTTERY_WHEELS), 0)
     elif b == B_FARMERS_INN:
-        push(s, K_ACTION, pi, F_FARMERS_INN, 0, 3, 0)
+        push(s, K_ACTION, pi, F_FARMERS_INN, 0, FARMERS_INN_N, 0)
     elif b == B_JUNK_DEALERS_INN:
         push(s, K_ACTION, pi, F_JUNK, 0, 0, 0)
     elif b == B_GULF_HOUSE_INN:
         # a double stall counts as two stalls (docs/rules-decisions.md)
-        gain(p, G_TIMBER, p.stalls + 2 * p.double_stalls)
-        gain(p, G_BRICK, p.stables)
+        gain(p, G_TIMBER, GULF_TIMBER_N * (p.stalls + 2 * p.double_stalls))
+        gain(p, G_BRICK, GULF_BRICK_N * p.stables)
     elif b == B_MILK_HOUSE_INN:
-        p.animals[A_CATTLE] += 1
+        p.animals[A_CATTLE] += MILK_HOUSE_CATTLE_N
         push_cut(s, pi, p.animals[A_CATTLE])
         check_housing(s, pi)
     elif b == B_SLUICE_YARD_INN:
@@ -177,7 +182,10 @@ cdef int building_frame_legal(State* s, Frame* f, int* out) noexcept nogil:
         return n
     if f.a == F_BAKEHOUSE:
         n = add(out, n, ACT_STOP)
-        if f.c > 0 and p.goods[G_GRAIN] >= 2 and p.goods[G_FLAX] >= 1:
+        if f.c > 0:
+            for t in range(MAX_PARTS):
+                if BAKEHOUSE_PAY_GOOD[t] >= 0 and p.goods[BAKEHOUSE_PAY_GOOD[t]] < BAKEHOUSE_PAY_N[t]:
+                    return n
             n = add(out, n, ACT_MORE)
         return n
     if f.a == F_JUNK:
@@ -215,9 +223,12 @@ cdef void building_frame_apply(State* s, Frame* f, int a) noexcept nogil:
         p.forests += 1
         f.c -= 1
     elif f.a == F_BAKEHOUSE:
-        p.goods[G_GRAIN] -= 2
-        p.goods[G_FLAX] -= 1
-        gain(p, G_FOOD, 8)
+        for t in range(MAX_PARTS):
+            if BAKEHOUSE_PAY_GOOD[t] >= 0:
+                p.goods[BAKEHOUSE_PAY_GOOD[t]] -= BAKEHOUSE_PAY_N[t]
+        for t in range(MAX_PARTS):
+            if BAKEHOUSE_GAIN_GOOD[t] >= 0:
+                gain(p, BAKEHOUSE_GAIN_GOOD[t], BAKEHOUSE_GAIN_N[t])
         f.c -= 1
     elif f.a == F_JUNK:
         pop(s)

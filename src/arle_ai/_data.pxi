@@ -92,6 +92,21 @@ cdef int8_t BUILD_GAIN_N[NBUILDINGS][MAX_PARTS]
 cdef int8_t BUILD_DIKES[NBUILDINGS]
 cdef int8_t BUILD_STEP_TOOL[NBUILDINGS][MAX_PARTS]  # free tool steps when built (-1 none)
 cdef int8_t BUILD_STEP_N[NBUILDINGS][MAX_PARTS]
+cdef enum:
+    MAX_GIFTS = 6                           # goods per Cooperage level; Mill / Cooperage thresholds
+cdef int8_t TURNERY_WOOD_N, TURNERY_CUTS_N, JOINERY_PEAT_N, JOINERY_HORSES_N, FARMERS_INN_N
+cdef int8_t GULF_TIMBER_N, GULF_BRICK_N, MILK_HOUSE_CATTLE_N
+cdef int8_t NCOOPERAGE_LEVELS
+cdef int8_t COOPERAGE_AT[MAX_GIFTS]         # sheep + cattle of each level
+cdef int8_t COOPERAGE_GOOD[MAX_GIFTS]       # per level (-1 none)
+cdef int8_t COOPERAGE_N[MAX_GIFTS]
+cdef int8_t NMILL_STEPS
+cdef int8_t MILL_AT[MAX_GIFTS]              # fields, ascending
+cdef int8_t MILL_FOOD[MAX_GIFTS]
+cdef int8_t BAKEHOUSE_PAY_GOOD[MAX_PARTS]   # one Bakehouse exchange (-1 none)
+cdef int8_t BAKEHOUSE_PAY_N[MAX_PARTS]
+cdef int8_t BAKEHOUSE_GAIN_GOOD[MAX_PARTS]
+cdef int8_t BAKEHOUSE_GAIN_N[MAX_PARTS]
 cdef int8_t USE_DEFINED[NBUILDINGS]         # has a rules.BUILDING_USES row (the Loading Station
                                             # has none: its peat is a load, _vehicles.pxi)
 cdef int8_t USE_NEED_CODE[NBUILDINGS][MAX_PARTS]    # one use of a clock or November building
@@ -450,6 +465,37 @@ cdef void _load_effects(r) except *:
         USE_STALL_TO_STABLE[i] = 1 if use.stall_to_stable else 0
 
 
+cdef void _load_gifts(r) except *:
+    """The one-off buildings counted per tile, animal or threshold (rules.TURNERY_... ff.)."""
+    global TURNERY_WOOD_N, TURNERY_CUTS_N, JOINERY_PEAT_N, JOINERY_HORSES_N, FARMERS_INN_N
+    global GULF_TIMBER_N, GULF_BRICK_N, MILK_HOUSE_CATTLE_N, NCOOPERAGE_LEVELS, NMILL_STEPS
+    cdef int i
+    TURNERY_WOOD_N = r.TURNERY_WOOD_PER_FOREST
+    TURNERY_CUTS_N = r.TURNERY_CUTS_PER_FOREST
+    JOINERY_PEAT_N = r.JOINERY_PEAT_PER_BOAT
+    JOINERY_HORSES_N = r.JOINERY_HORSES_PER_PLOW
+    FARMERS_INN_N = r.FARMERS_INN_FIELDS
+    GULF_TIMBER_N = r.GULF_HOUSE_TIMBER_PER_STALL
+    GULF_BRICK_N = r.GULF_HOUSE_BRICK_PER_STABLE
+    MILK_HOUSE_CATTLE_N = r.MILK_HOUSE_CATTLE
+    levels = tuple(r.COOPERAGE_LEVELS)
+    per_level = tuple(r.COOPERAGE_PER_LEVEL)
+    mill = tuple(r.MILL_FOOD_BY_FIELDS)
+    assert len(levels) <= MAX_GIFTS and len(per_level) <= MAX_GIFTS and len(mill) <= MAX_GIFTS
+    assert list(levels) == sorted(levels) and [f for f, _ in mill] == sorted(f for f, _ in mill)
+    NCOOPERAGE_LEVELS = len(levels)
+    NMILL_STEPS = len(mill)
+    for i in range(MAX_GIFTS):
+        COOPERAGE_AT[i] = levels[i] if i < len(levels) else 0
+        COOPERAGE_GOOD[i] = GOOD_NAMES.index(per_level[i][0]) if i < len(per_level) else -1
+        COOPERAGE_N[i] = per_level[i][1] if i < len(per_level) else 0
+        MILL_AT[i] = mill[i][0] if i < len(mill) else 0
+        MILL_FOOD[i] = mill[i][1] if i < len(mill) else 0
+    pays, gives = r.BAKEHOUSE_EXCHANGE
+    _fill_codes(BAKEHOUSE_PAY_GOOD, BAKEHOUSE_PAY_N, pays, False)
+    _fill_codes(BAKEHOUSE_GAIN_GOOD, BAKEHOUSE_GAIN_N, gives, False)
+
+
 cdef void _load_land(r) except *:
     """Land and the top-row penalty per dike steps (rules.TIDAL_ROWS_OPEN_AT, ...)."""
     global DIKE_STEPS_N, MOOR_LAND_N
@@ -540,6 +586,7 @@ cdef void _load_data(r) except *:
     _load_goods_and_scoring(r)
     _load_start(r)
     _load_effects(r)
+    _load_gifts(r)
     _load_land(r)
 
 

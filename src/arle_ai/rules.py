@@ -111,6 +111,18 @@ __all__ = [
     "BUILDING_GAINS",
     "BUILDING_DIKES",
     "BUILDING_TOOL_STEPS",
+    "TURNERY_WOOD_PER_FOREST",
+    "TURNERY_CUTS_PER_FOREST",
+    "COOPERAGE_LEVELS",
+    "COOPERAGE_PER_LEVEL",
+    "BAKEHOUSE_EXCHANGE",
+    "MILL_FOOD_BY_FIELDS",
+    "JOINERY_PEAT_PER_BOAT",
+    "JOINERY_HORSES_PER_PLOW",
+    "FARMERS_INN_FIELDS",
+    "GULF_HOUSE_TIMBER_PER_STALL",
+    "GULF_HOUSE_BRICK_PER_STABLE",
+    "MILK_HOUSE_CATTLE",
     "BuildingUse",
     "BUILDING_USES",
     # names in the engine's order, and the action-id layout
@@ -843,6 +855,26 @@ BUILDING_TOOL_STEPS: dict[str, tuple[tuple[str, int], ...]] = {
     "lutetsburg_castle": (("spades", 1), ("pottery_wheels", 1), ("workbenches", 1)),
     "berum_castle": (("ovens", 1), ("weaving_looms", 1)),
 }
+
+# What the other one-off buildings give, counted per tile, animal or threshold (tiles.md §2.6).
+TURNERY_WOOD_PER_FOREST = 1
+TURNERY_CUTS_PER_FOREST = 2
+# Sheep and cattle held: each threshold reached is one level, and each level gives these.
+COOPERAGE_LEVELS = (5, 10, 15)
+COOPERAGE_PER_LEVEL = (("food", 2), ("grain", 1), ("flax", 1), ("wool", 1), ("hide", 1))
+# Per oven: what one Bakehouse exchange pays and gives.
+BAKEHOUSE_EXCHANGE: tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]] = (
+    (("grain", 2), ("flax", 1)),
+    (("food", 8),),
+)
+# (fields at least, food): the Mill gives the food of the highest threshold reached.
+MILL_FOOD_BY_FIELDS = ((3, 8), (5, 10), (6, 12))
+JOINERY_PEAT_PER_BOAT = 2
+JOINERY_HORSES_PER_PLOW = 1
+FARMERS_INN_FIELDS = 3  # fields that may be turned into forests
+GULF_HOUSE_TIMBER_PER_STALL = 1  # a double stall counts as two stalls (docs/rules-decisions.md)
+GULF_HOUSE_BRICK_PER_STABLE = 1
+MILK_HOUSE_CATTLE = 1  # taken first; then 1 peat cut per cattle
 
 
 @dataclass(frozen=True)
