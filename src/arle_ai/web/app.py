@@ -30,6 +30,7 @@ from starlette.staticfiles import StaticFiles
 
 from arle_ai import _core
 from arle_ai.errors import IllegalActionError, PositionError
+from arle_ai.jsontext import parse_json
 from arle_ai.records import FORMAT as RECORD_FORMAT
 from arle_ai.records import RecordError, record_from_dict
 from arle_ai.web import jobs, view
@@ -77,13 +78,10 @@ async def _body(request: Request) -> dict[str, Any]:
             raise _bad(too_big, 413)
     if not data:
         raise _bad("the request needs a JSON object as its body")
-    try:
-        body = json.loads(data)
-    except UnicodeDecodeError:
-        raise _bad("the request body is not UTF-8 text") from None
-    except json.JSONDecodeError as exc:
-        raise _bad(f"malformed JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
-                   ) from None
+    try:  # deep nesting and over-long integers too (json.loads raises no JSONDecodeError)
+        body = parse_json(bytes(data))
+    except PositionError as exc:
+        raise _bad(f"the request body: {exc}") from None
     if not isinstance(body, dict):
         raise _bad("the request body must be a JSON object")
     return body
@@ -418,10 +416,9 @@ def _game_from_body(body: dict[str, Any]) -> Game:
         if not isinstance(text, str):
             raise _bad("text must be the contents of a position or game record file")
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise _bad(f"the file is not JSON: {exc.msg} (line {exc.lineno}, column "
-                       f"{exc.colno})") from None
+            data = parse_json(text)
+        except PositionError as exc:
+            raise _bad(f"the file is not JSON: {exc}") from None
         key = "record" if isinstance(data, dict) and data.get("format") == RECORD_FORMAT \
             else "position"
         body = {key: data}

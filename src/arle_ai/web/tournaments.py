@@ -9,10 +9,10 @@ with one virtual draw per pairing when some agent never scored against another).
 
 from __future__ import annotations
 
-import json
 import math
 from typing import Any, TypeGuard
 
+from arle_ai.jsontext import parse_json
 from arle_ai.ratings import rating_table
 from arle_ai.tournament import FORMAT, VERSION, agent_labels, json_safe, summarize
 
@@ -91,12 +91,12 @@ def read_results(text: str) -> dict[str, Any]:
         raise TournamentFileError("the file is empty")
     parsed = []
     for n, line in enumerate(lines, 1):
-        try:
-            parsed.append(json.loads(line))
-        except json.JSONDecodeError as exc:
+        try:  # deep nesting and over-long integers too (no JSONDecodeError from json.loads)
+            parsed.append(parse_json(line, TournamentFileError))
+        except TournamentFileError as exc:
             if n == len(lines) and n > 1:
                 break  # the cut-off last line of an interrupted run, as arle selfplay reads it
-            raise TournamentFileError(f"line {n} is not JSON ({exc.msg})") from None
+            raise TournamentFileError(f"line {n} is not JSON ({exc})") from None
     agents = _check_header(parsed[0])
     seen: set[int] = set()
     results = [r for n, r in enumerate(parsed[1:], 2) if _check_game(n, r, len(agents), seen)]
