@@ -1,20 +1,20 @@
 # The 30 action spaces (actions.md §3, §4), the Laborer, and the shared sub-decisions
 # (building payment, cutting peat, flipping, Master steps) they and the buildings use.
 
-# sub-decision frames: K_ACTION with a >= 30
+# sub-decision frames: K_ACTION with what >= 30 (Frame fields: _state.pxi)
 cdef enum:
-    F_PAY_BUILDING = 30     # c = building, b = step (0 either, 1 picks), d = lowest kind allowed, m = picks left
-    F_CUT = 31              # c = cuts left (STOP allowed)
+    F_PAY_BUILDING = 30     # count = building, step (0 either, 1 picks), low = lowest kind allowed, mask = picks left
+    F_CUT = 31              # count = cuts left (STOP allowed unless step = 1)
     F_FLIP = 32             # one flip (Warden icon)
-    F_MASTER = 33           # c = moves left, d = lowest track allowed (tracks taken in increasing order)
-    F_FIELD = 34            # c = fields left, d = lowest field side allowed
-    F_FOREST = 35           # c = forests left (Lutetsburg Castle, as the Forester without cost)
-    F_ANIMALS = 36          # c = animals to take of any kind, d = lowest type allowed
-    F_DELIVER = 37          # c = destination, m = deliveries made
+    F_MASTER = 33           # count = moves left, low = lowest track allowed (tracks taken in increasing order)
+    F_FIELD = 34            # count = fields left, low = lowest field side allowed
+    F_FOREST = 35           # count = forests left (Lutetsburg Castle, as the Forester without cost)
+    F_ANIMALS = 36          # count = animals to take of any kind, low = lowest type allowed
+    F_DELIVER = 37          # count = destination, mask = deliveries made
     F_SMITHY = 38           # swap peat boats / handcarts / wagons for plows, STOP to end
-    F_FARMERS_INN = 39      # c = fields left to turn into forests
-    F_BAKEHOUSE = 40        # c = exchanges left
-    F_GIVE_ANIMALS = 41     # c = animals to hand over of any kind, d = lowest type allowed
+    F_FARMERS_INN = 39      # count = fields left to turn into forests
+    F_BAKEHOUSE = 40        # count = exchanges left
+    F_GIVE_ANIMALS = 41     # count = animals to hand over of any kind, low = lowest type allowed
     F_GIVE_CLOTHING = 42    # hand over one clothing tile of your choice
     F_JUNK = 43             # Junk Dealer's Inn: a peat boat or a handcart
     F_LAST = 44
@@ -207,17 +207,17 @@ cdef void start_building_payment(State* s, int pi, int b) noexcept nogil:
         if BCOST_FIXED_G[b][j] >= 0:
             pay_good(p, BCOST_FIXED_G[b][j], BCOST_FIXED_N[b][j])
     push(s, K_ACTION, pi, F_PAY_BUILDING, 0, b, 0)
-    top(s).m = BCOST_ANY_MATERIALS[b] + BCOST_DIFF_MATERIALS[b] + BCOST_DIFF_CLOTHING[b]
+    top(s).mask = BCOST_ANY_MATERIALS[b] + BCOST_DIFF_MATERIALS[b] + BCOST_DIFF_CLOTHING[b]
     if BCOST_EITHER_G[b][0] < 0:
-        top(s).b = 1
-    if top(s).m == 0 and top(s).b == 1:
+        top(s).step = 1
+    if top(s).mask == 0 and top(s).step == 1:
         pop(s)
         gain_building(s, pi, b)
 
 cdef int pay_building_legal(State* s, Frame* f, int* out) noexcept nogil:
     cdef Player* p = &s.pl[f.player]
-    cdef int b = f.c, n = 0, j, g, lo, hi
-    if f.b == 0:
+    cdef int b = f.count, n = 0, j, g, lo, hi
+    if f.step == 0:
         for j in range(2):
             g = BCOST_EITHER_G[b][j]
             if g >= 0 and p.goods[g] >= BCOST_EITHER_N[b][j]:
@@ -234,28 +234,28 @@ cdef int pay_building_legal(State* s, Frame* f, int* out) noexcept nogil:
         if p.goods[g] <= 0:
             continue
         if BCOST_ANY_MATERIALS[b] > 0:
-            if g >= f.d:
+            if g >= f.low:
                 out[n] = ACT_GOOD + g
                 n += 1
-        elif g >= f.d and kinds_with_goods(p, lo, hi, g + 1) >= f.m - 1:
+        elif g >= f.low and kinds_with_goods(p, lo, hi, g + 1) >= f.mask - 1:
             out[n] = ACT_GOOD + g
             n += 1
     return n
 
 cdef void pay_building_apply(State* s, Frame* f, int a) noexcept nogil:
     cdef Player* p = &s.pl[f.player]
-    cdef int b = f.c, g = a - ACT_GOOD, pi = f.player, j
-    if f.b == 0:
+    cdef int b = f.count, g = a - ACT_GOOD, pi = f.player, j
+    if f.step == 0:
         for j in range(2):
             if BCOST_EITHER_G[b][j] == g:
                 p.goods[g] -= BCOST_EITHER_N[b][j]
-        f.b = 1
+        f.step = 1
     else:
         p.goods[g] -= 1
-        f.m -= 1
+        f.mask -= 1
         # "any" materials may repeat a kind; "different" ones may not
-        f.d = <int8_t>(g if BCOST_ANY_MATERIALS[b] > 0 else g + 1)
-    if f.b == 1 and f.m <= 0:
+        f.low = <int8_t>(g if BCOST_ANY_MATERIALS[b] > 0 else g + 1)
+    if f.step == 1 and f.mask <= 0:
         pop(s)
         gain_building(s, pi, b)
 
@@ -428,7 +428,7 @@ cdef inline void push_master(State* s, int pi, int moves) noexcept nogil:
 # ---- the action spaces (actions.md §3, §4) ----
 # Each space is one block below: the fixed part of its action (start, after its food cost,
 # rules.SPACE_FOOD_COST, is paid), and, for a space with choices, the choices of its pending
-# frame (legal: K_ACTION with a = the space) and their effect (apply). register_spaces() puts
+# frame (legal: K_ACTION with what = the space) and their effect (apply). register_spaces() puts
 # one row per space into the dispatch tables. Building choices (ACT_BUILD) and the Laborer's
 # imitations (ACT_IMITATE) are applied for every space alike (space_frame_apply).
 
@@ -445,7 +445,7 @@ cdef inline int add(int* out, int n, int a) noexcept nogil:
     return n + 1
 
 cdef inline void push_space(State* s, int pi, int space, int c) noexcept nogil:
-    """The space's pending frame; c counts the repetitions left where it has any."""
+    """The space's pending frame; count: the repetitions left where it has any."""
     push(s, K_ACTION, pi, space, 0, c, 0)
 
 cdef inline int space_can_start(State* s, int pi, int space, int special) noexcept nogil:
@@ -473,9 +473,9 @@ cdef void no_effect(State* s, Frame* f, Player* p, int a) noexcept nogil:
     pass
 
 cdef inline int repeat_legal(Frame* f, int can_pay, int* out) noexcept nogil:
-    """An "up to c times" exchange: STOP, or one MORE while repetitions and payment last."""
+    """An "up to count times" exchange: STOP, or one MORE while repetitions and payment last."""
     cdef int n = add(out, 0, ACT_STOP)
-    if f.c > 0 and can_pay:
+    if f.count > 0 and can_pay:
         n = add(out, n, ACT_MORE)
     return n
 
@@ -520,10 +520,10 @@ cdef void summer_grocer_apply(State* s, Frame* f, Player* p, int a) noexcept nog
 # The exchange spaces (S3 Wool Weaver, W2 Tanner, W3 Linen Weaver, W8 Potter): up to (their
 # tool) times, pay one good and take others (rules.SPACE_EXCHANGES).
 cdef int exchange_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
-    return repeat_legal(f, p.goods[EXCH_PAY_GOOD[f.a]] >= EXCH_PAY_N[f.a], out)
+    return repeat_legal(f, p.goods[EXCH_PAY_GOOD[f.what]] >= EXCH_PAY_N[f.what], out)
 
 cdef void exchange_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
-    cdef int space = f.a, j
+    cdef int space = f.what, j
     if a == ACT_STOP:
         pop(s)
         return
@@ -531,7 +531,7 @@ cdef void exchange_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
     for j in range(MAX_PARTS):
         if EXCH_GAIN_GOOD[space][j] >= 0:
             gain(p, EXCH_GAIN_GOOD[space][j], EXCH_GAIN_N[space][j])
-    f.c -= 1
+    f.count -= 1
 
 # S3 Wool Weaver: up to (weaving looms) times 1 wool -> 1 woolen.
 cdef void wool_weaver_start(State* s, int pi, Player* p, int space) noexcept nogil:
@@ -680,14 +680,14 @@ cdef void linen_weaver_start(State* s, int pi, Player* p, int space) noexcept no
     push_space(s, pi, space, tool_value(p, T_WEAVING_LOOMS))
 
 # W4 Butcher: up to (slaughtering tables) animals, each 3 food (cattle 4) and 2 hides; the
-# animals in non-decreasing type order (d = lowest type allowed).
+# animals in non-decreasing type order (low = lowest type allowed).
 cdef void butcher_start(State* s, int pi, Player* p, int space) noexcept nogil:
     push_space(s, pi, space, tool_value(p, T_SLAUGHTERING_TABLES))
 
 cdef int butcher_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
     cdef int n = add(out, 0, ACT_STOP), t
-    if f.c > 0:
-        for t in range(f.d, NANIMALS):
+    if f.count > 0:
+        for t in range(f.low, NANIMALS):
             if p.animals[t] > 0:
                 n = add(out, n, ACT_ANIMAL + t)
     return n
@@ -700,8 +700,8 @@ cdef void butcher_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
     p.animals[t] -= 1
     gain(p, G_FOOD, BUTCHER_FOOD_BY_ANIMAL[t])
     gain(p, G_HIDE, BUTCHER_HIDES_N)
-    f.c -= 1
-    f.d = <int8_t>t
+    f.count -= 1
+    f.low = <int8_t>t
 
 # W5 Cattle Trader: 2 grain, then 1 sheep with 1 cattle or 1 horse.
 cdef void cattle_trader_start(State* s, int pi, Player* p, int space) noexcept nogil:
@@ -713,7 +713,7 @@ cdef int cattle_trader_legal(State* s, Frame* f, Player* p, int* out) noexcept n
     return add(out, n, ACT_ANIMAL + A_HORSE)
 
 cdef void cattle_trader_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
-    cdef int pi = f.player, space = f.a, j, code
+    cdef int pi = f.player, space = f.what, j, code
     pop(s)                          # (clears *f)
     for j in range(MAX_PARTS):      # rules.SPACE_GAINS_WITH_CHOICE, housed with the choice
         code = CHOICE_GAIN_CODE[space][j]
@@ -741,20 +741,20 @@ cdef void winter_grocer_apply(State* s, Frame* f, Player* p, int a) noexcept nog
     gain_animal(s, pi, a - ACT_ANIMAL, 1)
     push_cut(s, pi, 1)
 
-# W7 Builders' Merchant: 2 hides, then 1 wood or 1 clay, then 1 timber or 1 brick (b = step).
+# W7 Builders' Merchant: 2 hides, then 1 wood or 1 clay, then 1 timber or 1 brick (step 0, 1).
 cdef void builders_merchant_start(State* s, int pi, Player* p, int space) noexcept nogil:
     take_space_gains(s, pi, space)
     push_space(s, pi, space, 0)
 
 cdef int builders_merchant_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
-    if f.b == 0:
+    if f.step == 0:
         return add(out, add(out, 0, ACT_GOOD + G_WOOD), ACT_GOOD + G_CLAY)
     return add(out, add(out, 0, ACT_GOOD + G_TIMBER), ACT_GOOD + G_BRICK)
 
 cdef void builders_merchant_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
     gain(p, a - ACT_GOOD, 1)
-    if f.b == 0:
-        f.b = 1
+    if f.step == 0:
+        f.step = 1
     else:
         pop(s)
 
@@ -784,7 +784,7 @@ cdef void baker_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
     else:
         pay_wood(p, 1)
     gain(p, G_FOOD, BAKER_FOOD_N)
-    f.c -= 1
+    f.count -= 1
 
 # W10 Wood Trader (1 food, grain only when no food is left): 4 wood or a building.
 cdef void wood_trader_start(State* s, int pi, Player* p, int space) noexcept nogil:
@@ -802,7 +802,7 @@ cdef void wood_trader_apply(State* s, Frame* f, Player* p, int a) noexcept nogil
 # W12 Wainwright: up to one vehicle (b = 1 once decided), then up to one peat boat.
 cdef int wainwright_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
     cdef int n = add(out, 0, ACT_STOP)
-    if f.b == 0:
+    if f.step == 0:
         n = vehicle_purchases(s, f.player, out, n)
     if can_buy_piece(s, f.player, V_PEAT_BOAT, A_HORSE):
         n = add(out, n, ACT_VEHICLE + V_PEAT_BOAT)
@@ -810,8 +810,8 @@ cdef int wainwright_legal(State* s, Frame* f, Player* p, int* out) noexcept nogi
 
 cdef void wainwright_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
     if a == ACT_STOP:
-        if f.b == 0:
-            f.b = 1
+        if f.step == 0:
+            f.step = 1
         else:
             pop(s)
         return
@@ -819,7 +819,7 @@ cdef void wainwright_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
     if a == ACT_VEHICLE + V_PEAT_BOAT:
         pop(s)
     else:
-        f.b = 1
+        f.step = 1
 
 # W14 Carpenter (winter): turn a stall into a stable for 2 bricks, or build a stall.
 cdef int winter_carpenter_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
@@ -884,7 +884,7 @@ cdef void space_start(State* s, int pi, int space) noexcept nogil:
     SPACE_START[space](s, pi, &s.pl[pi], space)
 
 cdef int space_frame_legal(State* s, Frame* f, int* out) noexcept nogil:
-    return SPACE_LEGAL[f.a](s, f, &s.pl[f.player], out)
+    return SPACE_LEGAL[f.what](s, f, &s.pl[f.player], out)
 
 cdef void imitate(State* s, Frame* f, int a) noexcept nogil:
     cdef int pi = f.player, space = a - ACT_IMITATE
@@ -902,44 +902,44 @@ cdef void space_frame_apply(State* s, Frame* f, int a) noexcept nogil:
     elif ACT_BUILD <= a < ACT_BUILD + NBUILDINGS:
         build_choice(s, f, a)
     else:
-        SPACE_APPLY[f.a](s, f, &s.pl[f.player], a)
+        SPACE_APPLY[f.what](s, f, &s.pl[f.player], a)
 
 # ---- generic sub-decision frames ----
 
 cdef int sub_frame_legal(State* s, Frame* f, int* out) noexcept nogil:
     cdef int pi = f.player, n = 0, t, g
     cdef Player* p = &s.pl[pi]
-    if f.a == F_PAY_BUILDING:
+    if f.what == F_PAY_BUILDING:
         return pay_building_legal(s, f, out)
-    if f.a == F_CUT:
-        if f.b == 0:
+    if f.what == F_CUT:
+        if f.step == 0:
             n = add(out, n, ACT_STOP)
-        if f.c > 0:
+        if f.count > 0:
             n = cut_actions(p, out, n)
         return n
-    if f.a == F_FLIP:
+    if f.what == F_FLIP:
         return flip_actions(p, out, 0)
-    if f.a == F_MASTER:
+    if f.what == F_MASTER:
         n = add(out, n, ACT_STOP)
-        if f.c > 0:
-            for t in range(f.d, NTOOLS):
+        if f.count > 0:
+            for t in range(f.low, NTOOLS):
                 if tool_step_payable(p, t):
                     n = add(out, n, ACT_TOOL + t)
         return n
-    if f.a == F_FIELD:
+    if f.what == F_FIELD:
         n = add(out, n, ACT_STOP)
-        if f.c > 0 and can_place_field(s, pi):
-            for g in range(f.d, 2):
+        if f.count > 0 and can_place_field(s, pi):
+            for g in range(f.low, 2):
                 n = add(out, n, ACT_TILE + g)
         return n
-    if f.a == F_FOREST:
+    if f.what == F_FOREST:
         n = add(out, n, ACT_STOP)
-        if f.c > 0 and can_place_forest(s, pi):
+        if f.count > 0 and can_place_forest(s, pi):
             n = add(out, n, ACT_TILE + TILE_FOREST)
         return n
-    if f.a == F_ANIMALS:
-        if f.c > 0:
-            for t in range(f.d, 3):
+    if f.what == F_ANIMALS:
+        if f.count > 0:
+            for t in range(f.low, 3):
                 n = add(out, n, ACT_ANIMAL + t)
         return n
     return building_frame_legal(s, f, out)
@@ -947,51 +947,51 @@ cdef int sub_frame_legal(State* s, Frame* f, int* out) noexcept nogil:
 cdef void sub_frame_apply(State* s, Frame* f, int a) noexcept nogil:
     cdef int pi = f.player, t
     cdef Player* p = &s.pl[pi]
-    if f.a == F_PAY_BUILDING:
+    if f.what == F_PAY_BUILDING:
         pay_building_apply(s, f, a)
         return
     if a == ACT_STOP:
         pop(s)
         return
-    if f.a == F_CUT:
+    if f.what == F_CUT:
         cut_peat_from(p, a - ACT_CUT)
-        f.c -= 1
-        if f.c <= 0 or peat_on_moors(p) == 0:
+        f.count -= 1
+        if f.count <= 0 or peat_on_moors(p) == 0:
             pop(s)
         check_housing(s, pi)   # an emptied moor frees land: never fewer places, kept for safety
-    elif f.a == F_FLIP:
+    elif f.what == F_FLIP:
         pop(s)
         apply_flip(s, pi, a - ACT_FLIP)
-    elif f.a == F_MASTER:
+    elif f.what == F_MASTER:
         t = a - ACT_TOOL
         pay_good(p, TOOL_COST_GOOD[t], TOOL_COST_AMOUNT[t])
         p.tools[t] += 1
-        f.c -= 1
-        f.d = <int8_t>(t + 1)
-    elif f.a == F_FIELD:
-        f.c -= 1
-        f.d = <int8_t>(a - ACT_TILE)
+        f.count -= 1
+        f.low = <int8_t>(t + 1)
+    elif f.what == F_FIELD:
+        f.count -= 1
+        f.low = <int8_t>(a - ACT_TILE)
         place_field(s, pi, a - ACT_TILE)
-    elif f.a == F_FOREST:
-        f.c -= 1
+    elif f.what == F_FOREST:
+        f.count -= 1
         place_forest(s, pi)
-    elif f.a == F_ANIMALS:
+    elif f.what == F_ANIMALS:
         t = a - ACT_ANIMAL
-        f.c -= 1
-        f.d = <int8_t>t
-        if f.c <= 0:
+        f.count -= 1
+        f.low = <int8_t>t
+        if f.count <= 0:
             pop(s)
         gain_animal(s, pi, t, 1)
     else:
         building_frame_apply(s, f, a)
 
 cdef int action_frame_legal(State* s, Frame* f, int* out) noexcept nogil:
-    if f.a < NSPACES:
+    if f.what < NSPACES:
         return space_frame_legal(s, f, out)
     return sub_frame_legal(s, f, out)
 
 cdef void action_frame_apply(State* s, Frame* f, int a) noexcept nogil:
-    if f.a < NSPACES:
+    if f.what < NSPACES:
         space_frame_apply(s, f, a)
     else:
         sub_frame_apply(s, f, a)

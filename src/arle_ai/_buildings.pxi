@@ -162,7 +162,7 @@ cdef inline int unused_vehicle(Player* p, int kind) noexcept nogil:
 cdef int building_frame_legal(State* s, Frame* f, int* out) noexcept nogil:
     cdef int pi = f.player, n = 0, t
     cdef Player* p = &s.pl[pi]
-    if f.a == F_SMITHY:
+    if f.what == F_SMITHY:
         n = add(out, n, ACT_STOP)
         if p.peat_boats > 0:
             n = add(out, n, ACT_VEHICLE + V_PEAT_BOAT)
@@ -172,76 +172,76 @@ cdef int building_frame_legal(State* s, Frame* f, int* out) noexcept nogil:
             if unused_vehicle(p, V_WAGON) >= 0:
                 n = add(out, n, ACT_VEHICLE + V_WAGON)
         return n
-    if f.a == F_FARMERS_INN:
+    if f.what == F_FARMERS_INN:
         n = add(out, n, ACT_STOP)
-        if f.c > 0 and forests_left(s) > 0:
+        if f.count > 0 and forests_left(s) > 0:
             if p.grain_fields > 0:
                 n = add(out, n, ACT_TILE + TILE_GRAIN_FIELD)
             if p.flax_fields > 0:
                 n = add(out, n, ACT_TILE + TILE_FLAX_FIELD)
         return n
-    if f.a == F_BAKEHOUSE:
+    if f.what == F_BAKEHOUSE:
         n = add(out, n, ACT_STOP)
-        if f.c > 0:
+        if f.count > 0:
             for t in range(MAX_PARTS):
                 if BAKEHOUSE_PAY_GOOD[t] >= 0 and p.goods[BAKEHOUSE_PAY_GOOD[t]] < BAKEHOUSE_PAY_N[t]:
                     return n
             n = add(out, n, ACT_MORE)
         return n
-    if f.a == F_JUNK:
+    if f.what == F_JUNK:
         if can_gain_piece(s, pi, V_PEAT_BOAT):
             n = add(out, n, ACT_VEHICLE + V_PEAT_BOAT)
         if can_gain_piece(s, pi, V_HANDCART):
             n = add(out, n, ACT_VEHICLE + V_HANDCART)
         return n
-    if f.a == F_GIVE_ANIMALS:
-        return give_animal_actions(p, f.c, f.d, out, 0)
-    if f.a == F_GIVE_CLOTHING:
+    if f.what == F_GIVE_ANIMALS:
+        return give_animal_actions(p, f.count, f.low, out, 0)
+    if f.what == F_GIVE_CLOTHING:
         for t in range(G_SUMMER_WEAR, G_LEATHER_WEAR + 1):
             if p.goods[t] > 0:
                 n = add(out, n, ACT_GOOD + t)
         return n
-    if f.a == F_DELIVER:
+    if f.what == F_DELIVER:
         return delivery_legal(s, f, out)
     return 0
 
 cdef void building_frame_apply(State* s, Frame* f, int a) noexcept nogil:
     cdef int pi = f.player, t, i
     cdef Player* p = &s.pl[pi]
-    if f.a == F_SMITHY:
+    if f.what == F_SMITHY:
         t = a - ACT_VEHICLE
         if t == V_PEAT_BOAT:
             p.peat_boats -= 1
         else:
             remove_vehicle_at(p, unused_vehicle(p, t))
         p.plows += 1
-    elif f.a == F_FARMERS_INN:
+    elif f.what == F_FARMERS_INN:
         if a == ACT_TILE + TILE_GRAIN_FIELD:
             p.grain_fields -= 1
         else:
             p.flax_fields -= 1
         p.forests += 1
-        f.c -= 1
-    elif f.a == F_BAKEHOUSE:
+        f.count -= 1
+    elif f.what == F_BAKEHOUSE:
         for t in range(MAX_PARTS):
             if BAKEHOUSE_PAY_GOOD[t] >= 0:
                 p.goods[BAKEHOUSE_PAY_GOOD[t]] -= BAKEHOUSE_PAY_N[t]
         for t in range(MAX_PARTS):
             if BAKEHOUSE_GAIN_GOOD[t] >= 0:
                 gain(p, BAKEHOUSE_GAIN_GOOD[t], BAKEHOUSE_GAIN_N[t])
-        f.c -= 1
-    elif f.a == F_JUNK:
+        f.count -= 1
+    elif f.what == F_JUNK:
         pop(s)
         add_piece(p, a - ACT_VEHICLE)
-    elif f.a == F_GIVE_ANIMALS:
+    elif f.what == F_GIVE_ANIMALS:
         t = a - ACT_ANIMAL
         p.animals[t] -= 1
-        f.c -= 1
-        f.d = <int8_t>t
-        if f.c <= 0:
+        f.count -= 1
+        f.low = <int8_t>t
+        if f.count <= 0:
             pop(s)
-    elif f.a == F_GIVE_CLOTHING:
+    elif f.what == F_GIVE_CLOTHING:
         pop(s)
         p.goods[a - ACT_GOOD] -= 1
-    elif f.a == F_DELIVER:
+    elif f.what == F_DELIVER:
         delivery_apply(s, f, a)

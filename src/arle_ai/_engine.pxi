@@ -34,11 +34,11 @@ cdef inline void push(State* s, int kind, int player, int a, int b, int c, int d
     f = &s.stack[s.sp]
     f.kind = <int8_t>kind
     f.player = <int8_t>player
-    f.a = <int8_t>a
-    f.b = <int8_t>b
-    f.c = <int8_t>c
-    f.d = <int8_t>d
-    f.m = 0
+    f.what = <int8_t>a
+    f.step = <int8_t>b
+    f.count = <int8_t>c
+    f.low = <int8_t>d
+    f.mask = 0
     s.sp += 1
 
 cdef inline void pop(State* s) noexcept nogil:
@@ -229,7 +229,7 @@ cdef inline int has_final_anytime(State* s, int pi) noexcept nogil:
         return 1
     return (p.buildings & CLOCK_BUILDINGS) != 0
 
-# The end-of-half-year program (K_HALF_END; its counter is the frame's `a`, kept in position
+# The end-of-half-year program (K_HALF_END; its counter is the frame's `what`, key a in position
 # files, so these values are part of the format): the closing anytime windows, the November
 # houses, each player's inventorying (start player first), then the next half-year or the end.
 cdef enum:
@@ -278,10 +278,10 @@ cdef void inventory_step(State* s, int pi, int step) noexcept nogil:
 
 cdef void half_end_step(State* s, Frame* f) noexcept nogil:
     """One step of the end-of-half-year program (HE_*); pushes decisions as they arise."""
-    cdef int pc = f.a
+    cdef int pc = f.what
     cdef int sp = s.start_player
     cdef int pi, step
-    f.a += 1
+    f.what += 1
     if pc == HE_WINDOW_START or pc == HE_WINDOW_OTHER:
         push(s, K_END_WINDOW, sp if pc == HE_WINDOW_START else 1 - sp, 0, 0, 0, 0)
         return
@@ -296,7 +296,7 @@ cdef void half_end_step(State* s, Frame* f) noexcept nogil:
         # positions compare equal in the next half-year
         s.pl[0].november_used = 0
         s.pl[1].november_used = 0
-        f.a = HE_INVENTORY_START
+        f.what = HE_INVENTORY_START
         return
     if pc < HE_PREPARE:
         pi = sp if pc < HE_INVENTORY_OTHER else 1 - sp
@@ -304,11 +304,11 @@ cdef void half_end_step(State* s, Frame* f) noexcept nogil:
         if step < INV_DONE:
             inventory_step(s, pi, step)
         else:
-            f.a = HE_INVENTORY_OTHER if pc < HE_INVENTORY_OTHER else HE_PREPARE
+            f.what = HE_INVENTORY_OTHER if pc < HE_INVENTORY_OTHER else HE_PREPARE
         return
     if pc == HE_PREPARE:
         if s.half_year >= HALF_YEARS:
-            f.a = HE_FINAL_START
+            f.what = HE_FINAL_START
             return
         s.start_player = <int8_t>next_start_player(s)
         s.half_year += 1
@@ -455,7 +455,7 @@ cdef int legal_actions(State* s, int* out) noexcept nogil:
         out[0] = ACT_STOP
         n = anytime_actions(s, pi, out, 1, 1)
     elif f.kind == K_FEED:
-        n = give_animal_actions(&s.pl[pi], f.a, f.b, out, n)
+        n = give_animal_actions(&s.pl[pi], f.what, f.step, out, n)
     elif f.kind == K_DISCARD:
         if not housable(&s.pl[pi]):
             for t in range(3):
@@ -533,9 +533,9 @@ cdef void apply_raw(State* s, int a) noexcept nogil:
     elif f.kind == K_FEED:
         t = a - ACT_ANIMAL
         s.pl[pi].animals[t] -= 1
-        f.a -= 1
-        f.b = <int8_t>t
-        if f.a <= 0:
+        f.what -= 1
+        f.step = <int8_t>t
+        if f.what <= 0:
             pop(s)
     elif f.kind == K_DISCARD:
         s.pl[pi].animals[a - ACT_ANIMAL] -= 1

@@ -118,7 +118,7 @@ cdef int write_features(State* s, int me, float* out) noexcept nogil:
         f = top(s)
         kind = f.kind
         if kind == K_ACTION:
-            step = f.a
+            step = f.what
     out[k] = 1 if s.sp > 0 and kind != K_GAME_OVER and top(s).player == me else 0; k += 1
     for i in range(N_DECISION_KINDS):
         out[k] = 1 if kind == DECISION_KINDS[i] else 0; k += 1
@@ -126,10 +126,10 @@ cdef int write_features(State* s, int me, float* out) noexcept nogil:
         out[k] = 1 if step == i else 0; k += 1
     if s.sp > 0:
         f = top(s)
-        out[k] = f.a if kind != K_ACTION else 0; k += 1
-        out[k] = f.b; k += 1
-        out[k] = f.c; k += 1
-        out[k] = f.d; k += 1
+        out[k] = f.what if kind != K_ACTION else 0; k += 1
+        out[k] = f.step; k += 1
+        out[k] = f.count; k += 1
+        out[k] = f.low; k += 1
     else:
         for i in range(4):
             out[k] = 0; k += 1

@@ -62,10 +62,10 @@ cdef dict _state_to_dict(State* s):
         f = s.stack[i]
         fr = {"kind": FRAME_KINDS[f.kind], "player": f.player}
         if f.kind == K_ACTION:
-            fr["step"] = _frame_step_name(f.a)
+            fr["step"] = _frame_step_name(f.what)
         else:
-            fr["a"] = f.a
-        fr.update(b=f.b, c=f.c, d=f.d, m=f.m)
+            fr["a"] = f.what
+        fr.update(b=f.step, c=f.count, d=f.low, m=f.mask)
         pending.append(fr)
     return {
         "format": POSITION_FORMAT,
@@ -301,11 +301,11 @@ cdef void _frames_from_list(State* s, list frames) except *:
         f = &s.stack[i]
         f.kind = k
         f.player = player
-        f.a = a
-        f.b = b
-        f.c = c
-        f.d = d
-        f.m = m
+        f.what = a
+        f.step = b
+        f.count = c
+        f.low = d
+        f.mask = m
     s.sp = len(frames)
 
 
@@ -341,7 +341,7 @@ cdef void _check_stack(State* s) except *:
     if bk == K_GAME_OVER and (s.sp != 1 or s.half_year != 9):
         raise PositionError("pending: game_over is the only frame, after half-year 9")
     if bk == K_HALF_END:
-        pc = s.stack[0].a
+        pc = s.stack[0].what
         if not (pc <= 29 or pc == 40 or (s.half_year == 9 and 50 <= pc <= 52)):
             raise PositionError(f"pending[0].a: {pc} is not a step of the half-year's end")
     actions = []  # the action steps on the stack, bottom first
@@ -354,10 +354,10 @@ cdef void _check_stack(State* s) except *:
             raise PositionError(f"{where}: a {names[k]} frame can only be the bottom one")
         if k in _PROGRAM_STEPS:
             steps = _PROGRAM_STEPS[k]
-            if i != 1 or bk != K_HALF_END or s.stack[0].a not in steps:
+            if i != 1 or bk != K_HALF_END or s.stack[0].what not in steps:
                 raise PositionError(f"{where}: a {names[k]} decision comes only right above "
                                     f"half_end, at its step {steps[0]} or {steps[1]}")
-            owner = s.start_player if s.stack[0].a == steps[0] else 1 - s.start_player
+            owner = s.start_player if s.stack[0].what == steps[0] else 1 - s.start_player
             if f.player != owner:
                 raise PositionError(f"{where}.player: at this step the decision is player "
                                     f"{owner}'s")
@@ -382,23 +382,23 @@ cdef void _check_stack(State* s) except *:
             raise PositionError(f"{where}.player: {f.player} is not the player deciding below it "
                                 f"({below.player})")
         if k == K_ACTION:
-            actions.append(f.a)
+            actions.append(f.what)
             if len(actions) > 2 or (len(actions) == 2 and not (
-                    actions[0] == F_DELIVER and f.a in (F_GIVE_ANIMALS, F_GIVE_CLOTHING))):
+                    actions[0] == F_DELIVER and f.what in (F_GIVE_ANIMALS, F_GIVE_CLOTHING))):
                 raise PositionError(f"{where}: one action step is carried out at a time (only a "
                                     "delivery waits for the animals or clothing it hands over)")
-        if k == K_ACTION and f.a == F_PAY_BUILDING and not (
-                (s.available >> f.c) & 1 and land_free(&s.pl[f.player]) > 0):
-            raise PositionError(f"{where}: paying for building {BUILDING_KEYS[f.c]!r} needs it on "
+        if k == K_ACTION and f.what == F_PAY_BUILDING and not (
+                (s.available >> f.count) & 1 and land_free(&s.pl[f.player]) > 0):
+            raise PositionError(f"{where}: paying for building {BUILDING_KEYS[f.count]!r} needs it on "
                                 f"the board and a free land space of player {f.player}")
-        if k == K_ACTION and f.a < NSPACES:
+        if k == K_ACTION and f.what < NSPACES:
             if i != 1 or bk != K_ADVANCE:
-                raise PositionError(f"{where}: the action of space {SPACE_KEYS[f.a]!r} comes only "
+                raise PositionError(f"{where}: the action of space {SPACE_KEYS[f.what]!r} comes only "
                                     "right above the advance of the worker placed there")
-            if not _holds(s, f.a, f.player) and not (
-                    (s.occupied >> f.a) & 1 and (_holds(s, S_LABORER, f.player)
+            if not _holds(s, f.what, f.player) and not (
+                    (s.occupied >> f.what) & 1 and (_holds(s, S_LABORER, f.player)
                                                  or _holds(s, W_LABORER, f.player))):
-                raise PositionError(f"{where}: space {SPACE_KEYS[f.a]!r} holds no worker of player "
+                raise PositionError(f"{where}: space {SPACE_KEYS[f.what]!r} holds no worker of player "
                                     f"{f.player}, nor does a laborer space imitating it")
 
 

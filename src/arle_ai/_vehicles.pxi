@@ -158,11 +158,11 @@ cdef int any_delivery(State* s, int pi, int d) noexcept nogil:
 cdef int delivery_legal(State* s, Frame* f, int* out) noexcept nogil:
     """F_DELIVER (c = destination, m = printed deliveries made): STOP once one is made, and
     the choices whose delivery is not made yet and that pi can pay."""
-    cdef int d = f.c, k, n = 0
-    if f.m != 0:
+    cdef int d = f.count, k, n = 0
+    if f.mask != 0:
         n = add(out, n, ACT_STOP)
     for k in range(DELIV_IDS[d]):
-        if (f.m >> DELIV_SLOT[d][k]) & 1:
+        if (f.mask >> DELIV_SLOT[d][k]) & 1:
             continue
         if delivery_possible(s, f.player, d, k):
             n = add(out, n, ACT_DELIVER + d * NDELIVERY_IDS + k)
@@ -217,7 +217,7 @@ cdef void delivery_apply(State* s, Frame* f, int a) noexcept nogil:
         return
     d = (a - ACT_DELIVER) // NDELIVERY_IDS
     k = (a - ACT_DELIVER) % NDELIVERY_IDS
-    f.m |= <int16_t>(1 << DELIV_SLOT[d][k])
+    f.mask |= <int16_t>(1 << DELIV_SLOT[d][k])
     # what is handed over, the food, then the owner's choices (pushed above this frame)
     for j in range(MAX_GIVES):
         what = DELIV_GIVE[d][k][j]
