@@ -13,12 +13,7 @@ from typing import Any
 from arle_ai import _core, decisions, names, rules
 from arle_ai.display import free_land
 
-__all__ = ["catalog", "position_view", "legal_moves", "title"]
-
-
-def title(key: str) -> str:
-    """A readable name for a key without a printed one: 'summer_wear' -> 'Summer wear'."""
-    return key.replace("_", " ").capitalize()
+__all__ = ["catalog", "position_view", "legal_moves"]
 
 
 def catalog() -> dict[str, Any]:
