@@ -51,7 +51,7 @@ cdef inline int is_summer(State* s) noexcept nogil:
 
 cdef inline int space_season(int space) noexcept nogil:
     """1 for a summer space, 0 for a winter space."""
-    return 1 if space < 15 else 0
+    return 1 if space < NSEASON_SPACES else 0
 
 cdef inline int turn_player(State* s) noexcept nogil:
     return s.start_player if (s.turn & 1) == 0 else 1 - s.start_player
@@ -300,7 +300,7 @@ cdef void half_end_step(State* s, Frame* f) noexcept nogil:
         return
     if pc < HE_PREPARE:
         pi = sp if pc < HE_INVENTORY_OTHER else 1 - sp
-        step = pc % 10
+        step = (pc - HE_INVENTORY_START) % (HE_INVENTORY_OTHER - HE_INVENTORY_START)
         if step < INV_DONE:
             inventory_step(s, pi, step)
         else:

@@ -171,7 +171,7 @@ cdef void _player_from_dict(Player* p, r, int pi) except *:
     tools.done()
     home = r.sub("home")
     p.dikes = home.int("dikes", 0, DIKE_STEPS_N, default=0)
-    p.hydrated = home.int("hydrated_moors", 0, 3, default=3)
+    p.hydrated = home.int("hydrated_moors", 0, 3, default=START_HYDRATED)
     dm = home.get("dehydrated_moors", [])
     if not isinstance(dm, list) or len(dm) > 3 - p.hydrated:
         raise PositionError(f"{home.name('dehydrated_moors')}: a list of at most {3 - p.hydrated} "
@@ -183,12 +183,12 @@ cdef void _player_from_dict(Player* p, r, int pi) except *:
     for i, v in enumerate(sorted(dm, reverse=True)):
         p.dehydrated[i] = v
     p.moors_removed = 3 - p.hydrated - len(dm)
-    p.boardwalk = home.int("boardwalk_peat", 0, 4, default=4)
-    p.grain_fields = home.int("grain_fields", 0, SUPPLY_FIELDS, default=1)
-    p.flax_fields = home.int("flax_fields", 0, SUPPLY_FIELDS, default=1)
+    p.boardwalk = home.int("boardwalk_peat", 0, START_BOARDWALK, default=START_BOARDWALK)
+    p.grain_fields = home.int("grain_fields", 0, SUPPLY_FIELDS, default=START_GRAIN_FIELDS)
+    p.flax_fields = home.int("flax_fields", 0, SUPPLY_FIELDS, default=START_FLAX_FIELDS)
     p.forests = home.int("forests", 0, SUPPLY_FOREST_PARK, default=0)
     p.parks = home.int("parks", 0, SUPPLY_FOREST_PARK, default=0)
-    p.stalls = home.int("stalls", 0, SUPPLY_STALL_DEPOT, default=1)
+    p.stalls = home.int("stalls", 0, SUPPLY_STALL_DEPOT, default=START_STALLS)
     p.depots = home.int("depots", 0, SUPPLY_STALL_DEPOT, default=0)
     p.stables = home.int("stables", 0, SUPPLY_STABLE_DOUBLE, default=0)
     p.double_stalls = home.int("double_stalls", 0, SUPPLY_STABLE_DOUBLE, default=0)
@@ -229,8 +229,10 @@ cdef void _player_from_dict(Player* p, r, int pi) except *:
     p.nveh = len(vehicles)
     sort_vehicles(p)
     barn.done()
-    if barn_small(p) > 5 or large_vehicles(p) > 3 or barn_small(p) + large_vehicles(p) > 7:
-        raise PositionError(f"{barn.path}: more pieces than the barn holds (4 small + 2 large + 1 either)")
+    if (barn_small(p) > BARN_SMALL + BARN_FLEX or large_vehicles(p) > BARN_LARGE + BARN_FLEX
+            or barn_small(p) + large_vehicles(p) > BARN_SMALL + BARN_LARGE + BARN_FLEX):
+        raise PositionError(f"{barn.path}: more pieces than the barn holds ({BARN_SMALL} small + "
+                            f"{BARN_LARGE} large + {BARN_FLEX} either)")
     loaded = r.sub("loaded")
     load_width = 0
     for i in range(NLOAD):
@@ -312,8 +314,13 @@ cdef void _frames_from_list(State* s, list frames) except *:
 # The half-year's end program (_engine.pxi, half_end_step) keeps its next step in the a of its
 # frame. Each decision it pushes sits right above it, with the step already counted: the
 # steps after which each kind of decision can be pending, for the start player and the other.
-_PROGRAM_STEPS = {K_END_WINDOW: (1, 2), K_NOVEMBER: (3, 4), K_BREED: (12, 22), K_FEED: (14, 24),
-                  K_FINAL_WINDOW: (51, 52)}
+_PROGRAM_STEPS = {
+    K_END_WINDOW: (HE_WINDOW_START + 1, HE_WINDOW_OTHER + 1),
+    K_NOVEMBER: (HE_NOVEMBER_START + 1, HE_NOVEMBER_OTHER + 1),
+    K_BREED: (HE_INVENTORY_START + INV_PRODUCE + 1, HE_INVENTORY_OTHER + INV_PRODUCE + 1),
+    K_FEED: (HE_INVENTORY_START + INV_SUSTENANCE + 1, HE_INVENTORY_OTHER + INV_SUSTENANCE + 1),
+    K_FINAL_WINDOW: (HE_FINAL_START + 1, HE_FINAL_OTHER + 1),
+}
 
 
 cdef inline bint _holds(State* s, int space, int player):
@@ -331,18 +338,20 @@ cdef void _check_stack(State* s) except *:
     names = FRAME_KINDS
     if bk not in (K_TURN, K_ADVANCE, K_HALF_END, K_GAME_OVER):
         raise PositionError("pending[0]: the bottom frame must be turn, advance, half_end or game_over")
-    if bk in (K_TURN, K_ADVANCE) and (s.turn >= 8 or bp != turn_player(s)):
+    if bk in (K_TURN, K_ADVANCE) and (s.turn >= TURNS_PER_HALF_YEAR or bp != turn_player(s)):
         raise PositionError(f"pending[0]: a {names[bk]} of player {bp} does not match "
                             f"{s.turn} workers placed (the turn is player {turn_player(s)}'s, and "
-                            "only 8 workers are placed in a half-year)")
-    if bk in (K_HALF_END, K_GAME_OVER) and s.turn != 8:
-        raise PositionError(f"pending[0]: {names[bk]} comes only after all 8 workers are placed, "
-                            f"not {s.turn}")
-    if bk == K_GAME_OVER and (s.sp != 1 or s.half_year != 9):
-        raise PositionError("pending: game_over is the only frame, after half-year 9")
+                            f"only {TURNS_PER_HALF_YEAR} workers are placed in a half-year)")
+    if bk in (K_HALF_END, K_GAME_OVER) and s.turn != TURNS_PER_HALF_YEAR:
+        raise PositionError(f"pending[0]: {names[bk]} comes only after all {TURNS_PER_HALF_YEAR} "
+                            f"workers are placed, not {s.turn}")
+    if bk == K_GAME_OVER and (s.sp != 1 or s.half_year != HALF_YEARS):
+        raise PositionError(f"pending: game_over is the only frame, after half-year {HALF_YEARS}")
     if bk == K_HALF_END:
         pc = s.stack[0].what
-        if not (pc <= 29 or pc == 40 or (s.half_year == 9 and 50 <= pc <= 52)):
+        # (the inventorying slots: HE_INVENTORY_START.., HE_INVENTORY_OTHER.., 10 steps each)
+        if not (pc < 2 * HE_INVENTORY_OTHER - HE_INVENTORY_START or pc == HE_PREPARE
+                or (s.half_year == HALF_YEARS and HE_FINAL_START <= pc <= HE_GAME_END)):
             raise PositionError(f"pending[0].a: {pc} is not a step of the half-year's end")
     actions = []  # the action steps on the stack, bottom first
     for i in range(1, s.sp):
@@ -361,8 +370,9 @@ cdef void _check_stack(State* s) except *:
             if f.player != owner:
                 raise PositionError(f"{where}.player: at this step the decision is player "
                                     f"{owner}'s")
-            if k == K_FINAL_WINDOW and s.half_year != 9:
-                raise PositionError(f"{where}: the window before final scoring is in half-year 9")
+            if k == K_FINAL_WINDOW and s.half_year != HALF_YEARS:
+                raise PositionError(f"{where}: the window before final scoring is in half-year "
+                                    f"{HALF_YEARS}")
             if k == K_NOVEMBER and (not s.half_year & 1 or not owns_november_house(s, f.player)):
                 raise PositionError(f"{where}: November houses are used after a summer, by their "
                                     "owner")
@@ -430,12 +440,12 @@ cdef void _state_from_dict(State* s, d) except *:
             raise PositionError(f"setup.buildings: {want[colour]} {colour} buildings in play, the "
                                 f"board has {spaces} {colour} spaces")
     s.in_play = _mask(in_play, BUILDING_KEYS)
-    s.half_year = r.int("half_year", 1, 9, required=True)
+    s.half_year = r.int("half_year", 1, HALF_YEARS, required=True)
     season = r.get("season", None)
     if season is not None and season != ("summer" if s.half_year & 1 else "winter"):
         raise PositionError(f"season: half-year {s.half_year} is not {_short(season)}")
     s.start_player = r.int("start_player", 0, 1, required=True)
-    s.turn = r.int("workers_placed", 0, 8, default=0)
+    s.turn = r.int("workers_placed", 0, TURNS_PER_HALF_YEAR, default=0)
     sab = r.get("special_action_by", None)
     if sab is not None and (isinstance(sab, bool) or sab not in (0, 1)):
         raise PositionError(f"special_action_by: expected null, 0 or 1, got {_short(sab)}")
@@ -493,7 +503,7 @@ cdef void _state_from_dict(State* s, d) except *:
     frames = r.get("pending", None)
     r.done()
     if frames is None:
-        if s.turn < 8:
+        if s.turn < TURNS_PER_HALF_YEAR:
             push(s, K_TURN, turn_player(s), 0, 0, 0, 0)
         else:
             push(s, K_HALF_END, s.start_player, 0, 0, 0, 0)
