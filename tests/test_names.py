@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -82,3 +83,21 @@ def test_costs_in_words_are_written_once_for_info_and_the_browser():
     assert names.cost(rules.building("textile_house").cost) == (
         "1 brick + 2 clothing of different kinds")
     assert names.amounts((("horse", 2), ("grain", 1))) == "2 horses, 1 grain"
+
+
+def test_a_breeding_choice_reads_as_the_animals_born():
+    rng = random.Random(3)
+    seen = 0
+    for seed in range(40):
+        s = arle_ai.new_game(seed=seed)
+        while not s.is_terminal() and seen < 30:
+            if s.pending == "breed":
+                for a in s.legal_actions():
+                    text, label = action_to_string(s, a), action_label(s, a)
+                    born = [int(n) for n in re.findall(r"\+(\d+)", text)]
+                    assert label == "breed nothing" if not any(born) else (
+                        label.startswith("breed +") and "+0" not in label), (text, label)
+                    assert parse_action(s, label) == a and parse_action(s, text) == a
+                    seen += 1
+            s.apply(rng.choice(s.legal_actions()))
+    assert seen >= 30

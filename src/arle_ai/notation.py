@@ -102,6 +102,20 @@ def _load_text(state: GameState, code: int) -> str:
     return f"load {_name(LOAD_ITEMS, item, 'item')} on {kind or 'vehicle'}#{slot} at {start}"
 
 
+BREED = re.compile(r"breed sheep\+(\d+) cattle\+(\d+) horse\+(\d+)")
+
+
+def _breed_label(text: str) -> str | None:
+    """``breed sheep+1 cattle+0 horse+2`` as a player reads it: ``breed +1 sheep, +2 horses``
+    (``breed nothing`` when no animal is born); None for another text."""
+    m = BREED.fullmatch(text)
+    if not m:
+        return None
+    born = [names.count(int(n), key, signed=True)
+            for n, key in zip(m.groups(), ("sheep", "cattle", "horse"), strict=True) if int(n)]
+    return "breed " + (", ".join(born) or "nothing")
+
+
 def _breed_text(state: GameState, k: int) -> str:
     plans = state.breeding_plans()
     if k < len(plans):
@@ -184,6 +198,8 @@ def action_label(state: GameState, a: int) -> str:
         return f"tool {names.tool(TOOLS[i])}"
     if kind == "vehicle" and i < len(VEHICLES):
         return f"vehicle {names.vehicle(VEHICLES[i])}"
+    if kind == "breed":
+        return _breed_label(text) or text
     if kind == "deliver":
         dest, _, what = text[len("deliver "):].partition(":")
         return f"deliver {names.destination(dest)}: {what.replace('_', ' ')}"
@@ -207,6 +223,9 @@ def _aliases(state: GameState, a: int) -> list[str]:
         out.append(_norm(text[: -len(SPECIAL_SUFFIX)]))
     if text.startswith("load "):
         out.append(_norm(re.sub(r" on \w+#", " on vehicle#", text)))
+    label = _breed_label(text)
+    if label:
+        out.append(_norm(label))
     return out
 
 
