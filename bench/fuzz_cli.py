@@ -183,29 +183,29 @@ def retype(value: Any, rng: random.Random) -> Any:
     return rng.choice(odd)
 
 
-def pick_value(option: click.Parameter, rng: random.Random, files: dict[str, list[str]]
-               ) -> list[str]:
-    """Text for one option or argument: sometimes good, often not."""
+def pick_value(option: click.Parameter, rng: random.Random, files: dict[str, list[str]],
+               bad_rate: float = 0.5) -> list[str]:
+    """Text for one option or argument: a bad value with probability ``bad_rate``."""
+    bad_turn = rng.random() < bad_rate
     name = option.opts[0]
     t = option.type
     if isinstance(option, click.Option) and option.is_flag:
         return [name]
     if isinstance(t, click.Path):
-        kind = {"analyze": "record", "train": "data", "datagen": "bad"}.get(option.name or "",
-                                                                              "position")
-        pool = (files["bad"] if rng.random() < 0.6
-                else files[rng.choice(["position", "record", "results", "data"])])
+        good_kind = {"record": "record", "data": "data"}.get(option.name or "", rng.choice(
+            ["position", "record"]))
+        pool = files["bad"] if bad_turn else files[good_kind]
         if name in ("-o", "--out", "--output", "file"):
-            pool = pool + [f"new{rng.randrange(10**6)}.out", "adir", "fifo", "/dev/full",
-                           "x" * 300 + ".json", "missing/x.json", "/proc/version"]
-        del kind
+            fresh = [f"new{rng.randrange(10**6)}.json"]
+            pool = (pool + ["adir", "fifo", "/dev/full", "x" * 300 + ".json", "missing/x.json",
+                            "/proc/version"]) if bad_turn else fresh + pool
         return [rng.choice(pool)]
     if isinstance(t, click.Choice):
-        return [rng.choice(list(t.choices) + ["bogus", "", "STANDARD"])]
+        return [rng.choice(["bogus", "", "STANDARD"] if bad_turn else list(t.choices))]
     if isinstance(t, click.Tuple):
-        return [rng.choice(FLOATS) for _ in t.types]
+        return [rng.choice(FLOATS if bad_turn else ["-10", "0", "10", "5"]) for _ in t.types]
     if name in ("--ai", "--agents"):
-        return [rng.choice(AGENT_SPECS)]
+        return [rng.choice(AGENT_SPECS if bad_turn else AGENT_SPECS[:4])]
     if name == "--host":
         return [rng.choice(HOSTS)]
     if name == "--address":
@@ -231,35 +231,40 @@ def pick_value(option: click.Parameter, rng: random.Random, files: dict[str, lis
                 isinstance(x, float) and not math.isfinite(x))]
         if isinstance(t, click.FloatRange) or t.name == "seconds":
             bad += FLOATS
-        return [rng.choice(good if rng.random() < 0.5 else bad)]
+        return [rng.choice(bad if bad_turn else good)]
     return [rng.choice(STRINGS)]
 
 
 def make_args(command: click.Command, rng: random.Random, files: dict[str, list[str]]
               ) -> list[str]:
     """A random argument list for ``command``: each parameter present or not, some twice,
-    now and then an unknown option or a stray argument."""
+    now and then an unknown option or a stray argument. A run is all good values, a few
+    bad ones or many (most runs with many stop at the first)."""
+    bad_rate = rng.choice([0.0, 0.0, 0.1, 0.5])
     args: list[str] = []
     for p in command.params:
         if isinstance(p, click.Argument):
             if p.required or rng.random() < 0.7:
-                args += pick_value(p, rng, files)
+                args += pick_value(p, rng, files, bad_rate)
             continue
         if p.required or rng.random() < 0.4:
             for _ in range(2 if rng.random() < 0.05 else 1):
                 opt = rng.choice(p.opts)
-                value = pick_value(p, rng, files)
+                value = pick_value(p, rng, files, bad_rate)
                 args += value if value == [opt] else [opt, *value]
                 if p.name == "agents" and rng.random() < 0.8:
                     args.append(rng.choice(AGENT_SPECS[:6]))
-    if command.name in ("suggest", "analyze", "play") and "--iterations" not in args and (
+    if command.name in ("suggest", "analyze") and "--iterations" not in args and (
             "--time" not in args):
         args += ["--iterations", "5"]  # keep the default time budgets out of the runs
     if command.name == "play" and "--ai" not in args:
         args += ["--ai", "random"]
     if command.name == "selfplay" and "--games" not in args:
         args += ["--games", "2"]
-    if rng.random() < 0.05:
+    if command.name == "datagen":  # the defaults are 100 games of 200 iterations
+        args += [] if "--games" in args else ["--games", "1"]
+        args += [] if "--iterations" in args else ["--iterations", "3"]
+    if bad_rate and rng.random() < 0.05:
         args.insert(rng.randrange(len(args) + 1), rng.choice(["--bogus", "-z", "stray", "--"]))
     if rng.random() < 0.03:
         args.append(rng.choice(["--help", "-h"]))
@@ -269,6 +274,8 @@ def make_args(command: click.Command, rng: random.Random, files: dict[str, list[
 def make_input(rng: random.Random) -> str:
     """Answers for the prompts of play and edit (they end with end of input)."""
     lines = [rng.choice(ANSWERS) for _ in range(rng.randrange(0, 30))]
+    if rng.random() < 0.4:  # Enter keeps a value: enough of them reach the end of edit
+        lines += [""] * 200
     if rng.random() < 0.3:
         lines.append("quit")
     return "\n".join(lines) + ("\n" if rng.random() < 0.5 else "")
@@ -360,6 +367,8 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=120, help="time budget")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--command", action="append", help="only these commands")
+    parser.add_argument("--verbose", action="store_true",
+                        help="print every run and the last line of its output")
     opts = parser.parse_args()
     from arle_cli.main import cli
 
@@ -405,6 +414,9 @@ def main() -> int:
                     print(f"slow (> {SLOW_SECONDS:g} s): arle {shlex.join(args)}", flush=True)
                     continue
                 codes[(name, result.exit_code)] += 1
+                if opts.verbose:
+                    last = (result.output.strip().splitlines() or [""])[-1][:160]
+                    print(f"{result.exit_code} arle {shlex.join(args)[:200]}\n    {last!r}")
                 problem = check_run(name, args, result, before, digest(root))
                 if problem is not None:
                     key = problem.splitlines()[0][:120]

@@ -397,3 +397,18 @@ def test_ctrl_c_at_an_edit_prompt_keeps_the_file_and_the_answers(tmp_path, monke
     result = run("edit", str(tmp_path / "new.json"))
     assert result.exit_code == 130 and "arle: interrupted: nothing written" in result.output
     assert sorted(os.listdir()) == ["pos.json", "pos.partial.json"]
+
+
+def test_the_cli_fuzzer_runs_clean_on_the_quick_commands(tmp_path):
+    """bench/fuzz_cli.py itself: a short seeded run over the commands that need no search."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    fuzzer = Path(__file__).resolve().parent.parent / "bench" / "fuzz_cli.py"
+    out = subprocess.run([sys.executable, str(fuzzer), "--runs", "40", "--seed", "3",
+                          "--command", "show", "--command", "new", "--command", "info",
+                          "--command", "list", "--command", "edit"],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    assert "40 runs" in out.stdout and "0 distinct failures" in out.stdout
