@@ -123,6 +123,19 @@ def _unwritable(path: str) -> str | None:
     return None
 
 
+def is_npz_with(path: str, *arrays: str) -> bool:
+    """Whether ``path`` is a numpy .npz file holding ``arrays`` (a file a command may write
+    again: its own datagen or weights file, not anything else the user keeps under that
+    name)."""
+    import numpy as np
+
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            return all(a in z.files for a in arrays)
+    except Exception:  # not a zip, not numpy, unreadable: not ours
+        return False
+
+
 IN_FILE = FilePath()
 OUT_FILE = FilePath(writing=True)
 SEED = click.IntRange(0, MAX_SEED)  # seeds are int64 in positions and records

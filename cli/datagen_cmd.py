@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from arle_ai import limits
@@ -13,6 +15,7 @@ from arle_cli.common import (
     fail,
     games_bar,
     interrupted,
+    is_npz_with,
     seed_option,
     variant_option,
 )
@@ -38,6 +41,9 @@ def datagen(out: str, games: int, seed: int, iterations: int, explore: int, work
     """Play seeded MCTS self-play games and write every searched position with its features,
     final VP of both players, final margin, winner and root visit distribution to OUT (a
     compressed numpy file; see arle_ai.datagen for its arrays)."""
+    if os.path.exists(out) and not is_npz_with(out, "features", "margin"):
+        fail(f"{out} exists and is not a datagen file: choose another -o (datagen writes OUT "
+             f"when its games are played)")
     config = DatagenConfig(games=games, seed=seed, iterations=iterations, explore=explore,
                            variant=variant)
     with games_bar("datagen", out) as bar:

@@ -22,11 +22,13 @@ from pathlib import Path
 import click
 
 import arle_ai
-from arle_ai import decisions, limits, names
+from arle_ai import decisions, files, limits, names
 from arle_ai.agents import Agent, AgentError, MCTSAgent, choose_action
 from arle_ai.display import columns, describe_wide
 from arle_ai.errors import IllegalActionError
+from arle_ai.jsontext import parse_json
 from arle_ai.narration import Narrator
+from arle_ai.records import FORMAT as RECORD_FORMAT
 from arle_ai.records import GameRecord
 from arle_cli.common import (
     IN_FILE,
@@ -235,6 +237,16 @@ def _refuse_silent_cut(position: str, out: str | None, ply: int, held: int,
              f"replace {position}")
 
 
+def _is_record(path: str) -> bool:
+    """Whether ``path`` holds a game record (``--out`` may replace one; anything else the
+    user keeps under that name, a position file say, needs --overwrite)."""
+    try:
+        data = parse_json(files.read_text(path))
+    except ValueError:
+        return False
+    return isinstance(data, dict) and data.get("format") == RECORD_FORMAT
+
+
 def _free_name(stem: str, suffix: str) -> str:
     """``stem + suffix``, or ``stem-2 + suffix``, ``stem-3``... : the first that does not
     exist (a new game never overwrites an earlier one saved under the default name)."""
@@ -290,7 +302,8 @@ def _finish(session: Session, out: str, finished: bool) -> None:
               help="Where to save the game record [default: arle-game-<seed>.json (-2, -3... "
                    "if taken), or the resumed record itself].")
 @click.option("--overwrite", is_flag=True,
-              help="With --ply before the end of a record saved to that same record: allow "
+              help="Allow replacing an existing --out file that is not a game record; with "
+                   "--ply before the end of a record saved to that same record: allow "
                    "replacing its later decisions.")
 def play(position: str | None, ai_spec: str, seat: int, seed: int, variant: str,
          hint_iterations: int, ply: int | None, out: str | None, overwrite: bool) -> None:
@@ -307,6 +320,9 @@ def play(position: str | None, ai_spec: str, seat: int, seed: int, variant: str,
     players[seat] = HUMAN
     meta = {"saved_by": "arle play", "ai": HUMAN if both else ai_spec, "human_seat": seat,
             "ai_seed": seed}
+    if out is not None and not overwrite and Path(out).exists() and not _is_record(out):
+        fail(f"{out} exists and is not a game record (a position file?): choose another "
+             f"--out, or pass --overwrite to replace it")
     if position is None:
         state = make_game(seed, variant)
         record = GameRecord.new(seed, variant, players=players, meta=meta)

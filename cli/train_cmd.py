@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import asdict
 
 import click
 
-from arle_ai.net import save_weights
+from arle_ai.net import WEIGHT_ARRAYS, save_weights
 from arle_ai.train import TrainConfig, ignored_slots, load_data
 from arle_ai.train import train as fit
-from arle_cli.common import IN_FILE, OUT_FILE, FiniteRange, fail, seed_option
+from arle_cli.common import IN_FILE, OUT_FILE, FiniteRange, fail, is_npz_with, seed_option
 
 
 @click.command()
@@ -42,6 +43,8 @@ def train(data: str, weights: str, hidden: int, epochs: int, batch: int, lr: flo
     per epoch and the validation error of the predicted final margin by half-year, and write
     the weights of the best epoch to --out (use them with the agent spec mcts:eval=net,
     net=FILE)."""
+    if os.path.exists(weights) and not is_npz_with(weights, *WEIGHT_ARRAYS, "meta"):
+        fail(f"{weights} exists and is not a weights file: choose another -o")
     try:
         config = TrainConfig(hidden=hidden, epochs=epochs, batch=batch, lr=lr,
                              weight_decay=weight_decay, val_fraction=val_fraction, seed=seed,

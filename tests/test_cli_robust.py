@@ -412,3 +412,34 @@ def test_the_cli_fuzzer_runs_clean_on_the_quick_commands(tmp_path):
                          capture_output=True, text=True, cwd=tmp_path, timeout=300)
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     assert "40 runs" in out.stdout and "0 distinct failures" in out.stdout
+
+
+# ---- an existing file that is not the command's own is never replaced silently ----
+
+
+def test_play_datagen_and_train_do_not_replace_a_file_that_is_not_theirs(tmp_path,
+                                                                          monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert run("new", "-o", "pos.json").exit_code == 0
+    original = (tmp_path / "pos.json").read_bytes()
+    for command in (["play", "--ai", "random", "--out", "pos.json"],
+                    ["play", "pos.json", "--ai", "random", "--out", "pos.json"],
+                    ["datagen", "--games", "1", "--iterations", "2", "-o", "pos.json"],
+                    ["train", "missing.npz", "-o", "pos.json"]):
+        result = run(*command, input="quit\n")
+        assert_bad_input(result, "pos.json exists and is not")
+        assert (tmp_path / "pos.json").read_bytes() == original
+    assert sorted(os.listdir()) == ["pos.json"]
+    # with --overwrite play replaces it; a game record it replaces, as before
+    result = run("play", "--ai", "random", "--out", "pos.json", "--overwrite", input="quit\n")
+    assert result.exit_code == 0, result.output
+    result = run("play", "--ai", "random", "--out", "pos.json", input="quit\n")
+    assert result.exit_code == 0, result.output
+
+
+def test_datagen_writes_its_own_file_again_when_resumed(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    args = ["datagen", "--games", "1", "--iterations", "2", "-o", "d.npz"]
+    assert run(*args).exit_code == 0
+    result = run(*args)
+    assert result.exit_code == 0 and "wrote d.npz" in result.output, result.output
