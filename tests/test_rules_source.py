@@ -467,3 +467,34 @@ def test_bakehouse_and_joinery():
     assert joinery() == (2, 2)
     with patched_rules(JOINERY_PEAT_PER_BOAT=5, JOINERY_HORSES_PER_PLOW=0):
         assert joinery() == (5, 1)
+
+
+# ---- animal housing (rules.STALL_PEN ... DIKE_PLACES) ----
+
+
+def test_animal_housing():
+    """No free land (2 forests): 8 sheep fit (a stall pen of 3 and the 5 dikes), 9 do not; a
+    stall pen of 4, a sixth dike or a park's places make room for the ninth."""
+    def fits(sheep: int, **home: int) -> bool:
+        d = position({"home": {"forests": 2, **home}, "animals": {"sheep": sheep, "horse": 0}})
+        try:
+            make(d)
+        except arle_ai.PositionError as e:
+            assert "do not fit" in str(e)
+            return False
+        return True
+
+    assert fits(8) and not fits(9)
+    with patched_rules(STALL_PEN=4):
+        assert fits(9) and not fits(10)
+    with patched_rules(DIKES=6):
+        assert fits(9)
+    assert fits(9, forests=1, parks=1) and not fits(11, forests=1, parks=1)
+    with patched_rules(PARK_PLACES=4):
+        assert fits(11, forests=1, parks=1)
+    assert fits(11, stalls=0, stables=1) and not fits(12, stalls=0, stables=1)
+    with patched_rules(STABLE_PEN=1):
+        assert fits(6, stalls=0, stables=1) and not fits(7, stalls=0, stables=1)
+    with pytest.raises(ValueError, match="LAND_PEN"):
+        with patched_rules(LAND_PEN=3):
+            pass

@@ -127,6 +127,9 @@ cdef int8_t LAND_BY_DIKES[MAX_DIKE_STEPS + 1]   # starting land plus the opened 
 cdef int8_t TIDAL_VP_BY_DIKES[MAX_DIKE_STEPS + 1]   # VP of the empty top-row gaps
 cdef int8_t MOOR_LAND_N
 
+# animal housing (rules.STALL_PEN ...): the places of any type are the dikes' and the parks'
+cdef int8_t STALL_PEN_N, STABLE_PEN_N, DIKE_PLACES_N, PARK_PLACES_N
+
 # setup: starting goods, animals and home tiles; the building draw per variant
 cdef int16_t START_GOODS_ARR[NGOODS]
 cdef int16_t START_ANIMALS_ARR[NANIMALS]
@@ -497,8 +500,13 @@ cdef void _load_gifts(r) except *:
 
 
 cdef void _load_land(r) except *:
-    """Land and the top-row penalty per dike steps (rules.TIDAL_ROWS_OPEN_AT, ...)."""
-    global DIKE_STEPS_N, MOOR_LAND_N
+    """Land and the top-row penalty per dike steps (rules.TIDAL_ROWS_OPEN_AT, ...), and the
+    animal housing (rules.STALL_PEN ...)."""
+    global DIKE_STEPS_N, MOOR_LAND_N, STALL_PEN_N, STABLE_PEN_N, DIKE_PLACES_N, PARK_PLACES_N
+    STALL_PEN_N = r.STALL_PEN
+    STABLE_PEN_N = r.STABLE_PEN
+    DIKE_PLACES_N = r.DIKES * r.DIKE_PLACES
+    PARK_PLACES_N = r.PARK_PLACES
     cdef int d, k
     DIKE_STEPS_N = r.DIKE_STEPS_MAX
     MOOR_LAND_N = r.MOOR_LAND
@@ -564,6 +572,12 @@ def _check_numbers(r):
     if min(r.START_LAND, r.TIDAL_ROW_LAND, r.MOOR_LAND) < 0 or land > 127:
         raise ValueError(f"land spaces must be counts that fit a home board (at most 127 in "
                          f"all), not {land}")
+    if r.LAND_PEN != 2:
+        raise ValueError(f"LAND_PEN must be 2: the housing search pairs leftover animals on empty "
+                         f"land (pens of 2 only), not {r.LAND_PEN}")
+    for name in ("STALL_PEN", "STABLE_PEN", "PARK_PLACES", "DIKES", "DIKE_PLACES"):
+        if not 0 <= getattr(r, name) <= 20:
+            raise ValueError(f"{name} must be in 0..20, not {getattr(r, name)}")
     for name in ("MILKING_SHEEP", "MILKING_CATTLE", "SHEARING_SHEEP"):
         if len(getattr(r, name)) != 3:
             raise ValueError(f"{name} must have 3 thresholds")

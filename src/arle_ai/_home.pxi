@@ -162,27 +162,29 @@ cdef inline int cut_peat_from(Player* p, int source) noexcept nogil:
 # Animals may be rearranged at any time, so only the totals per type are kept; a position is
 # legal when some arrangement houses them all (core.md 3.2):
 #   stall 3 of one type, stable 6 of one type, double stall 2 pens of 3, park 2 of any types,
-#   empty land space 2 of one type, each of the 5 dikes 1 animal.
+#   empty land space 2 of one type, each of the 5 dikes 1 animal (rules.STALL_PEN, STABLE_PEN,
+#   PARK_PLACES, LAND_PEN, DIKES, DIKE_PLACES; land pens of 2 are built into the search below).
 
 cdef inline int flex_places(Player* p) noexcept nogil:
-    return 5 + 2 * p.parks
+    return DIKE_PLACES_N + PARK_PLACES_N * p.parks
 
 cdef int housable_counts(int n0, int n1, int n2, int pens3, int pens6, int land, int flex) noexcept nogil:
-    """Whether (n0, n1, n2) animals fit into pens3 pens of 3, pens6 pens of 6, land pens of 2
-    (each pen one type) and flex places of any type."""
+    """Whether (n0, n1, n2) animals fit into pens3 stall pens (STALL_PEN each), pens6 stables
+    (STABLE_PEN), land pens of 2 (each pen one type) and flex places of any type."""
     cdef int total = n0 + n1 + n2
+    cdef int c3 = STALL_PEN_N, c6 = STABLE_PEN_N
     if total <= flex:
         return 1
-    if total > flex + 3 * pens3 + 6 * pens6 + 2 * land:
+    if total > flex + c3 * pens3 + c6 * pens6 + 2 * land:
         return 0
     cdef int a6, b6, a3, b3, r0, r1, r2, pens_needed, odd, save, f
     for a6 in range(pens6 + 1):
         for b6 in range(pens6 - a6 + 1):
             for a3 in range(pens3 + 1):
                 for b3 in range(pens3 - a3 + 1):
-                    r0 = n0 - 6 * a6 - 3 * a3
-                    r1 = n1 - 6 * b6 - 3 * b3
-                    r2 = n2 - 6 * (pens6 - a6 - b6) - 3 * (pens3 - a3 - b3)
+                    r0 = n0 - c6 * a6 - c3 * a3
+                    r1 = n1 - c6 * b6 - c3 * b3
+                    r2 = n2 - c6 * (pens6 - a6 - b6) - c3 * (pens3 - a3 - b3)
                     if r0 < 0:
                         r0 = 0
                     if r1 < 0:

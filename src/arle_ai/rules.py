@@ -95,6 +95,13 @@ __all__ = [
     "MOOR_LAND",
     "TOP_DIKE_ROW_GAPS",
     "TIDAL_GAP_VP",
+    # animal housing
+    "STALL_PEN",
+    "STABLE_PEN",
+    "PARK_PLACES",
+    "DIKES",
+    "DIKE_PLACES",
+    "LAND_PEN",
     # what the action spaces and buildings give
     "SPACE_GAINS",
     "SPACE_GAINS_WITH_CHOICE",
@@ -790,6 +797,17 @@ MOOR_LAND = 2  # land spaces freed by a moor tile once it is gone
 # of each at the end: reading (a) of core.md §8.5 (docs/rules-decisions.md).
 TOP_DIKE_ROW_GAPS = (3, 3, 3, 3, 3, 2, 1, 0)
 TIDAL_GAP_VP = -1
+
+
+# Animal housing (core.md §3.2): a stall pen (a double stall has two) and a stable hold animals
+# of one type; each dike and each park hold animals of any types; an empty land space is a pen of
+# one type. Breeding (core.md §3.4) is written in the engine's breeding search.
+STALL_PEN = 3
+STABLE_PEN = 6
+PARK_PLACES = 2
+DIKES = 5  # always on the board, wherever they stand
+DIKE_PLACES = 1
+LAND_PEN = 2  # the housing search pairs leftover animals on land: pens of 2 only
 
 
 # ---------------------------------------------------------------------------------------------
