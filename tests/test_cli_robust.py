@@ -443,3 +443,31 @@ def test_datagen_writes_its_own_file_again_when_resumed(tmp_path, monkeypatch):
     assert run(*args).exit_code == 0
     result = run(*args)
     assert result.exit_code == 0 and "wrote d.npz" in result.output, result.output
+
+
+# ---- JSON that parses but is no position: deep nesting, a wrong type at the top ----
+
+
+def test_json_nested_past_the_bound_is_refused_by_name():
+    from arle_ai.jsontext import MAX_DEPTH, parse_json
+
+    assert parse_json("[" * MAX_DEPTH + "]" * MAX_DEPTH) is not None
+    for n in (MAX_DEPTH + 1, 600, 900):  # 600 and 900 passed json.loads, then recursed
+        with pytest.raises(PositionError, match=f"nested more than {MAX_DEPTH} levels"):
+            parse_json('{"a": ' + "[" * n + "]" * n + "}")
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda t: t[:-1] + ', "extra": ' + "[" * 600 + "]" * 600 + "}", "nested more than 100"),
+    (lambda t: t[:-1] + ', "players": true}', "players: expected a list of 2 players"),
+    (lambda t: t[:-1] + ', "players": 5}', "players: expected a list of 2 players"),
+])
+def test_positions_of_odd_shape_are_clear_errors(change, words, tmp_path):
+    import arle_ai
+
+    d = arle_ai.new_game(seed=0).to_dict()
+    del d["players"]
+    path = tmp_path / "odd.json"
+    path.write_text(change(json.dumps(d)))
+    for command in ("show", "suggest", "edit"):
+        assert_bad_input(run(command, str(path), input="quit\n"), re.escape(words))

@@ -17,6 +17,10 @@ from arle_ai.errors import PositionError
 __all__ = ["BOM", "parse_json"]
 
 BOM = "\ufeff"  # a UTF-8 byte order mark some editors put at the start of a file
+# Nesting that any file or request of ours could have (a position is about 5 levels deep, a
+# record or a web request holding one 7): deeper values are refused, because what reads them
+# next (copy.deepcopy, repr, the checks) recurses and hit Python's limit at ~500 levels.
+MAX_DEPTH = 100
 
 
 def parse_json(text: str | bytes, error: type[ValueError] = PositionError) -> Any:
@@ -32,7 +36,7 @@ def parse_json(text: str | bytes, error: type[ValueError] = PositionError) -> An
     if text.startswith(BOM):
         text = text[len(BOM):]
     try:
-        return json.loads(text)
+        value = json.loads(text)
     except json.JSONDecodeError as exc:
         raise error(f"malformed JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
                     ) from None
@@ -41,3 +45,23 @@ def parse_json(text: str | bytes, error: type[ValueError] = PositionError) -> An
     except ValueError:  # an integer literal beyond Python's digit limit
         raise error(f"malformed JSON: an integer literal of more than "
                     f"{sys.get_int_max_str_digits()} digits") from None
+    if _deeper_than(value, MAX_DEPTH):
+        raise error(f"malformed JSON: nested more than {MAX_DEPTH} levels deep")
+    return value
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether arrays and objects nest more than ``limit`` levels in ``value`` (iterative)."""
+    stack = [(value, 1)]
+    while stack:
+        v, depth = stack.pop()
+        if isinstance(v, dict):
+            children: Any = v.values()
+        elif isinstance(v, list):
+            children = v
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((c, depth + 1) for c in children if isinstance(c, dict | list))
+    return False

@@ -211,7 +211,8 @@ def keys_for_names(data: Any) -> Any:
         d["buildings_on_board"] = _keys(d["buildings_on_board"], "building")
     if isinstance(d.get("occupied"), dict):
         d["occupied"] = {_key(k, "space"): v for k, v in d["occupied"].items()}
-    for p in d.get("players") or []:
+    players = d.get("players")
+    for p in players if isinstance(players, list) else []:  # else the engine names it
         if not isinstance(p, dict):
             continue
         home = p.get("home")
