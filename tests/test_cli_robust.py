@@ -471,3 +471,32 @@ def test_positions_of_odd_shape_are_clear_errors(change, words, tmp_path):
     path.write_text(change(json.dumps(d)))
     for command in ("show", "suggest", "edit"):
         assert_bad_input(run(command, str(path), input="quit\n"), re.escape(words))
+
+
+# ---- results files: values that would break the statistics ----
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda m: m.__setitem__("scores", [1e200, -1e200]), "meta.scores must be two numbers"),
+    (lambda m: m.__setitem__("scores", [1, "x"]), "meta.scores must be two numbers"),
+    (lambda m: m.__setitem__("winner", 7), "meta.winner"),
+    (lambda m: m.__setitem__("seats", [None, 1]), "seats"),
+])
+def test_results_lines_with_odd_values_are_refused_by_cli_and_web(change, words, tmp_path):
+    from arle_ai.tournament import Tournament
+    from arle_ai.web.tournaments import TournamentFileError, read_results
+
+    out = tmp_path / "r.jsonl"
+    args = ["selfplay", "--agents", "random", "greedy", "--games", "4", "--out", str(out)]
+    t = Tournament(["random", "greedy"], 4)
+    t.run(out=out)
+    lines = out.read_text().splitlines()
+    game = json.loads(lines[1])
+    change(game["meta"])
+    lines[1] = json.dumps(game)
+    out.write_text("\n".join(lines[:3]) + "\n")
+    before = out.read_bytes()
+    assert_bad_input(run(*args), re.escape(words))
+    assert out.read_bytes() == before
+    with pytest.raises(TournamentFileError, match=re.escape(words)):
+        read_results(out.read_text())

@@ -324,6 +324,16 @@ class Tournament:
         for key in ("scores", "winner", "winner_agent", "start_player"):
             if key not in meta:
                 raise TournamentError(f"{path}: line {n} (game {g}) lacks meta.{key}")
+        scores = meta["scores"]
+        if not (isinstance(scores, list) and len(scores) == 2 and all(
+                isinstance(s, int | float) and not isinstance(s, bool) and math.isfinite(s)
+                and abs(s) <= MAX_VP for s in scores)):
+            raise TournamentError(f"{path}: line {n} (game {g}): meta.scores must be two "
+                                  f"numbers of VP (at most {MAX_VP:g} each)")
+        if (meta["winner"] not in (0, 1, None) or meta["start_player"] not in (0, 1)
+                or meta["winner_agent"] not in (*task["pairing"], None)):
+            raise TournamentError(f"{path}: line {n} (game {g}): meta.winner, start_player or "
+                                  f"winner_agent is not a seat or agent of this game")
         return g
 
     # ---- playing ----
@@ -394,6 +404,10 @@ class Tournament:
             if fh is not None:
                 fh.close()
         return [results[g] for g in sorted(results)]
+
+
+MAX_VP = 1e6  # far above any game's score: a results line beyond it is damaged (and squaring
+# a margin of 1e200 in the statistics overflowed)
 
 
 def _ends_with_newline(path: Path) -> bool:

@@ -19,6 +19,7 @@ from arle_ai.tournament import FORMAT, VERSION, agent_labels, json_safe, summari
 __all__ = ["TournamentFileError", "read_results"]
 
 MAX_AGENTS = 32
+MAX_VP = 1e6  # far above any game's score; 1e308 made the statistics overflow (a 500)
 
 
 class TournamentFileError(ValueError):
@@ -65,10 +66,12 @@ def _check_game(n: int, result: Any, agents: int, seen: set[int]) -> bool:
             or not all(_is_int(a) and 0 <= a < agents for a in pairing)
             or pairing[0] == pairing[1]):
         problems.append(f"meta.pairing must be two different agent indexes in 0..{agents - 1}")
-    elif not isinstance(seats, list) or sorted(seats) != sorted(pairing):
+    elif (not isinstance(seats, list) or not all(_is_int(s) for s in seats)
+          or sorted(seats) != sorted(pairing)):
         problems.append("meta.seats must be the pairing's agents in seat order")
-    if not isinstance(scores, list) or len(scores) != 2 or not all(map(_is_num, scores)):
-        problems.append("meta.scores must be two numbers")
+    if (not isinstance(scores, list) or len(scores) != 2 or not all(map(_is_num, scores))
+            or not all(abs(s) <= MAX_VP for s in scores)):
+        problems.append(f"meta.scores must be two numbers of VP (at most {MAX_VP:g} each)")
     if meta.get("winner") not in (0, 1, None):
         problems.append("meta.winner must be 0, 1 or null")
     if meta.get("start_player") not in (0, 1):
