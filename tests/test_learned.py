@@ -329,17 +329,36 @@ def test_search_with_the_net_is_deterministic_and_legal(net_horizon: int | None)
         [(a.action, a.visits, a.mean_value) for a in runs[1].actions]
     assert runs[0].best_action in s.legal_actions()
     assert sum(a.visits for a in runs[0].actions) == 400
-    ev = pickle.loads(pickle.dumps(_core.NetEvaluator(DEFAULT_WEIGHTS.as_array(), net,
-                                                      2.0, net_horizon)))
-    assert ev.evaluate(s, 1) == _core.NetEvaluator(DEFAULT_WEIGHTS.as_array(), net, 2.0,
-                                                   net_horizon).evaluate(s, 1)
+    for heuristic in (True, False):
+        ev = pickle.loads(pickle.dumps(_core.NetEvaluator(DEFAULT_WEIGHTS.as_array(), net,
+                                                          2.0, net_horizon, heuristic)))
+        assert ev.heuristic == heuristic
+        assert ev.evaluate(s, 1) == _core.NetEvaluator(DEFAULT_WEIGHTS.as_array(), net, 2.0,
+                                                       net_horizon, heuristic).evaluate(s, 1)
+
+
+def test_net_horizon_rollouts_follow_the_rollout_policy() -> None:
+    """The rollout before the model plays the heuristic policy or uniformly random moves: over
+    many seeds the two give different values, each deterministic for its seed."""
+    net = default_net()
+    s = random_positions(30, seed=3)[-1]
+    w = DEFAULT_WEIGHTS.as_array()
+    values = {h: [_core.NetEvaluator(w, net, 2.0, 1, h).evaluate(s, seed)[0] for seed in range(8)]
+              for h in (True, False)}
+    assert values[True] != values[False]
+    assert values[False] == [_core.NetEvaluator(w, net, 2.0, 1, False).evaluate(s, seed)[0]
+                             for seed in range(8)]
 
 
 def test_agent_specs_select_the_evaluator(tmp_path) -> None:
     agent = agent_from_spec("mcts:iterations=50,eval=net", seed=1)
     assert agent.search.evaluator.kind == "net"
     agent = agent_from_spec("mcts:iterations=50,eval=net,net_horizon=0", seed=1)
+    assert agent.search.evaluator.kind == "random rollout + net"    # the default rollout
+    agent = agent_from_spec("mcts:iterations=50,eval=net,net_horizon=0,rollout=heuristic")
     assert agent.search.evaluator.kind == "heuristic rollout + net"
+    with pytest.raises(ValueError, match="rollout must be one of"):
+        MCTS(leaf="net", rollout="greedy")
     assert agent_from_spec("mcts:eval=static").search.evaluator.kind == "static"
     with pytest.raises(ValueError, match="bad value 'nett' for 'eval'"):
         agent_from_spec("mcts:eval=nett")

@@ -220,15 +220,18 @@ cdef class ValueNet:
 
 cdef class NetEvaluator(LeafEvaluator):
     """The learned value model as the search's leaf evaluator. With `horizon` None the model
-    values the leaf itself; with horizon h >= 0 a heuristic rollout first plays until h more
-    half-years have begun (as RolloutEvaluator does) and the model values where it stopped
-    (a finished game gets terminal_value). Priors: the base class's heuristic softmax."""
+    values the leaf itself; with horizon h >= 0 a rollout (the heuristic policy, or uniformly
+    random moves with `heuristic` False) first plays until h more half-years have begun (as
+    RolloutEvaluator does) and the model values where it stopped (a finished game gets
+    terminal_value). Priors: the base class's heuristic softmax."""
 
     cdef readonly ValueNet model
     cdef int horizon
     cdef readonly object rollout_horizon
+    cdef readonly bint heuristic
 
-    def __init__(self, weights, ValueNet model, prior_temperature=2.0, horizon=None):
+    def __init__(self, weights, ValueNet model, prior_temperature=2.0, horizon=None,
+                 bint heuristic=True):
         LeafEvaluator.__init__(self, weights, prior_temperature)
         if model is None:
             raise ValueError("NetEvaluator needs a ValueNet")
@@ -239,7 +242,9 @@ cdef class NetEvaluator(LeafEvaluator):
         self.model = model
         self.rollout_horizon = horizon
         self.horizon = -1 if horizon is None else horizon
-        self.kind = "net" if horizon is None else "heuristic rollout + net"
+        self.heuristic = heuristic
+        self.kind = ("net" if horizon is None else
+                     ("heuristic" if heuristic else "random") + " rollout + net")
 
     cdef double value(self, State* s, uint64_t* rng, double* margin0) noexcept nogil:
         cdef State t
@@ -247,11 +252,12 @@ cdef class NetEvaluator(LeafEvaluator):
             return net_value(s, &self.model.net, self.w.w[W_MARGIN_BLEND], self.w.w[W_SIGMA],
                              margin0)
         t = s[0]
-        rollout_play(&t, rng, &self.w, 1, self.horizon)
+        rollout_play(&t, rng, &self.w, 1 if self.heuristic else 0, self.horizon)
         if is_terminal(&t):
             return terminal_value(&t, &self.w, margin0)
         return net_value(&t, &self.model.net, self.w.w[W_MARGIN_BLEND], self.w.w[W_SIGMA],
                          margin0)
 
     def __reduce__(self):
-        return (NetEvaluator, (self.weights, self.model, self.temperature, self.rollout_horizon))
+        return (NetEvaluator, (self.weights, self.model, self.temperature, self.rollout_horizon,
+                               self.heuristic))

@@ -73,13 +73,16 @@ def make_evaluator(leaf: str = "rollout", rollout: str = DEFAULT_ROLLOUT, horizo
     `rollout` policy and `horizon`), the static evaluation ("static"), none ("null": every
     leaf 0.5, which measures the tree code alone), or the learned value model ("net": `net`,
     a ``_core.ValueNet`` or a weights file, default the shipped weights; with `net_horizon`
-    h, a heuristic rollout of h half-years first, see :mod:`arle_ai.net`)."""
+    h, a rollout of h half-years with the `rollout` policy first, see :mod:`arle_ai.net`)."""
     w = weights.as_array()
     if leaf == "net":
         from arle_ai.net import load_net
 
         model = net if isinstance(net, _core.ValueNet) else load_net(net)
-        return _core.NetEvaluator(w, model, prior_temperature, net_horizon)
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"rollout must be one of {ROLLOUTS}, not {rollout!r}")
+        return _core.NetEvaluator(w, model, prior_temperature, net_horizon,
+                                  rollout == "heuristic")
     if leaf == "rollout":
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {ROLLOUTS}, not {rollout!r}")
@@ -120,8 +123,8 @@ class MCTS:
             learned value model; see :func:`make_evaluator`).
         net: with leaf="net": a ``_core.ValueNet`` or a weights file (default: the shipped
             weights).
-        net_horizon: with leaf="net": None (the model values the leaf) or h >= 0 (a heuristic
-            rollout until h more half-years have begun, valued by the model).
+        net_horizon: with leaf="net": None (the model values the leaf) or h >= 0 (a rollout
+            with the `rollout` policy until h more half-years have begun, valued by the model).
         evaluator: a compiled ``_core.LeafEvaluator`` to use instead of `leaf` (for example a
             learned evaluation); it must be picklable for ``workers`` > 1.
     """
