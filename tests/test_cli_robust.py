@@ -500,3 +500,22 @@ def test_results_lines_with_odd_values_are_refused_by_cli_and_web(change, words,
     assert out.read_bytes() == before
     with pytest.raises(TournamentFileError, match=re.escape(words)):
         read_results(out.read_text())
+
+
+def test_damaged_weights_files_are_named(tmp_path):
+    import numpy as np
+
+    from arle_ai.net import WEIGHT_ARRAYS, NetError, load_weights
+
+    bad_zip = tmp_path / "badzip.npz"
+    bad_zip.write_bytes(b"PK\x03\x04" + bytes(100))  # BadZipFile escaped before
+    deep = tmp_path / "deep.npz"
+    np.savez(deep, **{k: np.zeros(2) for k in WEIGHT_ARRAYS},
+             meta=np.array("[" * 500 + "]" * 500))
+    for path, words in ((bad_zip, "not a value-net weights file"),
+                        (deep, "nested more than 100")):
+        with pytest.raises(NetError, match=words):
+            load_weights(path)
+        spec = f"mcts:iterations=5,eval=net,net={path}"
+        assert_bad_input(run("selfplay", "--agents", spec, "random", "--games", "2"),
+                         re.escape(words))

@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import zipfile
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ import numpy as np
 
 from arle_ai import _core
 from arle_ai.files import check_regular
+from arle_ai.jsontext import parse_json
 from arle_ai.npzfile import write_npz
 
 __all__ = ["WEIGHT_ARRAYS", "DEFAULT_WEIGHTS_FILE", "features_digest", "save_weights",
@@ -75,7 +77,7 @@ def load_weights(path: str | os.PathLike[str]) -> tuple[dict[str, np.ndarray], d
                 raise NetError(f"{path}: not a value-net weights file ({', '.join(odd)}: "
                                f"{raw[odd[0]].dtype} values, not real numbers)")
             arrays = {k: np.array(a, dtype=np.float64) for k, a in raw.items()}
-            meta = json.loads(str(z["meta"]))
+            meta = parse_json(str(z["meta"]))  # a ValueError for deep nesting too
             if not isinstance(meta, dict):
                 raise NetError(f"{path}: not a value-net weights file (meta is not a JSON "
                                f"object)")
@@ -83,7 +85,7 @@ def load_weights(path: str | os.PathLike[str]) -> tuple[dict[str, np.ndarray], d
         raise
     except FileNotFoundError:
         raise NetError(f"{path}: no such weights file") from None
-    except (OSError, ValueError, KeyError) as exc:
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
         raise NetError(f"{path}: not a value-net weights file ({exc})") from None
     if meta.get("features_digest") != features_digest():
         raise NetError(f"{path}: trained on other features (digest "
