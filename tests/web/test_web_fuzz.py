@@ -148,3 +148,17 @@ def test_get_endpoints_refuse_odd_queries_cleanly(client, gid, path, query):
 def test_unknown_game_ids_are_404(client, gid_text):
     r = client.post(f"/api/games/{gid_text}/move", json={"action": 1})
     assert r.status_code in (404, 405), r.text
+
+
+@pytest.mark.parametrize("value", ["²", "٣", "9" * 5000, "-" + "9" * 5000, " 7 "])
+def test_integer_query_parameters_of_odd_digits_are_400(client, gid, value):
+    """'²'.isdigit() is true and int('²') fails; int() refuses 5000 digits: both were 500s."""
+    for path, name in ((f"/api/games/{gid}/hint", "seed"),
+                       (f"/api/games/{gid}/analysis", "iterations")):
+        r = client.get(path, params={name: value})
+        if value == "٣" or value == " 7 ":  # a decimal digit: a valid (small) number
+            assert r.status_code in (400, 418), r.text
+            continue
+        assert r.status_code == 400, r.text
+        message = r.json()["error"]
+        assert name in message and len(message) < 200, message

@@ -87,11 +87,24 @@ async def _body(request: Request) -> dict[str, Any]:
     return body
 
 
+def _short(value: Any, limit: int = 60) -> str:
+    """``repr(value)`` cut to ``limit`` characters: a message stays one short line whatever
+    the request sent (a 5000-digit number, a large object)."""
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):  # an int past the digit limit; deep nesting
+        return f"a {type(value).__name__}"
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def _int(value: Any, name: str, lo: int, hi: int) -> int:
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        value = int(value)
+    if isinstance(value, str) and value.strip().lstrip("-").isdecimal():
+        try:  # isdigit let '²' through; past 4300 digits int() refuses: both were 500s
+            value = int(value)
+        except ValueError:
+            pass
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise _bad(f"{name} must be an integer in {lo}..{hi}, not {value!r}")
+        raise _bad(f"{name} must be an integer in {lo}..{hi}, not {_short(value)}")
     return value
 
 
@@ -101,7 +114,7 @@ def _float(value: Any, name: str, lo: float, hi: float) -> float:
     except (TypeError, ValueError):
         x = math.nan
     if not (math.isfinite(x) and lo <= x <= hi):
-        raise _bad(f"{name} must be a number of seconds in {lo:g}..{hi:g}, not {value!r}")
+        raise _bad(f"{name} must be a number of seconds in {lo:g}..{hi:g}, not {_short(value)}")
     return x
 
 
@@ -119,7 +132,7 @@ class WebApp:
         gid = request.path_params["gid"]
         game = self.games.get(gid)
         if game is None:
-            raise _bad(f"no game {gid!r} (it may have expired; start a new game)", 404)
+            raise _bad(f"no game {_short(gid)} (it may have expired; start a new game)", 404)
         return gid, game
 
     def _start(self, gid: str, kind: str, args: tuple[Any, ...], deadline: float) -> jobs.Job:
@@ -184,10 +197,10 @@ class WebApp:
         if "action" in body:
             action = body["action"]
             if isinstance(action, bool) or not isinstance(action, int):
-                raise _bad(f"action must be an action id (an integer), not {action!r}")
+                raise _bad(f"action must be an action id (an integer), not {_short(action)}")
         elif "move" in body:
             if not isinstance(body["move"], str):
-                raise _bad(f"move must be a move in notation (text), not {body['move']!r}")
+                raise _bad(f"move must be a move in notation (text), not {_short(body['move'])}")
             try:
                 action = state.parse_action(body["move"][:200])
             except ValueError as exc:
@@ -394,7 +407,7 @@ def _seats(value: Any) -> list[str]:
     if (not isinstance(value, list) or len(value) != 2
             or not all(v in SEAT_KINDS for v in value)):
         raise _bad(f"seats must be two of {list(SEAT_KINDS)}, e.g. [\"human\", \"ai\"], "
-                   f"not {value!r}")
+                   f"not {_short(value)}")
     return list(value)
 
 
@@ -402,7 +415,7 @@ def _agent_spec(ai: Any) -> tuple[str, float]:
     """The agent spec built from the page's choice (never text from the request: no py:)."""
     if not isinstance(ai, dict) or ai.get("kind") not in AI_KINDS:
         raise _bad(f"ai must be an object whose kind is one of {list(AI_KINDS)} (agent code "
-                   f"is not loaded from the web), not {ai!r}")
+                   f"is not loaded from the web), not {_short(ai)}")
     if ai["kind"] != "mcts":
         return ai["kind"], 1.0
     seconds = _float(ai.get("seconds", 1.0), "ai.seconds", 0.05, MAX_AI_SECONDS)
@@ -435,7 +448,7 @@ def _game_from_body(body: dict[str, Any]) -> Game:
     seed = _int(body.get("seed", 0), "seed", 0, MAX_SEED)
     variant = body.get("variant", "standard")
     if variant not in _core.VARIANTS:
-        raise _bad(f"variant must be one of {list(_core.VARIANTS)}, not {variant!r}")
+        raise _bad(f"variant must be one of {list(_core.VARIANTS)}, not {_short(variant)}")
     return Game.new(seed, variant)
 
 
