@@ -79,13 +79,11 @@ def test_games_bar_says_it_resumes_and_counts_from_there(capsys):
 
 
 def _odd_files(tmp_path):
-    """Paths that name no readable regular file of a sane size, with what the error says."""
-    fifo = tmp_path / "fifo"
-    os.mkfifo(fifo)
+    """Paths that name no readable file of a sane size, with what the error says."""
     huge = tmp_path / "huge.json"
     with open(huge, "wb") as fh:  # sparse: 64 MiB + 1 byte without writing them
         fh.truncate(MAX_FILE_BYTES + 1)
-    return [(str(fifo), "is a fifo"), ("/dev/zero", "is a character device"),
+    return [("/dev/zero", "(larger|longer) than 64 MiB|is a character device"),
             (str(tmp_path), "is a directory"), (str(huge), "(larger|longer) than 64 MiB"),
             (str(tmp_path / ("x" * 300)), "File name too long"),
             (str(tmp_path / "missing.json"), "no such file")]
@@ -108,6 +106,12 @@ def test_library_readers_refuse_odd_files_by_name(tmp_path):
         if "huge" not in path:  # datagen files may be large; numpy reads them lazily
             with pytest.raises(ValueError, match=words):
                 load_data(path)
+    fifo = tmp_path / "fifo"  # seeking and appending readers need a regular file
+    os.mkfifo(fifo)
+    with pytest.raises(TournamentError, match="is a fifo"):
+        Tournament(["random", "random"], 2).load(fifo)
+    with pytest.raises(ValueError, match="is a fifo"):
+        load_data(fifo)
     with pytest.raises(PositionError, match="NUL"):
         load_position("a\x00b.json")
 
@@ -121,6 +125,8 @@ def test_commands_refuse_odd_input_files(command, tmp_path, monkeypatch):
             continue  # edit creates a missing FILE
         if command[0] == "train" and "huge" in path:
             continue
+        if command[0] == "edit" and path == "/dev/zero":
+            words = "is a character device"  # edit writes FILE: refused as an output
         result = run(command[0], path, *command[1:], input="quit\n")
         if command[0] == "edit" and words == "is a directory":
             words = "directory"
@@ -519,3 +525,16 @@ def test_damaged_weights_files_are_named(tmp_path):
         spec = f"mcts:iterations=5,eval=net,net={path}"
         assert_bad_input(run("selfplay", "--agents", spec, "random", "--games", "2"),
                          re.escape(words))
+
+
+def test_a_position_can_be_piped_in_through_dev_stdin(tmp_path):
+    import subprocess
+    import sys
+
+    import arle_ai
+
+    text = arle_ai.new_game(seed=5).to_json()
+    out = subprocess.run([sys.executable, "-m", "arle_cli.entry", "show", "/dev/stdin"],
+                         input=text, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "seed 5" in out.stdout

@@ -1,10 +1,11 @@
 """Reading the user's files with a bound: positions, game records, results and weights files.
 
-A path may name anything: a directory, a fifo (reading it would wait for a writer forever), a
-device such as /dev/zero (endless), a file of gigabytes. :func:`read_bytes` reads only regular
-files, at most :data:`MAX_FILE_BYTES`, and raises the caller's error class (a ValueError)
-with a message naming the path and the problem; :func:`check_regular` is the same check for
-files that other readers open (numpy's ``.npz``).
+A path may name anything: a directory, a device such as /dev/zero (endless), a file of
+gigabytes, a pipe. :func:`read_bytes` reads at most :data:`MAX_FILE_BYTES` of a file or a
+stream (``/dev/stdin`` and ``<(...)`` stay usable for a position or record), refuses a
+directory, and raises the caller's error class (a ValueError) with a message naming the path
+and the problem; :func:`check_regular` requires a regular file, for the readers that seek or
+append (numpy's ``.npz``, results files: a fifo would block them forever).
 """
 
 from __future__ import annotations
@@ -66,11 +67,18 @@ def read_bytes(path: str | os.PathLike[str], error: type[ValueError] = ValueErro
                what: str = "file", limit: int = MAX_FILE_BYTES) -> bytes:
     """The bytes of the regular file at ``path``, at most ``limit`` of them; ``error`` naming
     the path and the problem otherwise (see :func:`check_regular`; larger than the bound)."""
-    check_regular(path, error, what)
     try:
-        with open(path, "rb") as fh:
-            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):  # replaced since the check
-                raise error(f"{path}: is not a regular file, not a {what}")
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise error(f"{path}: no such file") from None
+    except ValueError:  # a NUL character in the name
+        raise error(f"{str(path)!r}: a file name cannot hold a NUL character") from None
+    except OSError as exc:
+        raise error(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise error(f"{path}: is a directory, not a {what}")
+    try:
+        with open(path, "rb") as fh:  # a file, or a stream: a pipe, /dev/stdin, a device
             data = fh.read(limit + 1)
     except OSError as exc:
         raise error(f"{path}: cannot read: {exc.strerror or exc}") from None
