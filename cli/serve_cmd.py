@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+from types import FrameType
 
 import click
 
@@ -57,8 +58,15 @@ def serve(port: int, host: str, open_browser: bool) -> None:
     bound = sock.getsockname()[1]
     hosts = ["127.0.0.1", "localhost", host] if host not in ("0.0.0.0", "::") else ["*"]
     app = create_app(allowed_hosts=hosts)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", limit_concurrency=200,
-                                           timeout_keep_alive=5))
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            """Ctrl-C: stop the searches first, so that the requests waiting on them (a hint
+            stream, an AI move) end now; uvicorn waited for them, up to their time limits."""
+            app.state.web.stop_all()
+            super().handle_exit(sig, frame)
+
+    server = Server(uvicorn.Config(app, log_level="warning", limit_concurrency=200,
+                                   timeout_keep_alive=5))
     url = f"http://{f'[{host}]' if ':' in host else host}:{bound}/"
     click.echo(f"arle serve: open {url} (Ctrl-C stops)", err=True)
     if open_browser:

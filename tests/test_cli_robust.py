@@ -538,3 +538,40 @@ def test_a_position_can_be_piped_in_through_dev_stdin(tmp_path):
                          input=text, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert "seed 5" in out.stdout
+
+
+def test_ctrl_c_on_serve_with_searches_running_prints_no_traceback(tmp_path):
+    """The search processes ignore SIGINT; the server stops them (each printed a traceback)."""
+    import signal
+    import subprocess
+    import sys
+    import threading
+    import time
+
+    httpx = pytest.importorskip("httpx")
+    p = subprocess.Popen([sys.executable, "-m", "arle_cli.entry", "serve", "--port", "0"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        url = re.search(r"(http://\S+)/", p.stderr.readline().decode()).group(1)
+        gid = httpx.post(url + "/api/games", json={"seed": 1}, timeout=30).json()["id"]
+
+        def search(method, path, **kw):
+            try:
+                httpx.request(method, f"{url}/api/games/{gid}/{path}", timeout=60, **kw)
+            except httpx.HTTPError:
+                pass  # the server went away: expected
+
+        for args in (("GET", "hint", {"params": {"seconds": 30}}),
+                     ("POST", "ai", {"json": {"ai": {"kind": "mcts", "seconds": 20}}})):
+            threading.Thread(target=search, args=args[:2], kwargs=args[2], daemon=True).start()
+        time.sleep(3)  # both searches running
+        os.killpg(p.pid, signal.SIGINT)
+        start = time.monotonic()
+        _, err = p.communicate(timeout=60)
+        stopping = time.monotonic() - start
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert "Traceback" not in err.decode(), err.decode()[-2000:]
+    assert p.returncode == 0
+    assert stopping < 15  # open requests are not waited for to their ends (20-30 s)

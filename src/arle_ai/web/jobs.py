@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import resource
+import signal
 import time
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from typing import Any
@@ -168,6 +169,13 @@ TARGETS: dict[str, Callable[..., None]] = {
     "hint": _hint_main, "move": _move_main, "analysis": _analysis_main}
 
 
+def _child_main(kind: str, *args: Any) -> None:
+    """A search process: Ctrl-C on ``arle serve`` reaches the whole process group, and the
+    server stops its searches itself (stop_all); a search interrupted printed a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    TARGETS[kind](*args)
+
+
 class Job:
     """One child process and the receiving end of its pipe."""
 
@@ -175,7 +183,8 @@ class Job:
         ctx = _mp()
         self.kind = kind
         self.recv_end, send_end = ctx.Pipe(duplex=False)
-        self.process = ctx.Process(target=TARGETS[kind], args=(send_end, *args), daemon=True)
+        self.process = ctx.Process(target=_child_main, args=(kind, send_end, *args),
+                                   daemon=True)
         self.process.start()
         send_end.close()
         self.deadline = time.monotonic() + deadline
