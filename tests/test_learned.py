@@ -350,6 +350,21 @@ def test_net_horizon_rollouts_follow_the_rollout_policy() -> None:
                              for seed in range(8)]
 
 
+def test_the_default_leaf_is_the_net_after_a_random_rollout() -> None:
+    assert MCTS().evaluator.kind == "random rollout + net" and MCTS().leaf == "net"
+    assert MCTS().evaluator.rollout_horizon == 2
+    assert agent_from_spec("mcts:time=0.25").search.evaluator.kind == "random rollout + net"
+    # a rollout option alone asks for the rollout leaf (finished by the static evaluation)
+    assert MCTS(rollout="random").evaluator.kind == "random rollout"
+    assert MCTS(rollout="heuristic").evaluator.kind == "heuristic rollout"
+    assert MCTS(horizon=1).leaf == "rollout"
+    assert agent_from_spec("mcts:rollout=heuristic").search.evaluator.kind == \
+        "heuristic rollout"
+    # an explicit net leaf is the model alone unless net_horizon is given
+    assert MCTS(leaf="net").evaluator.kind == "net"
+    assert MCTS(net_horizon=0).evaluator.rollout_horizon == 0
+
+
 def test_agent_specs_select_the_evaluator(tmp_path) -> None:
     agent = agent_from_spec("mcts:iterations=50,eval=net", seed=1)
     assert agent.search.evaluator.kind == "net"

@@ -125,13 +125,13 @@ def test_bad_options_are_rejected():
 
 
 def test_the_default_rollout_is_random_and_the_heuristic_one_selectable():
-    assert MCTS().evaluator.kind == "random rollout"
+    assert MCTS(leaf="rollout").evaluator.kind == "random rollout"
     assert MCTS(rollout="heuristic").evaluator.kind == "heuristic rollout"
     agent = agent_from_spec("mcts:iterations=50,rollout=heuristic")
     assert agent.search.evaluator.kind == "heuristic rollout"
     s = arle_ai.new_game(3)
     # the two policies value leaves differently: the same seed gives other statistics
-    assert _visits(MCTS(iterations=300, seed=4).search(s)) != _visits(
+    assert _visits(MCTS(iterations=300, seed=4, leaf="rollout").search(s)) != _visits(
         MCTS(iterations=300, seed=4, rollout="heuristic").search(s))
     with pytest.raises(ValueError, match="rollout"):
         make_evaluator(rollout="greedy")

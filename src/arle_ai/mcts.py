@@ -6,10 +6,12 @@ and the table is kept between searches (tree reuse). The simulation loop (select
 expansion, backpropagation) runs in the compiled core on C arrays (``_core.SearchTree``, see
 docs/search.md); this module is its Python face: options, budgets, progress, results and
 root parallelism. Leaves are valued by a :class:`LeafEvaluator` chosen per search: by default
-one compiled rollout of uniformly random moves (or, with ``rollout="heuristic"``, of the
-heuristic policy), truncated after ``horizon`` half-years and finished by the static
-evaluation. Values are from the deciding player's view: win 1, loss 0 (the rules' tie-break
-leaves no draws), blended with a squashed score margin (see :mod:`arle_ai.heuristics`).
+one compiled rollout of uniformly random moves, truncated after 2 half-years and valued there by
+the learned model (:mod:`arle_ai.net`); with ``leaf="rollout"`` (or a ``rollout`` or
+``horizon`` option alone) the rollout, of random moves or the heuristic policy, is finished by
+the static evaluation instead. Values are from the deciding player's view: win 1, loss 0 (the
+rules' tie-break leaves no draws), blended with a squashed score margin (see
+:mod:`arle_ai.heuristics`).
 
 The search is deterministic for a given seed, iteration budget and worker count.
 """
@@ -24,7 +26,7 @@ from arle_ai import _core, limits
 from arle_ai.heuristics import DEFAULT_WEIGHTS, Weights
 
 __all__ = ["MCTS", "SearchResult", "ActionStats", "LEAVES", "ROLLOUTS", "DEFAULT_ROLLOUT",
-           "make_evaluator"]
+           "DEFAULT_LEAF", "DEFAULT_NET_HORIZON", "make_evaluator"]
 
 ROLLOUTS = ("random", "heuristic")
 # Uniformly random rollouts cost about a quarter of heuristic ones (9.9 vs 40.6 us at horizon
@@ -32,6 +34,11 @@ ROLLOUTS = ("random", "heuristic")
 # against the heuristic-rollout search of 26a9462 (docs/search.md, "The default rollout").
 DEFAULT_ROLLOUT = "random"
 LEAVES = ("rollout", "static", "null", "net")
+# The default leaf: a uniformly random rollout of 2 half-years valued by the learned model (the
+# shipped weights) instead of the static evaluation. At 0.25 s a move it beat the random-rollout
+# search 36-0-6 (SPRT accepted +100 Elo; docs/benchmarks.md, "Learned evaluation").
+DEFAULT_LEAF = "net"
+DEFAULT_NET_HORIZON = 2
 PROGRESS_EVERY = 256
 PV_DEPTH = 8
 PV_RANKS = 5
@@ -102,7 +109,9 @@ class MCTS:
         time_limit: seconds per search (an alternative or additional budget).
         c: exploration constant (UCT: c * sqrt(ln N / n); PUCT: c * P * sqrt(N) / (1 + n)).
         rollout: "random" (default: uniformly random moves) or "heuristic" (the heuristic
-            policy, about 4x the cost a rollout) playouts in the core.
+            policy, about 4x the cost a rollout) playouts in the core; also the policy of the
+            net leaf's rollout (`net_horizon`). Given without `leaf` (like `horizon`), it
+            selects the rollout leaf.
         horizon: rollouts stop when this many more half-years have begun and are finished by
             the static evaluation; -1 plays to the end. Default 2: at equal time it beat 1 by
             38-22 over 60 games (heuristic rollouts then; docs/benchmarks.md).
@@ -119,12 +128,15 @@ class MCTS:
             together). When a search reaches it, no node is added: new leaves are still
             evaluated and backed up, so the existing tree keeps improving. A reused tree over
             half the ceiling is cut to the part the new root reaches before the next search.
-        leaf: how a new leaf is valued: "rollout" (default), "static", "null" or "net" (the
-            learned value model; see :func:`make_evaluator`).
+        leaf: how a new leaf is valued: "net" (the learned value model, see
+            :func:`make_evaluator`), "rollout", "static" or "null". Default (None): "net" with
+            `net_horizon` 2 (a random rollout of 2 half-years, then the model), unless
+            `rollout` or `horizon` is given, which select "rollout".
         net: with leaf="net": a ``_core.ValueNet`` or a weights file (default: the shipped
             weights).
         net_horizon: with leaf="net": None (the model values the leaf) or h >= 0 (a rollout
-            with the `rollout` policy until h more half-years have begun, valued by the model).
+            with the `rollout` policy until h more half-years have begun, valued by the model);
+            2 when the leaf is the default.
         evaluator: a compiled ``_core.LeafEvaluator`` to use instead of `leaf` (for example a
             learned evaluation); it must be picklable for ``workers`` > 1.
     """
@@ -134,8 +146,8 @@ class MCTS:
         iterations: int | None = None,
         time_limit: float | None = None,
         c: float = 0.9,
-        rollout: str = DEFAULT_ROLLOUT,
-        horizon: int = 2,
+        rollout: str | None = None,
+        horizon: int | None = None,
         puct: bool = False,
         prior_temperature: float = 2.0,
         weights: Weights = DEFAULT_WEIGHTS,
@@ -144,11 +156,19 @@ class MCTS:
         reuse: bool = True,
         max_nodes: int | None = None,
         max_memory: int = 1 << 30,
-        leaf: str = "rollout",
+        leaf: str | None = None,
         evaluator: _core.LeafEvaluator | None = None,
         net: _core.ValueNet | str | None = None,
         net_horizon: int | None = None,
     ) -> None:
+        if leaf is None:  # rollout or horizon alone asks for the rollout leaf
+            if rollout is None and horizon is None:
+                leaf = DEFAULT_LEAF
+                net_horizon = DEFAULT_NET_HORIZON if net_horizon is None else net_horizon
+            else:
+                leaf = "rollout"
+        rollout = DEFAULT_ROLLOUT if rollout is None else rollout
+        horizon = 2 if horizon is None else horizon
         if iterations is None and time_limit is None:
             iterations = 1000
         if iterations is not None:
