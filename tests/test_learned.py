@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 import arle_ai
-from arle_ai import _core
+from arle_ai import _core, datagen
 from arle_ai.agents import agent_from_spec
 from arle_ai.datagen import DatagenConfig, generate, load_position, parts_dir, visit_distribution
 from arle_ai.heuristics import DEFAULT_WEIGHTS
@@ -108,6 +108,24 @@ def test_datagen_reproducible_resumable_and_independent_of_workers(
         assert np.array_equal(first[k], resumed[k]), k
     with pytest.raises(ValueError, match="other settings"):
         generate(out, DatagenConfig(games=2, seed=5, iterations=13, explore=4))
+
+
+def test_datagen_pins_the_heuristic_policy_of_its_data(
+        tiny_data: tuple[str, dict[str, np.ndarray]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rollouts' candidates per decision are pinned (4, the shipped data's), not the
+    Weights default (2 since 2026-12-04): a seed gives the same games whatever that default."""
+    path, data = tiny_data
+    assert datagen.SEARCH_SAMPLE == 4.0 and DEFAULT_WEIGHTS.sample == 2.0
+    with np.load(path) as z:
+        assert json.loads(str(z["meta"]))["search"]["sample"] == 4.0
+    game0 = data["game"] == 0
+    pinned = datagen.play_game(TINY, 0)
+    assert np.array_equal(pinned["visit_count"], data["visit_count"][
+        data["visit_ptr"][0]:data["visit_ptr"][int(game0.sum())]])
+    monkeypatch.setattr(datagen, "SEARCH_SAMPLE", DEFAULT_WEIGHTS.sample)
+    other = datagen.play_game(TINY, 0)
+    assert not (len(other["visit_count"]) == len(pinned["visit_count"])
+                and np.array_equal(other["visit_count"], pinned["visit_count"]))
 
 
 def test_datagen_refuses_to_resume_a_format_1_run(tmp_path) -> None:

@@ -25,9 +25,10 @@ The merged file holds, for n positions (decisions with a choice, in game order):
   (see :func:`visit_distribution`)
 - ``meta``: a JSON string with the run's settings and ``format``
 
-The search is pinned to heuristic rollouts truncated after 2 half-years (``SEARCH``), whatever
-the agents' default leaf is, so a run's data does not change with the default. Files of format
-1 (before ``root_value`` and ``root_margin``) still load for training on the outcome alone.
+The search is pinned to heuristic rollouts truncated after 2 half-years, comparing 4 candidate
+moves per decision (``SEARCH``, ``SEARCH_SAMPLE``), whatever the agents' default leaf and
+weights are, so a run's data does not change with the defaults. Files of format 1 (before
+``root_value`` and ``root_margin``) still load for training on the outcome alone.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from typing import Any
 import numpy as np
 
 from arle_ai import _core, procs
+from arle_ai.heuristics import DEFAULT_WEIGHTS
 from arle_ai.mcts import MCTS
 from arle_ai.npzfile import write_npz
 
@@ -51,6 +53,9 @@ __all__ = ["DatagenConfig", "generate", "play_game", "load_position", "visit_dis
 
 FORMAT = "arle-selfplay-data/2"
 SEARCH: dict[str, Any] = {"leaf": "rollout", "rollout": "heuristic", "horizon": 2}
+# the heuristic policy's candidates per decision when the shipped weights' data was made
+# (Weights.sample's default was 4 then), pinned so that a seed still gives the same games
+SEARCH_SAMPLE = 4.0
 MAX_SEED = 2**31 - 1  # keeps every derived setup and search seed well inside int64
 _ARRAYS = ("features", "positions", "player", "half_year", "game", "ply", "final_vp", "margin",
            "winner", "root_value", "root_margin", "visit_ptr", "visit_action", "visit_count")
@@ -92,7 +97,8 @@ def play_game(config: DatagenConfig, g: int) -> dict[str, np.ndarray]:
     """Play game `g` of the run and return its positions and targets (arrays as in the
     merged file, with visit offsets starting at 0)."""
     state = _core.GameState.new(config.seed + g, config.variant)
-    search = MCTS(iterations=config.iterations, seed=config.seed * 1_000_003 + g, **SEARCH)
+    search = MCTS(iterations=config.iterations, seed=config.seed * 1_000_003 + g,
+                  weights=DEFAULT_WEIGHTS.with_(sample=SEARCH_SAMPLE), **SEARCH)
     rng = random.Random(config.seed * 7_919 + g)
     feats, raw, player, half, ply = [], [], [], [], []
     root_value: list[float] = []
@@ -232,7 +238,8 @@ def merge_parts(out: str | os.PathLike[str], config: DatagenConfig) -> dict[str,
             merged[k] = np.concatenate(offsets)
         else:
             merged[k] = np.concatenate([p[k] for p in pieces])
-    meta = dict(asdict(config), format=FORMAT, search=SEARCH, num_features=_core.NUM_FEATURES,
+    meta = dict(asdict(config), format=FORMAT,
+                search=dict(SEARCH, sample=SEARCH_SAMPLE), num_features=_core.NUM_FEATURES,
                 positions=int(len(merged["player"])))
     merged["meta"] = np.array(json.dumps(meta))
     write_npz(out, merged)
