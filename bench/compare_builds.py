@@ -1,13 +1,15 @@
 """Search speed of this build against another build of arle-ai, in the same run.
 
-    python bench/compare_builds.py /work/wt/i12-old/.venv/bin/python [--rounds 5] [--json]
+    python bench/compare_builds.py /work/wt/old/.venv/bin/python [--rounds 5] [--json]
 
 Each round runs, in a fresh subprocess of each interpreter and alternating which goes first,
-5,000 iterations of a default search from the opening (fresh tree), the same with heuristic
-rollouts (``rollout="heuristic"``: the default of older builds, so this compares like with
-like), and then the same with the leaf evaluation replaced by a constant 0.5 ("null leaf": the
-tree code alone; in a build without leaf evaluators the rollout function is replaced). Rates
-are per CPU second; the report gives each build's median and the ratios of the medians.
+5,000 iterations from the opening (fresh tree) of: the default search (since 2026-12-04 the
+default leaf is the learned model after a short random rollout); the random rollout leaf (the
+default of 9b40705..f20de45); heuristic rollouts (``rollout="heuristic"``, the default of
+older builds; each build's own policy: this one compares 2 candidates per decision where
+26a9462 compared 4); and the leaf replaced by a constant 0.5 ("null leaf": the tree code
+alone; in a build without leaf evaluators the rollout function is replaced). Rates are per
+CPU second; the report gives each build's median and the ratios of the medians.
 """
 
 from __future__ import annotations
@@ -28,6 +30,10 @@ def rate(n, **kw):
     search.search(state)
     return n / (time.process_time() - t)
 out = {"default": rate(5000), "heuristic_rollout": rate(5000, rollout="heuristic")}
+try:
+    out["random_rollout"] = rate(5000, leaf="rollout", rollout="random")
+except TypeError:  # a build without leaf= (its rollouts are picked by rollout= alone)
+    out["random_rollout"] = rate(5000, rollout="random")
 if hasattr(m, "make_evaluator"):
     out["null_leaf"] = rate(50000, leaf="null")
 else:
@@ -59,7 +65,7 @@ def main(argv: list[str]) -> int:
             runs[name].append(_probe(python))
         print(f"... round {r + 1}/{rounds}", file=sys.stderr)
     report = {}
-    for key in ("default", "heuristic_rollout", "null_leaf"):
+    for key in ("default", "random_rollout", "heuristic_rollout", "null_leaf"):
         this = statistics.median(x[key] for x in runs["this"])
         that = statistics.median(x[key] for x in runs["other"])
         report[key] = {"this": this, "other": that, "ratio": this / that}
