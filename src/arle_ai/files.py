@@ -31,10 +31,8 @@ def kind_of(mode: int) -> str:
     return "not a regular file"
 
 
-def check_regular(path: str | os.PathLike[str], error: type[ValueError] = ValueError,
-                  what: str = "file") -> os.stat_result:
-    """``path``'s status if it is an existing regular file; ``error`` naming the problem
-    otherwise (no such file, a directory or fifo or device, a name the system refuses)."""
+def _stat(path: str | os.PathLike[str], error: type[ValueError]) -> os.stat_result:
+    """``os.stat(path)``, or ``error`` naming the path and why it cannot be read."""
     try:
         st = os.stat(path)
     except FileNotFoundError:
@@ -43,6 +41,14 @@ def check_regular(path: str | os.PathLike[str], error: type[ValueError] = ValueE
         raise error(f"{str(path)!r}: a file name cannot hold a NUL character") from None
     except OSError as exc:
         raise error(f"{path}: cannot read: {exc.strerror or exc}") from None
+    return st
+
+
+def check_regular(path: str | os.PathLike[str], error: type[ValueError] = ValueError,
+                  what: str = "file") -> os.stat_result:
+    """``path``'s status if it is an existing regular file; ``error`` naming the problem
+    otherwise (no such file, a directory or fifo or device, a name the system refuses)."""
+    st = _stat(path, error)
     if not stat.S_ISREG(st.st_mode):
         raise error(f"{path}: is {kind_of(st.st_mode)}, not a {what}")
     return st
@@ -67,14 +73,7 @@ def read_bytes(path: str | os.PathLike[str], error: type[ValueError] = ValueErro
                what: str = "file", limit: int = MAX_FILE_BYTES) -> bytes:
     """The bytes of the regular file at ``path``, at most ``limit`` of them; ``error`` naming
     the path and the problem otherwise (see :func:`check_regular`; larger than the bound)."""
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        raise error(f"{path}: no such file") from None
-    except ValueError:  # a NUL character in the name
-        raise error(f"{str(path)!r}: a file name cannot hold a NUL character") from None
-    except OSError as exc:
-        raise error(f"{path}: cannot read: {exc.strerror or exc}") from None
+    st = _stat(path, error)
     if stat.S_ISDIR(st.st_mode):
         raise error(f"{path}: is a directory, not a {what}")
     try:
