@@ -238,13 +238,27 @@ def _refuse_silent_cut(position: str, out: str | None, ply: int, held: int,
 
 
 def _is_record(path: str) -> bool:
-    """Whether ``path`` holds a game record (``--out`` may replace one; anything else the
-    user keeps under that name, a position file say, needs --overwrite)."""
+    """Whether ``path`` holds a game record (the one resumed may be saved back to; another
+    game's record, or anything else the user keeps under that name, needs --overwrite)."""
     try:
         data = parse_json(files.read_text(path))
     except ValueError:
         return False
     return isinstance(data, dict) and data.get("format") == RECORD_FORMAT
+
+
+def _refuse_replacing(out: str, position: str | None) -> None:
+    """Fail unless ``out`` (an existing file) is the game record being resumed: another
+    game's record would be lost, and so would a file of another kind (as ``arle new -o``
+    refuses an existing file without --overwrite)."""
+    if not _is_record(out):
+        fail(f"{out} exists and is not a game record (a position file?): choose another "
+             f"--out, or pass --overwrite to replace it")
+    resumed = position is not None and Path(position).resolve() == Path(out).resolve()
+    if not resumed:
+        fail(f"{out} already holds a game record, which saving this game there would "
+             f"replace: choose another --out, go on with that game with 'arle play {out}', "
+             f"or pass --overwrite to replace it")
 
 
 def _free_name(stem: str, suffix: str) -> str:
@@ -302,9 +316,9 @@ def _finish(session: Session, out: str, finished: bool) -> None:
               help="Where to save the game record [default: arle-game-<seed>.json (-2, -3... "
                    "if taken), or the resumed record itself].")
 @click.option("--overwrite", is_flag=True,
-              help="Allow replacing an existing --out file that is not a game record; with "
-                   "--ply before the end of a record saved to that same record: allow "
-                   "replacing its later decisions.")
+              help="Allow replacing an existing --out file (other than the record being "
+                   "resumed); with --ply before the end of a record saved to that same "
+                   "record: allow replacing its later decisions.")
 def play(position: str | None, ai_spec: str, seat: int, seed: int, variant: str,
          hint_iterations: int, ply: int | None, out: str | None, overwrite: bool) -> None:
     """Play the AI in the terminal from POSITION or a new game, or with --ai human enter a
@@ -320,9 +334,8 @@ def play(position: str | None, ai_spec: str, seat: int, seed: int, variant: str,
     players[seat] = HUMAN
     meta = {"saved_by": "arle play", "ai": HUMAN if both else ai_spec, "human_seat": seat,
             "ai_seed": seed}
-    if out is not None and not overwrite and Path(out).exists() and not _is_record(out):
-        fail(f"{out} exists and is not a game record (a position file?): choose another "
-             f"--out, or pass --overwrite to replace it")
+    if out is not None and not overwrite and Path(out).exists():
+        _refuse_replacing(out, position)
     if position is None:
         state = make_game(seed, variant)
         record = GameRecord.new(seed, variant, players=players, meta=meta)

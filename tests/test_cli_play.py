@@ -14,8 +14,12 @@ from arle_cli.main import cli
 
 
 def play(tmp_path, *args: str, input: str):
-    """Run ``arle play`` with the record going to tmp_path/game.json; return (result, path)."""
-    out = tmp_path / "game.json"
+    """Run ``arle play`` with the record going to tmp_path/game.json (game-2.json... when
+    taken: --out does not replace another game); return (result, path)."""
+    out, k = tmp_path / "game.json", 1
+    while out.exists():
+        k += 1
+        out = tmp_path / f"game-{k}.json"
     result = CliRunner().invoke(cli, ["play", "--out", str(out), *args], input=input)
     assert "Traceback" not in result.output, result.output
     return result, out

@@ -436,11 +436,25 @@ def test_play_datagen_and_train_do_not_replace_a_file_that_is_not_theirs(tmp_pat
         assert_bad_input(result, "pos.json exists and is not")
         assert (tmp_path / "pos.json").read_bytes() == original
     assert sorted(os.listdir()) == ["pos.json"]
-    # with --overwrite play replaces it; a game record it replaces, as before
+    # with --overwrite play replaces it
+    result = run("play", "--ai", "random", "--out", "pos.json", "--overwrite", input="2\nquit\n")
+    assert result.exit_code == 0, result.output
+    game = (tmp_path / "pos.json").read_bytes()
+    # another game's record is not replaced either (as 'arle new -o' refuses an existing file)
+    for command in (["play", "--ai", "random", "--out", "pos.json"],
+                    ["play", "--seed", "4", "--ai", "random", "--out", "pos.json"]):
+        result = run(*command, input="quit\n")
+        assert_bad_input(result, "pos.json already holds a game record", "--overwrite",
+                         "arle play pos.json")
+        assert (tmp_path / "pos.json").read_bytes() == game
+    # ...but the record being resumed is saved back to its own file, --out naming it or not
+    for command in (["play", "pos.json", "--ai", "random", "--out", "pos.json"],
+                    ["play", "pos.json", "--ai", "random"]):
+        result = run(*command, input="quit\n")
+        assert result.exit_code == 0, result.output
+        assert "saved to pos.json" in result.output
     result = run("play", "--ai", "random", "--out", "pos.json", "--overwrite", input="quit\n")
-    assert result.exit_code == 0, result.output
-    result = run("play", "--ai", "random", "--out", "pos.json", input="quit\n")
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 0 and (tmp_path / "pos.json").read_bytes() != game
 
 
 def test_datagen_writes_its_own_file_again_when_resumed(tmp_path, monkeypatch):
