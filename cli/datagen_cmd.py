@@ -7,8 +7,10 @@ import os
 import click
 
 from arle_ai import limits
-from arle_ai.datagen import MAX_SEED, DatagenConfig, generate, parts_dir
+from arle_ai.datagen import MAX_SEED, SEARCHES, DatagenConfig, generate, parts_dir
+from arle_ai.net import NetError, load_net
 from arle_cli.common import (
+    IN_FILE,
     OUT_FILE,
     WORKERS,
     Count,
@@ -35,17 +37,32 @@ from arle_cli.common import (
               help="The first decisions of each game drawn in proportion to the root visits.")
 @click.option("--workers", type=WORKERS, default=1, show_default=True,
               help="Worker processes, one game each at a time (the data does not depend on it).")
+@click.option("--leaf", type=click.Choice(tuple(SEARCHES)), default="heuristic",
+              show_default=True,
+              help="The search's leaf: heuristic rollouts of 2 half-years (the shipped "
+                   "weights' first data), or 'net': a random rollout of 2 half-years valued "
+                   "by the value model, as the default agent searches.")
+@click.option("--net", "net", type=IN_FILE, default=None,
+              help="With --leaf net: the weights file (default: the shipped weights); its "
+                   "digest is recorded in the data.")
 @variant_option()
 def datagen(out: str, games: int, seed: int, iterations: int, explore: int, workers: int,
-            variant: str) -> None:
+            leaf: str, net: str | None, variant: str) -> None:
     """Play seeded MCTS self-play games and write every searched position with its features,
     final VP of both players, final margin, winner and root visit distribution to OUT (a
     compressed numpy file; see arle_ai.datagen for its arrays)."""
     if os.path.exists(out) and not is_npz_with(out, "features", "margin"):
         fail(f"{out} exists and is not a datagen file: choose another -o (datagen writes OUT "
              f"when its games are played)")
-    config = DatagenConfig(games=games, seed=seed, iterations=iterations, explore=explore,
-                           variant=variant)
+    if net is not None and leaf != "net":
+        fail("--net is for --leaf net only")
+    try:
+        if net is not None:
+            load_net(net)  # a bad file is named before any game is played
+        config = DatagenConfig(games=games, seed=seed, iterations=iterations, explore=explore,
+                               variant=variant, leaf=leaf, net=net)
+    except NetError as exc:
+        fail(str(exc))
     with games_bar("datagen", out) as bar:
         try:
             data = generate(out, config, workers=workers, progress=bar.progress)

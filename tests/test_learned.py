@@ -19,10 +19,12 @@ from arle_ai.net import (
     WEIGHT_ARRAYS,
     NetError,
     default_net,
+    default_weights_path,
     load_net,
     load_weights,
     reference_outputs,
     save_weights,
+    weights_digest,
 )
 from arle_ai.npzfile import write_npz
 from arle_ai.tournament import Tournament
@@ -137,6 +139,56 @@ def test_datagen_refuses_to_resume_a_format_1_run(tmp_path) -> None:
         generate(out, TINY)
 
 
+def test_datagen_with_the_net_leaf_records_its_weights(
+        tmp_path, tiny_data: tuple[str, dict[str, np.ndarray]]) -> None:
+    """leaf='net' searches as the default agent (a random rollout of 2 half-years, then the
+    model), with the shipped weights or a given file, whose digest the run records and keeps."""
+    config = DatagenConfig(games=2, seed=5, iterations=12, explore=4, leaf="net")
+    out = tmp_path / "net.npz"
+    data = generate(out, config)
+    assert len(data["player"]) > 100
+    with np.load(out) as z:
+        meta = json.loads(str(z["meta"]))
+    assert meta["leaf"] == "net" and meta["search"]["leaf"] == "net"
+    assert meta["search"]["net_horizon"] == 2 and meta["search"]["rollout"] == "random"
+    assert meta["search"]["net_digest"] == weights_digest() == weights_digest(
+        default_weights_path())
+    # reproducible game by game, and not the heuristic-rollout run's games
+    game0 = datagen.play_game(config, 0)
+    n0 = int((data["game"] == 0).sum())
+    assert np.array_equal(game0["visit_count"], data["visit_count"][:data["visit_ptr"][n0]])
+    _, heuristic = tiny_data
+    assert not np.array_equal(data["root_value"][:20], heuristic["root_value"][:20])
+    # the shipped weights named by their file are the same model: the same games
+    named = DatagenConfig(games=2, seed=5, iterations=12, explore=4, leaf="net",
+                          net=str(default_weights_path()))
+    for k, v in datagen.play_game(named, 0).items():
+        assert np.array_equal(v, game0[k]), k
+    # other weights are other settings: a resume with them is refused
+    other = tmp_path / "other.npz"
+    save_weights(other, random_arrays(hidden=8))
+    assert weights_digest(other) != weights_digest()
+    with pytest.raises(ValueError, match="other settings"):
+        generate(out, DatagenConfig(games=2, seed=5, iterations=12, explore=4, leaf="net",
+                                    net=str(other)))
+    played = datagen.play_game(DatagenConfig(games=1, seed=5, iterations=12, explore=4,
+                                             leaf="net", net=str(other)), 0)
+    assert not (len(played["visit_count"]) == len(game0["visit_count"])
+                and np.array_equal(played["visit_count"], game0["visit_count"]))
+
+
+def test_datagen_resumes_a_run_from_before_the_leaf_option(tmp_path) -> None:
+    out = tmp_path / "old.npz"
+    parts_dir(out).mkdir()
+    stamp = {"seed": 5, "iterations": 12, "explore": 4, "variant": "standard",
+             "format": "arle-selfplay-data/2"}
+    (parts_dir(out) / "config.json").write_text(json.dumps(stamp))
+    small = DatagenConfig(games=1, seed=5, iterations=12, explore=4)
+    assert len(generate(out, small)["player"]) > 50
+    with pytest.raises(ValueError, match="other settings"):
+        generate(out, DatagenConfig(games=1, seed=5, iterations=12, explore=4, leaf="net"))
+
+
 def test_write_npz_is_atomic(tmp_path) -> None:
     path = tmp_path / "a.npz"
     write_npz(path, {"x": np.arange(3)})
@@ -162,6 +214,10 @@ def test_datagen_config_checks() -> None:
         DatagenConfig(iterations=-1)
     with pytest.raises(ValueError, match="variant"):
         DatagenConfig(variant="expert")
+    with pytest.raises(ValueError, match="leaf must be one of"):
+        DatagenConfig(leaf="rollout")
+    with pytest.raises(ValueError, match="for leaf='net' only"):
+        DatagenConfig(net="w.npz")
 
 
 # ---- training ----
@@ -440,3 +496,18 @@ def test_cli_datagen_and_train(tmp_path) -> None:
     assert res.exit_code == 2 and "no such file" in res.output
     res = runner.invoke(cli, ["train", str(weights), "-o", str(weights)])
     assert res.exit_code == 2 and "not a datagen file" in res.output
+    # data made by the net leaf with these weights, recorded by their digest
+    netdata = tmp_path / "n.npz"
+    res = runner.invoke(cli, ["datagen", "-o", str(netdata), "--games", "1", "--iterations",
+                              "8", "--seed", "3", "--leaf", "net", "--net", str(weights)])
+    assert res.exit_code == 0, res.output
+    with np.load(netdata) as z:
+        search = json.loads(str(z["meta"]))["search"]
+    assert search["net_digest"] == weights_digest(weights) and search["net_file"] == "w.npz"
+    res = runner.invoke(cli, ["datagen", "-o", str(tmp_path / "x.npz"), "--games", "1",
+                              "--net", str(weights)])
+    assert res.exit_code == 2 and "--net is for --leaf net only" in res.output
+    res = runner.invoke(cli, ["datagen", "-o", str(tmp_path / "x.npz"), "--games", "1",
+                              "--leaf", "net", "--net", str(data)])
+    assert res.exit_code == 2 and "not a value-net weights file" in res.output
+    assert not (tmp_path / "x.npz").exists()

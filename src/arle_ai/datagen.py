@@ -25,9 +25,13 @@ The merged file holds, for n positions (decisions with a choice, in game order):
   (see :func:`visit_distribution`)
 - ``meta``: a JSON string with the run's settings and ``format``
 
-The search is pinned to heuristic rollouts truncated after 2 half-years, comparing 4 candidate
-moves per decision (``SEARCH``, ``SEARCH_SAMPLE``), whatever the agents' default leaf and
-weights are, so a run's data does not change with the defaults. Files of format 1 (before
+The search is pinned per ``leaf`` (``SEARCHES``), whatever the agents' defaults are, so a run's
+data does not change with them: ``leaf="heuristic"`` (the default, which made the shipped
+weights' first data) searches with heuristic rollouts truncated after 2 half-years, comparing 4
+candidate moves per decision (``SEARCH_SAMPLE``); ``leaf="net"`` searches as the default agent
+of 2026-12-04 does, a uniformly random rollout of 2 half-years valued by a value model: the
+weights file ``net`` (default: the shipped weights), whose digest the run records (the next
+round of learning from self-play: data made by the current model). Files of format 1 (before
 ``root_value`` and ``root_margin``) still load for training on the outcome alone.
 """
 
@@ -46,13 +50,18 @@ import numpy as np
 from arle_ai import _core, procs
 from arle_ai.heuristics import DEFAULT_WEIGHTS
 from arle_ai.mcts import MCTS
+from arle_ai.net import DEFAULT_WEIGHTS_FILE, load_net, weights_digest
 from arle_ai.npzfile import write_npz
 
 __all__ = ["DatagenConfig", "generate", "play_game", "load_position", "visit_distribution",
            "merge_parts", "parts_dir"]
 
 FORMAT = "arle-selfplay-data/2"
-SEARCH: dict[str, Any] = {"leaf": "rollout", "rollout": "heuristic", "horizon": 2}
+SEARCHES: dict[str, dict[str, Any]] = {
+    "heuristic": {"leaf": "rollout", "rollout": "heuristic", "horizon": 2},
+    "net": {"leaf": "net", "rollout": "random", "net_horizon": 2},
+}
+SEARCH = SEARCHES["heuristic"]  # the search of the shipped weights' first data
 # the heuristic policy's candidates per decision when the shipped weights' data was made
 # (Weights.sample's default was 4 then), pinned so that a seed still gives the same games
 SEARCH_SAMPLE = 4.0
@@ -70,6 +79,8 @@ class DatagenConfig:
     iterations: int = 200
     explore: int = 24
     variant: str = "standard"
+    leaf: str = "heuristic"
+    net: str | None = None  # leaf="net": a weights file (None: the shipped weights)
 
     def __post_init__(self) -> None:
         for name in ("games", "iterations"):
@@ -82,6 +93,19 @@ class DatagenConfig:
             raise ValueError(f"explore must be a non-negative integer, not {self.explore!r}")
         if self.variant not in ("standard", "first-game"):
             raise ValueError(f"variant must be 'standard' or 'first-game', not {self.variant!r}")
+        if self.leaf not in SEARCHES:
+            raise ValueError(f"leaf must be one of {tuple(SEARCHES)}, not {self.leaf!r}")
+        if self.net is not None and self.leaf != "net":
+            raise ValueError("net (a weights file) is for leaf='net' only")
+
+    def search_settings(self) -> dict[str, Any]:
+        """The search options of the run's games, as recorded in the data's meta."""
+        settings = dict(SEARCHES[self.leaf], sample=SEARCH_SAMPLE)
+        if self.leaf == "net":
+            settings["net_digest"] = weights_digest(self.net)
+            settings["net_file"] = (os.path.basename(self.net) if self.net is not None
+                                    else "(shipped) " + DEFAULT_WEIGHTS_FILE)
+        return settings
 
 
 def parts_dir(out: str | os.PathLike[str]) -> Path:
@@ -97,8 +121,11 @@ def play_game(config: DatagenConfig, g: int) -> dict[str, np.ndarray]:
     """Play game `g` of the run and return its positions and targets (arrays as in the
     merged file, with visit offsets starting at 0)."""
     state = _core.GameState.new(config.seed + g, config.variant)
+    options = dict(SEARCHES[config.leaf])
+    if config.leaf == "net":
+        options["net"] = load_net(config.net)
     search = MCTS(iterations=config.iterations, seed=config.seed * 1_000_003 + g,
-                  weights=DEFAULT_WEIGHTS.with_(sample=SEARCH_SAMPLE), **SEARCH)
+                  weights=DEFAULT_WEIGHTS.with_(sample=SEARCH_SAMPLE), **options)
     rng = random.Random(config.seed * 7_919 + g)
     feats, raw, player, half, ply = [], [], [], [], []
     root_value: list[float] = []
@@ -175,10 +202,14 @@ def _check_config(out: str | os.PathLike[str], config: DatagenConfig) -> None:
     folder = parts_dir(out)
     folder.mkdir(parents=True, exist_ok=True)
     stamp = folder / "config.json"
-    mine = {k: v for k, v in asdict(config).items() if k != "games"}
+    mine = {k: v for k, v in asdict(config).items() if k not in ("games", "net")}
     mine["format"] = FORMAT
+    if config.leaf == "net":  # the weights by content, wherever the file is
+        mine["net_digest"] = weights_digest(config.net)
     if stamp.exists():
         theirs = json.loads(stamp.read_text())
+        if isinstance(theirs, dict):
+            theirs.setdefault("leaf", "heuristic")  # runs from before the leaf option
         if isinstance(theirs, dict) and theirs.get("format", FORMAT[:-1] + "1") != FORMAT:
             raise ValueError(f"{folder} holds games of data format "
                              f"{theirs.get('format', FORMAT[:-1] + '1')!r}, this version "
@@ -239,7 +270,7 @@ def merge_parts(out: str | os.PathLike[str], config: DatagenConfig) -> dict[str,
         else:
             merged[k] = np.concatenate([p[k] for p in pieces])
     meta = dict(asdict(config), format=FORMAT,
-                search=dict(SEARCH, sample=SEARCH_SAMPLE), num_features=_core.NUM_FEATURES,
+                search=config.search_settings(), num_features=_core.NUM_FEATURES,
                 positions=int(len(merged["player"])))
     merged["meta"] = np.array(json.dumps(meta))
     write_npz(out, merged)

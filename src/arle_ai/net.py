@@ -33,7 +33,8 @@ from arle_ai.jsontext import parse_json
 from arle_ai.npzfile import write_npz
 
 __all__ = ["WEIGHT_ARRAYS", "DEFAULT_WEIGHTS_FILE", "features_digest", "save_weights",
-           "load_weights", "load_net", "default_net", "reference_outputs", "NetError"]
+           "load_weights", "load_net",
+           "weights_digest", "default_net", "reference_outputs", "NetError"]
 
 WEIGHT_ARRAYS = ("mean", "inv_std", "w0", "w1", "b1", "w2", "b2")
 DEFAULT_WEIGHTS_FILE = "value_net.npz"
@@ -102,6 +103,17 @@ def load_net(path: str | os.PathLike[str] | None = None) -> _core.ValueNet:
         return _core.ValueNet(*(arrays[k] for k in WEIGHT_ARRAYS))
     except ValueError as exc:
         raise NetError(f"{path}: {exc}") from None
+
+
+def weights_digest(path: str | os.PathLike[str] | None = None) -> str:
+    """A short digest of a weights file's arrays (default: the shipped weights): the same
+    model gives the same digest whatever the file's name or compression."""
+    arrays, _ = load_weights(default_weights_path() if path is None else path)
+    h = hashlib.blake2b(digest_size=8)
+    for k in WEIGHT_ARRAYS:
+        a = np.ascontiguousarray(arrays[k], dtype=np.float32)
+        h.update(k.encode() + str(a.shape).encode() + a.tobytes())
+    return h.hexdigest()
 
 
 _DEFAULT: list[_core.ValueNet] = []
