@@ -8,7 +8,11 @@ from types import FrameType
 
 import click
 
-from arle_cli.common import fail
+from arle_cli.common import fail, interrupted
+
+# What Ctrl-C keeps: the games live in the server's memory only.
+STOPPED = ("the server stopped; the games open in the browser were not kept (Save game "
+           "downloads one first)")
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -46,7 +50,8 @@ def _listen(host: str, port: int) -> socket.socket:
 @click.option("--open", "open_browser", is_flag=True, help="Open the app in the web browser.")
 def serve(port: int, host: str, open_browser: bool) -> None:
     """Start the web app: board, play against the AI, hints, analysis, position editor and
-    tournament results, fully offline. Stop it with Ctrl-C."""
+    tournament results, fully offline. Stop it with Ctrl-C (exit 130, as every command: the
+    games open in the browser live in its memory and are not kept)."""
     try:
         import uvicorn
 
@@ -73,10 +78,13 @@ def serve(port: int, host: str, open_browser: bool) -> None:
         import webbrowser
 
         webbrowser.open(url)
+    stopped = False
     try:
         asyncio.run(server.serve(sockets=[sock]))
-    except KeyboardInterrupt:
-        pass
+    except KeyboardInterrupt:  # uvicorn raises the Ctrl-C it caught again once it has shut down
+        stopped = True
     finally:
         app.state.web.stop_all()
         sock.close()
+    if stopped:  # exit 130 with one line, like every other command
+        interrupted(STOPPED)

@@ -563,6 +563,8 @@ def test_ctrl_c_on_serve_with_searches_running_prints_no_traceback(tmp_path):
     import time
 
     httpx = pytest.importorskip("httpx")
+    from arle_cli import serve_cmd
+
     p = subprocess.Popen([sys.executable, "-m", "arle_cli.entry", "serve", "--port", "0"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     try:
@@ -587,5 +589,6 @@ def test_ctrl_c_on_serve_with_searches_running_prints_no_traceback(tmp_path):
         if p.poll() is None:
             p.kill()
     assert "Traceback" not in err.decode(), err.decode()[-2000:]
-    assert p.returncode == 0
+    assert p.returncode == 130  # as every command on Ctrl-C, with the one line saying so
+    assert err.decode().strip().splitlines()[-1] == f"arle: interrupted: {serve_cmd.STOPPED}"
     assert stopping < 15  # open requests are not waited for to their ends (20-30 s)

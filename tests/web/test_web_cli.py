@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from arle_cli.main import cli
+from arle_cli.serve_cmd import STOPPED
 
 pytest.importorskip("uvicorn")
 
@@ -30,7 +31,9 @@ def test_serve_answers_and_stops_on_ctrl_c():
     finally:
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=20)
-    assert proc.returncode == 0 and "Traceback" not in err
+    # Ctrl-C ends serve as it ends every command: exit 130 and one line saying what was kept
+    assert proc.returncode == 130 and "Traceback" not in err, err
+    assert err.strip().splitlines()[-1] == f"arle: interrupted: {STOPPED}", err
 
 
 def test_serve_refuses_a_busy_port_and_bad_addresses():
