@@ -8,8 +8,8 @@ search's three best moves), ``show`` (the whole position), ``list`` (the moves a
 (the game so far), ``undo`` (back to the start of the last turn, taking back the AI's replies
 too), ``help`` or ``quit``. After every turn, the AI's too, one line says what it did; each
 inventorying is told step by step and each half-year ends with a summary. Decisions with a
-single legal move are played automatically. ``quit`` or end of input saves the game so far; a
-finished game is saved with its scores.
+single legal move are played automatically. ``quit`` or end of input saves the game so far
+(Ctrl-C too, then exit 130 as every command); a finished game is saved with its scores.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from arle_cli.common import (
     Count,
     cut_record,
     fail,
+    interrupted,
     load_game_file,
     make_agent,
     make_game,
@@ -63,7 +64,12 @@ HELP_TEXT = (
 
 
 class QuitGame(Exception):
-    """The human asked to stop (``quit`` or end of input)."""
+    """The human asked to stop (``quit`` or end of input), or pressed Ctrl-C at a prompt
+    (``ctrl_c``)."""
+
+    def __init__(self, ctrl_c: bool = False) -> None:
+        super().__init__()
+        self.ctrl_c = ctrl_c
 
 
 @dataclass
@@ -124,9 +130,9 @@ def _status(session: Session) -> str:
 def _read_line(prompt: str) -> str:
     try:
         return click.prompt(prompt, default="", show_default=False, prompt_suffix="> ")
-    except click.Abort:  # end of input or Ctrl-C
+    except click.Abort as exc:  # end of input or Ctrl-C (click keeps which as the context)
         click.echo()
-        raise QuitGame from None
+        raise QuitGame(isinstance(exc.__context__, KeyboardInterrupt)) from None
 
 
 def parse_choice(state: arle_ai.GameState, text: str) -> int:
@@ -386,9 +392,14 @@ def play(position: str | None, ai_spec: str, seat: int, seed: int, variant: str,
                 session.play(legal[0])
             else:
                 _human_turn(session, seed, hint_iterations)
-    except (QuitGame, KeyboardInterrupt):  # Ctrl-C while the AI thinks also saves the game
+    except QuitGame as stop:
         _finish(session, out, finished=False)
+        if stop.ctrl_c:
+            interrupted(f"the game so far is saved to {out} ('arle play {out}' goes on)")
         return
+    except KeyboardInterrupt:  # Ctrl-C while the AI thinks saves the game too
+        _finish(session, out, finished=False)
+        interrupted(f"the game so far is saved to {out} ('arle play {out}' goes on)")
     except AgentError as exc:  # a user's own agent misbehaved: keep the game, say what happened
         _finish(session, out, finished=False)
         fail(str(exc))

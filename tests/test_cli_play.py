@@ -221,9 +221,39 @@ def test_ctrl_c_while_the_ai_thinks_saves_the_game_so_far(tmp_path, monkeypatch)
 
     monkeypatch.setattr(RandomAgent, "select", interrupted)
     result, out = play(tmp_path, "--ai", "random", input="2\n")
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 130, result.output  # as every command on Ctrl-C
     assert "game stopped after 1 decision;" in result.output
+    assert result.output.strip().splitlines()[-1] == (
+        f"arle: interrupted: the game so far is saved to {out} ('arle play {out}' goes on)")
     assert load_record(out).moves() == ["place fisherman"]
+
+
+def test_ctrl_c_at_the_prompt_saves_the_game_and_exits_130_but_end_of_input_exits_0(
+        tmp_path, monkeypatch):
+    import click
+
+    from arle_cli import play_cmd
+
+    answers = ["2"]
+
+    def prompt(*args, **kwargs):  # click.prompt: an answer, then Ctrl-C as click reports it
+        if answers:
+            return answers.pop()
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            raise click.Abort() from None
+
+    monkeypatch.setattr(play_cmd.click, "prompt", prompt)
+    result, out = play(tmp_path, "--ai", "random", input="")
+    assert result.exit_code == 130, result.output
+    assert "Traceback" not in result.output
+    assert f"arle: interrupted: the game so far is saved to {out}" in result.output
+    assert load_record(out).moves()[0] == "place fisherman"
+    monkeypatch.undo()
+    result, out = play(tmp_path, "--ai", "random", input="2\n")  # then the end of input
+    assert result.exit_code == 0, result.output
+    assert "interrupted" not in result.output and load_record(out).actions
 
 
 def test_a_stopped_game_resumes_from_its_record_in_the_same_file(tmp_path):
