@@ -5,6 +5,7 @@ reading memory it does not own (each case here crashed or read garbage before it
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
@@ -230,6 +231,155 @@ def test_reload_tables_refuses_numbers_the_core_cannot_index_with(changes, words
         _core._reload_tables(_rules_copy(**changes))
     # the real tables are back
     assert arle_ai.random_playout(arle_ai.new_game(3), seed=1) == before
+
+
+# ---- the table loaders refuse tables that do not fit the core's C arrays (a ValueError naming
+# the constant and the bound, not an assert: asserts vanish under python -O) ----
+
+
+def _replace_at(table, index, **changes):
+    import dataclasses
+
+    return tuple(dataclasses.replace(x, **changes) if i == index else x
+                 for i, x in enumerate(table))
+
+
+def _choice_table(dest, k, **changes):
+    """rules.DELIVERY_CHOICES with choice k of destination index `dest` changed."""
+    from arle_ai import rules
+
+    out = list(rules.DELIVERY_CHOICES)
+    out[dest] = _replace_at(out[dest], k, **changes)
+    return tuple(out)
+
+
+def _bad_tables():
+    from arle_ai import rules
+
+    T = rules.TOOLS
+    B = rules.BUILDINGS
+    V = rules.VEHICLES
+    many = tuple(("food", 1) for _ in range(4))
+    return [
+        # tools: a track longer than the compiled TOOL_VALUE rows; values and vp out of step
+        ("tool-too-long", {"TOOLS": _replace_at(T, 0, values=(1,) * 9, vp=(0,) * 9)},
+         r"TOOLS\[fish_traps\].values has 9 positions \(MAX_TOOL_LEN\); the core holds at most 5"),
+        ("tool-vp", {"TOOLS": _replace_at(T, 1, vp=(0, 1))},
+         r"TOOLS\[fleshing_beams\]: values \(3\) and vp \(2\) must have the same length"),
+        # buildings
+        ("november-bit", {"BUILDINGS": _replace_at(B, 12, timing="november")},
+         r"BUILDINGS\[smokehouse\]: a 'november' building must be among the first 8"),
+        ("timing", {"BUILDINGS": _replace_at(B, 12, timing="weekly")},
+         r"BUILDINGS\[smokehouse\].timing must be 'on_build', 'anytime' or 'november'"),
+        ("cost-fixed", {"BUILDINGS": _replace_at(B, 28, cost=rules.Cost(fixed=many))},
+         r"BUILDINGS\[village_church\].cost.fixed has 4 goods; the core holds at most 3"),
+        ("cost-either", {"BUILDINGS": _replace_at(
+            B, 28, cost=rules.Cost(fixed=(), either=((("wood", 1),),) * 3))},
+         r"BUILDINGS\[village_church\].cost.either has 3 alternatives; .* at most 2"),
+        ("cost-alt", {"BUILDINGS": _replace_at(
+            B, 28, cost=rules.Cost(fixed=(), either=((("wood", 1), ("clay", 1)),)))},
+         r"cost.either: each alternative must be one good, not 2"),
+        ("draws", {"BUILDINGS": tuple(
+            dataclasses.replace(b, colour=("yellow", "orange")[i % 2]) if i >= 11 else b
+            for i, b in enumerate(B))},
+         r"BUILDINGS: more than 8 colour groups to draw \(MAX_DRAWS\)"),
+        # barn pieces
+        ("vehicle-cost", {"VEHICLES": _replace_at(V, 0, cost=(("gold", 1),))},
+         r"VEHICLES\[peat_boat\].cost names unknown costs: gold"),
+        ("vehicle-spaces", {"VEHICLES": _replace_at(V, 5, spaces=(1,) * 5)},
+         r"VEHICLES\[horse_cart\].spaces has 5 loading spaces \(NCOMPARTMENTS\); .* at most 4"),
+        ("barn", {"BARN_SMALL": 5},
+         r"BARN_SMALL \+ BARN_LARGE \+ BARN_FLEX has 8 barn spaces \(MAXVEH\); .* at most 7"),
+        # travel
+        ("choices", {"DELIVERY_CHOICES": tuple(
+            cs + cs if d == 8 else cs for d, cs in enumerate(rules.DELIVERY_CHOICES))},
+         r"DELIVERY_CHOICES\[\w+\] has 10 choices \(NDELIVERY_IDS\); .* at most 5"),
+        ("delivery-bit", {"DELIVERY_CHOICES": _choice_table(8, 0, delivery=8)},
+         r"DELIVERY_CHOICES\[\w+\]\[0\].delivery must be in 0..7"),
+        ("gives", {"DELIVERY_CHOICES": _choice_table(8, 0, gives=(("wood", 1),) * 9)},
+         r"DELIVERY_CHOICES\[\w+\]\[0\].gives has 9 items \(MAX_GIVES\)"),
+        ("clothing", {"DELIVERY_CHOICES": _choice_table(8, 0, gives=(("any_clothing", 2),))},
+         r"any_clothing must be 1 \(one clothing tile per choice\), not 2"),
+        ("travel-vp", {"TRAVEL_VP": rules.TRAVEL_VP + (11,)},
+         r"TRAVEL_VP must have 20 entries \(compiled into the core\), not 21"),
+        ("load-size", {"LOAD_SIZES": {"clay": 1, "linen": 2, "woolen": 3, "leather": 3}},
+         r"LOAD_SIZES has no size for wood"),
+        ("load-extra", {"LOAD_EXTRA_COST": {"clay": (("peat", 1), ("wood", 1))}},
+         r"LOAD_EXTRA_COST\[clay\] has 2 goods; the core holds at most 1"),
+        # goods and scoring
+        ("track-vp", {"GOODS_TRACK_VP": rules.GOODS_TRACK_VP + (3,)},
+         r"GOODS_TRACK_VP must have 16 entries"),
+        ("goods-cap", {"GOODS_CAP": 16}, r"GOODS_CAP must be 15 \(GOODS_TRACK_VP has VP"),
+        ("food-cost", {"SPACE_FOOD_COST": {"forester": 1, "nowhere": 2}},
+         r"SPACE_FOOD_COST names unknown action spaces: nowhere"),
+        # effects: rows of MAX_PARTS codes
+        ("gains-long", {"SPACE_GAINS": dict(rules.SPACE_GAINS, fisherman=many)},
+         r"SPACE_GAINS\[fisherman\] has 4 parts \(MAX_PARTS\); the core holds at most 3"),
+        ("gains-what", {"SPACE_GAINS": dict(rules.SPACE_GAINS, fisherman=(("gold", 1),))},
+         r"SPACE_GAINS\[fisherman\]: 'gold' is not a good or an animal"),
+        ("exchange-what", {"SPACE_EXCHANGES": dict(
+            rules.SPACE_EXCHANGES, tanner=(("hide", 1), (("horse", 1),)))},
+         r"SPACE_EXCHANGES\[tanner\]: 'horse' is not a good$"),
+        ("gains-key", {"BUILDING_GAINS": dict(rules.BUILDING_GAINS, castle=(("food", 1),))},
+         r"BUILDING_GAINS names unknown buildings: castle"),
+        ("butcher", {"BUTCHER_FOOD": {"sheep": 3, "cattle": 4}},
+         r"BUTCHER_FOOD must name each animal once"),
+        ("tool-steps", {"BUILDING_TOOL_STEPS": dict(
+            rules.BUILDING_TOOL_STEPS, saddlery=(("axes", 1),) * 4)},
+         r"BUILDING_TOOL_STEPS\[saddlery\] has 4 steps \(MAX_PARTS\)"),
+        ("use-timing", {"BUILDING_USES": dict(rules.BUILDING_USES, mill=rules.BuildingUse())},
+         r"BUILDING_USES\[mill\]: only an 'anytime' or 'november' building has uses"),
+        ("use-pays", {"BUILDING_USES": dict(
+            rules.BUILDING_USES, wood_trader=rules.BuildingUse(pays=many))},
+         r"BUILDING_USES\[wood_trader\].pays has 4 parts \(MAX_PARTS\)"),
+        # gifts
+        ("cooperage", {"COOPERAGE_LEVELS": tuple(range(1, 8))},
+         r"COOPERAGE_LEVELS has 7 levels \(MAX_GIFTS\); the core holds at most 6"),
+        ("cooperage-order", {"COOPERAGE_LEVELS": (10, 5, 15)},
+         r"COOPERAGE_LEVELS must be ascending"),
+        ("mill", {"MILL_FOOD_BY_FIELDS": ((5, 10), (3, 8))},
+         r"MILL_FOOD_BY_FIELDS must be ascending by fields"),
+        ("bakehouse", {"BAKEHOUSE_EXCHANGE": (many, (("food", 8),))},
+         r"BAKEHOUSE_EXCHANGE pays has 4 parts \(MAX_PARTS\)"),
+    ]
+
+
+def _table_copy(changes):
+    copy = _rules_copy(**{k: v for k, v in changes.items() if k != "DELIVERY_CHOICES"})
+    if "DELIVERY_CHOICES" in changes:
+        copy.DELIVERY_CHOICES = changes["DELIVERY_CHOICES"]
+    return copy
+
+
+@pytest.mark.parametrize("kind", [k for k, _, _ in _bad_tables()])
+def test_table_loaders_refuse_tables_past_the_c_arrays(kind):
+    changes, words = next((c, w) for k, c, w in _bad_tables() if k == kind)
+    before = arle_ai.random_playout(arle_ai.new_game(3), seed=1)
+    with pytest.raises(ValueError, match=words):
+        _core._reload_tables(_table_copy(changes))
+    assert arle_ai.random_playout(arle_ai.new_game(3), seed=1) == before
+
+
+def test_table_checks_hold_under_python_O():
+    # before: asserts, removed by -O; a track of 9 positions was then written past TOOL_VALUE
+    import subprocess
+    import sys
+
+    code = (
+        "import dataclasses, types\n"
+        "from arle_ai import _core, rules\n"
+        "c = types.ModuleType('c'); c.__dict__.update(vars(rules))\n"
+        "c.TOOLS = (dataclasses.replace(rules.TOOLS[0], values=(1,) * 9, vp=(0,) * 9),)"
+        " + rules.TOOLS[1:]\n"
+        "try:\n"
+        "    _core._reload_tables(c)\n"
+        "except ValueError as e:\n"
+        "    print('refused:', e)\n"
+    )
+    out = subprocess.run([sys.executable, "-O", "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "refused: TOOLS[fish_traps].values has 9 positions" in out.stdout
 
 
 @pytest.mark.parametrize("seed", [-1, 1.5, "7", True, None])

@@ -182,11 +182,38 @@ def _give_code(str what):
     return _GIVE_TILES[what]
 
 
+# The checks below raise ValueError, never assert: they guard the writes into the fixed-size
+# C arrays above and must hold under `python -O` too. Each names the rules constant and the
+# bound it broke.
+
+def _count(str name, n, int size):
+    """ValueError unless table `name` has exactly `size` rows (a size compiled into the core)."""
+    if n != size:
+        raise ValueError(f"{name} must have {size} entries (compiled into the core), not {n}")
+
+
+def _at_most(str name, n, int bound, str why):
+    """ValueError when table `name` has more than `bound` entries (the C array's size)."""
+    if n > bound:
+        raise ValueError(f"{name} has {n} {why}; the core holds at most {bound}")
+
+
+def _keys_within(str name, table, known, str what):
+    """ValueError naming the keys of `table` that are not among `known`."""
+    extra = sorted(set(table) - set(known))
+    if extra:
+        raise ValueError(f"{name} names unknown {what}: {', '.join(map(str, extra))}")
+
+
 cdef void _load_tools(r) except *:
     cdef int i, j
-    assert len(r.TOOLS) == NTOOLS
+    _count("TOOLS", len(r.TOOLS), NTOOLS)
     for i, t in enumerate(r.TOOLS):
-        assert len(t.values) == len(t.vp) <= MAX_TOOL_LEN
+        if len(t.values) != len(t.vp):
+            raise ValueError(f"TOOLS[{t.key}]: values ({len(t.values)}) and vp ({len(t.vp)}) "
+                             f"must have the same length")
+        _at_most(f"TOOLS[{t.key}].values", len(t.values), MAX_TOOL_LEN,
+                 "positions (MAX_TOOL_LEN)")
         TOOL_LEN[i] = len(t.values)
         for j in range(len(t.values)):
             TOOL_VALUE[i][j] = t.values[j]
@@ -200,21 +227,26 @@ cdef void _load_tools(r) except *:
 cdef void _load_buildings(r) except *:
     global NOVEMBER_HOUSES, CLOCK_BUILDINGS
     cdef int i, j
-    assert len(r.BUILDINGS) == NBUILDINGS
+    _count("BUILDINGS", len(r.BUILDINGS), NBUILDINGS)
     NOVEMBER_HOUSES = 0
     CLOCK_BUILDINGS = 0
     for i, b in enumerate(r.BUILDINGS):
         BUILDING_VP[i] = b.vp
         BUILDING_COLOUR[i] = _COLOURS.index(b.colour)
         if b.timing == "november":
-            assert i < 8, "november_used keeps the light-green houses in 8 bits"
+            if i >= 8:
+                raise ValueError(f"BUILDINGS[{b.key}]: a 'november' building must be among the "
+                                 f"first 8 (november_used keeps them in 8 bits), not at {i}")
             NOVEMBER_HOUSES |= (<uint32_t>1) << i
         elif b.timing == "anytime":
             CLOCK_BUILDINGS |= (<uint32_t>1) << i
         else:
-            assert b.timing == "on_build", b.timing
+            if b.timing != "on_build":
+                raise ValueError(f"BUILDINGS[{b.key}].timing must be 'on_build', 'anytime' or "
+                                 f"'november', not {b.timing!r}")
         c = b.cost
-        assert len(c.fixed) <= 3 and len(c.either) <= 2
+        _at_most(f"BUILDINGS[{b.key}].cost.fixed", len(c.fixed), 3, "goods")
+        _at_most(f"BUILDINGS[{b.key}].cost.either", len(c.either), 2, "alternatives")
         for j in range(3):
             BCOST_FIXED_G[i][j] = -1
             BCOST_FIXED_N[i][j] = 0
@@ -224,7 +256,9 @@ cdef void _load_buildings(r) except *:
         BCOST_EITHER_G[i][0] = BCOST_EITHER_G[i][1] = -1
         BCOST_EITHER_N[i][0] = BCOST_EITHER_N[i][1] = 0
         for j, alt in enumerate(c.either):
-            assert len(alt) == 1
+            if len(alt) != 1:
+                raise ValueError(f"BUILDINGS[{b.key}].cost.either: each alternative must be one "
+                                 f"good, not {len(alt)}")
             BCOST_EITHER_G[i][j] = GOOD_NAMES.index(alt[0][0])
             BCOST_EITHER_N[i][j] = alt[0][1]
         BCOST_ANY_MATERIALS[i] = c.any_materials
@@ -253,7 +287,9 @@ cdef void _load_setup_draws(r) except *:
                 first_game = keys[first] in r.FIRST_GAME_GREEN
                 if first_game != (v == 1):
                     continue
-            assert n < MAX_DRAWS
+            if n >= MAX_DRAWS:
+                raise ValueError(f"BUILDINGS: more than {MAX_DRAWS} colour groups to draw "
+                                 f"(MAX_DRAWS)")
             DRAW_FIRST[v][n] = first
             DRAW_COUNT[v][n] = count
             DRAW_KEEP[v][n] = min(count, r.BUILDING_COLOUR_SPACES[space])
@@ -263,13 +299,16 @@ cdef void _load_setup_draws(r) except *:
 
 cdef void _load_vehicles(r) except *:
     cdef int i, j
-    assert len(r.VEHICLES) == NVKINDS
+    _count("VEHICLES", len(r.VEHICLES), NVKINDS)
     keys = [v.key for v in r.VEHICLES]
     for i, v in enumerate(r.VEHICLES):
         VEH_VP[i] = v.vp
         VEH_KIND[i] = _VKINDS.index(v.kind)
         cost = dict(v.cost)
-        assert set(cost) <= {"wood", "horse", "cattle_or_horse"}, cost
+        _keys_within(f"VEHICLES[{v.key}].cost", cost, ("wood", "horse", "cattle_or_horse"),
+                     "costs")
+        _at_most(f"VEHICLES[{v.key}].spaces", len(v.spaces), NCOMPARTMENTS,
+                 "loading spaces (NCOMPARTMENTS)")
         VEH_COST_WOOD[i] = cost.get("wood", 0)
         VEH_COST_HORSE[i] = cost.get("horse", 0)
         VEH_COST_CATTLE_OR_HORSE[i] = cost.get("cattle_or_horse", 0)
@@ -283,7 +322,8 @@ cdef void _load_vehicles(r) except *:
     BARN_LARGE = r.BARN_LARGE
     BARN_FLEX = r.BARN_FLEX
     BARN_PENALTY_VP = r.BARN_PENALTY_VP
-    assert BARN_SMALL + BARN_LARGE + BARN_FLEX <= MAXVEH
+    _at_most("BARN_SMALL + BARN_LARGE + BARN_FLEX", r.BARN_SMALL + r.BARN_LARGE + r.BARN_FLEX,
+             MAXVEH, "barn spaces (MAXVEH)")
     global SUPPLY_FIELDS, SUPPLY_FOREST_PARK, SUPPLY_STALL_DEPOT, SUPPLY_STABLE_DOUBLE
     global SUPPLY_BOAT_PLOW, SUPPLY_HANDCART_WAGON, SUPPLY_CART_PAIR, SUPPLY_CARRIAGE_PAIR
     sup = r.SUPPLY_TILES
@@ -300,12 +340,14 @@ cdef void _load_vehicles(r) except *:
 cdef void _load_travel(r) except *:
     """Destinations, their delivery choices (rules.DELIVERY_CHOICES), loading."""
     cdef int d, k, j
-    assert len(r.DESTINATIONS) == NDEST
+    _count("DESTINATIONS", len(r.DESTINATIONS), NDEST)
+    _count("DELIVERY_CHOICES", len(r.DELIVERY_CHOICES), NDEST)
     for d, dest in enumerate(r.DESTINATIONS):
         DEST_SIZE[d] = dest.size
         DEST_DELIVERIES[d] = len(dest.deliveries)
         choices = r.DELIVERY_CHOICES[d]
-        assert len(choices) <= NDELIVERY_IDS
+        _at_most(f"DELIVERY_CHOICES[{dest.key}]", len(choices), NDELIVERY_IDS,
+                 "choices (NDELIVERY_IDS)")
         DELIV_IDS[d] = len(choices)
         for k in range(NDELIVERY_IDS):
             DELIV_SLOT[d][k] = DELIV_FOOD[d][k] = 0
@@ -313,15 +355,20 @@ cdef void _load_travel(r) except *:
                 DELIV_GIVE[d][k][j] = -1
                 DELIV_GIVE_N[d][k][j] = 0
         for k, c in enumerate(choices):
-            assert c.delivery < 8, "the deliveries made are kept in a bitmask"
+            if not 0 <= c.delivery < 8:
+                raise ValueError(f"DELIVERY_CHOICES[{dest.key}][{k}].delivery must be in 0..7 "
+                                 f"(the deliveries made are kept in 8 bits), not {c.delivery}")
             DELIV_SLOT[d][k] = c.delivery
             DELIV_FOOD[d][k] = c.food
-            assert len(c.gives) <= MAX_GIVES
+            _at_most(f"DELIVERY_CHOICES[{dest.key}][{k}].gives", len(c.gives), MAX_GIVES,
+                     "items (MAX_GIVES)")
             for j, (what, n) in enumerate(c.gives):
                 DELIV_GIVE[d][k][j] = _give_code(what)
                 DELIV_GIVE_N[d][k][j] = n
-                assert what != "any_clothing" or n == 1, "one clothing tile per choice"
-    assert len(r.TRAVEL_VP) == NTRAVEL
+                if what == "any_clothing" and n != 1:
+                    raise ValueError(f"DELIVERY_CHOICES[{dest.key}][{k}]: any_clothing must be 1 "
+                                     f"(one clothing tile per choice), not {n}")
+    _count("TRAVEL_VP", len(r.TRAVEL_VP), NTRAVEL)
     for i in range(NTRAVEL):
         TRAVEL_VP[i] = r.TRAVEL_VP[i]
     for i, name in enumerate(LOAD_NAMES):
@@ -330,18 +377,22 @@ cdef void _load_travel(r) except *:
             LOAD_SIZE[i] = r.LOAD_SIZES[name]
             LOAD_RESULT_GOOD[i] = GOOD_NAMES.index(r.LOAD_RESULT[name])
         else:
-            assert name == "peat"   # the Loading Station's peat
+            if name != "peat":      # the Loading Station's peat
+                raise ValueError(f"LOAD_SIZES has no size for {name}")
             LOAD_SIZE[i] = r.LOADING_STATION_PEAT_SIZE
             LOAD_RESULT_GOOD[i] = GOOD_NAMES.index(name)
         extra = r.LOAD_EXTRA_COST.get(name, ())
-        assert len(extra) <= 1
+        _at_most(f"LOAD_EXTRA_COST[{name}]", len(extra), 1, "goods")
         LOAD_EXTRA_GOOD[i] = GOOD_NAMES.index(extra[0][0]) if extra else -1
         LOAD_EXTRA_N[i] = extra[0][1] if extra else 0
 
 
 cdef void _load_goods_and_scoring(r) except *:
     cdef int i
-    assert len(r.GOODS_TRACK_VP) == NTRACK == r.GOODS_CAP + 1
+    _count("GOODS_TRACK_VP", len(r.GOODS_TRACK_VP), NTRACK)
+    if r.GOODS_CAP + 1 != NTRACK:
+        raise ValueError(f"GOODS_CAP must be {NTRACK - 1} (GOODS_TRACK_VP has VP for "
+                         f"0..{NTRACK - 1}), not {r.GOODS_CAP}")
     for i in range(NTRACK):
         GOODS_TRACK_VP[i] = r.GOODS_TRACK_VP[i]
     for i in range(NGOODS):
@@ -378,7 +429,8 @@ cdef void _load_goods_and_scoring(r) except *:
 
 cdef void _load_spaces(r) except *:
     keys = [a.key for a in r.ACTION_SPACES]
-    assert set(r.SPACE_FOOD_COST) <= set(keys) and set(r.GRAIN_PAYS_FOOD_COST) <= set(keys)
+    _keys_within("SPACE_FOOD_COST", r.SPACE_FOOD_COST, keys, "action spaces")
+    _keys_within("GRAIN_PAYS_FOOD_COST", r.GRAIN_PAYS_FOOD_COST, keys, "action spaces")
     for i, key in enumerate(keys):
         SPACE_FOOD_COST[i] = r.SPACE_FOOD_COST.get(key, 0)
         SPACE_GRAIN_PAYS[i] = 1 if key in r.GRAIN_PAYS_FOOD_COST else 0
@@ -398,16 +450,19 @@ cdef void _load_start(r) except *:
     START_STALLS = home["stall"]
 
 
-cdef void _fill_codes(int8_t* codes, int8_t* counts, items, bint animals) except *:
-    """Up to MAX_PARTS (what, n) pairs into a code row and a count row (-1 / 0 when unused)."""
+cdef void _fill_codes(int8_t* codes, int8_t* counts, items, bint animals, str name) except *:
+    """Up to MAX_PARTS (what, n) pairs of table `name` into a code row and a count row
+    (-1 / 0 when unused)."""
     cdef int j
     items = tuple(items)
-    assert len(items) <= MAX_PARTS, items
+    _at_most(name, len(items), MAX_PARTS, "parts (MAX_PARTS)")
     for j in range(MAX_PARTS):
         codes[j] = -1
         counts[j] = 0
     for j, (what, n) in enumerate(items):
-        assert what in GOOD_NAMES or (animals and what in ANIMAL_NAMES), what
+        if not (what in GOOD_NAMES or (animals and what in ANIMAL_NAMES)):
+            raise ValueError(f"{name}: {what!r} is not a good"
+                             + (" or an animal" if animals else ""))
         codes[j] = _give_code(what)
         counts[j] = n
 
@@ -420,34 +475,39 @@ cdef void _load_effects(r) except *:
     spaces = [a.key for a in r.ACTION_SPACES]
     keys = [b.key for b in r.BUILDINGS]
     tools = [t.key for t in r.TOOLS]
-    for table in (r.SPACE_GAINS, r.SPACE_GAINS_WITH_CHOICE, r.SPACE_EXCHANGES):
-        assert set(table) <= set(spaces), set(table) - set(spaces)
-    for table in (r.BUILDING_GAINS, r.BUILDING_DIKES, r.BUILDING_TOOL_STEPS, r.BUILDING_USES):
-        assert set(table) <= set(keys), set(table) - set(keys)
+    for name in ("SPACE_GAINS", "SPACE_GAINS_WITH_CHOICE", "SPACE_EXCHANGES"):
+        _keys_within(name, getattr(r, name), spaces, "action spaces")
+    for name in ("BUILDING_GAINS", "BUILDING_DIKES", "BUILDING_TOOL_STEPS", "BUILDING_USES"):
+        _keys_within(name, getattr(r, name), keys, "buildings")
     for i, key in enumerate(spaces):
-        _fill_codes(SPACE_GAIN_CODE[i], SPACE_GAIN_N[i], r.SPACE_GAINS.get(key, ()), True)
+        _fill_codes(SPACE_GAIN_CODE[i], SPACE_GAIN_N[i], r.SPACE_GAINS.get(key, ()), True,
+                    f"SPACE_GAINS[{key}]")
         _fill_codes(CHOICE_GAIN_CODE[i], CHOICE_GAIN_N[i],
-                    r.SPACE_GAINS_WITH_CHOICE.get(key, ()), True)
+                    r.SPACE_GAINS_WITH_CHOICE.get(key, ()), True,
+                    f"SPACE_GAINS_WITH_CHOICE[{key}]")
         pay, gives = r.SPACE_EXCHANGES.get(key, ((None, 0), ()))
         EXCH_PAY_GOOD[i] = GOOD_NAMES.index(pay[0]) if pay[0] is not None else -1
         EXCH_PAY_N[i] = pay[1]
-        _fill_codes(EXCH_GAIN_GOOD[i], EXCH_GAIN_N[i], gives, False)
+        _fill_codes(EXCH_GAIN_GOOD[i], EXCH_GAIN_N[i], gives, False, f"SPACE_EXCHANGES[{key}]")
     PEAT_BOATMAN_PEAT_N = r.PEAT_BOATMAN_PEAT
     PEAT_BOATMAN_PER_BOAT = r.PEAT_BOATMAN_PEAT_PER_BOAT
-    assert set(r.BUTCHER_FOOD) == set(ANIMAL_NAMES)
+    if set(r.BUTCHER_FOOD) != set(ANIMAL_NAMES):
+        raise ValueError(f"BUTCHER_FOOD must name each animal once ({', '.join(ANIMAL_NAMES)}), "
+                         f"not {', '.join(map(str, r.BUTCHER_FOOD))}")
     for i in range(NANIMALS):
         BUTCHER_FOOD_BY_ANIMAL[i] = r.BUTCHER_FOOD[ANIMAL_NAMES[i]]
     BUTCHER_HIDES_N = r.BUTCHER_HIDES
     BAKER_FOOD_N = r.BAKER_FOOD
     WOOD_TRADER_WOOD_N = r.WOOD_TRADER_WOOD
     DIKE_WARDEN_DIKES_N = r.DIKE_WARDEN_DIKES
-    _fill_codes(STALL_COST_GOOD, STALL_COST_N, r.STALL_COST, False)
+    _fill_codes(STALL_COST_GOOD, STALL_COST_N, r.STALL_COST, False, "STALL_COST")
     STABLE_UPGRADE_BRICKS_N = r.STABLE_UPGRADE_BRICKS
     for i, key in enumerate(keys):
-        _fill_codes(BUILD_GAIN_GOOD[i], BUILD_GAIN_N[i], r.BUILDING_GAINS.get(key, ()), False)
+        _fill_codes(BUILD_GAIN_GOOD[i], BUILD_GAIN_N[i], r.BUILDING_GAINS.get(key, ()), False,
+                    f"BUILDING_GAINS[{key}]")
         BUILD_DIKES[i] = r.BUILDING_DIKES.get(key, 0)
         steps = tuple(r.BUILDING_TOOL_STEPS.get(key, ()))
-        assert len(steps) <= MAX_PARTS
+        _at_most(f"BUILDING_TOOL_STEPS[{key}]", len(steps), MAX_PARTS, "steps (MAX_PARTS)")
         for j in range(MAX_PARTS):
             BUILD_STEP_TOOL[i][j] = tools.index(steps[j][0]) if j < len(steps) else -1
             BUILD_STEP_N[i][j] = steps[j][1] if j < len(steps) else 0
@@ -457,10 +517,14 @@ cdef void _load_effects(r) except *:
             use = r.BuildingUse()
         else:
             timing = r.BUILDINGS[i].timing
-            assert timing in ("anytime", "november"), (key, timing)
-        _fill_codes(USE_NEED_CODE[i], USE_NEED_N[i], use.needs, True)
-        _fill_codes(USE_PAY_GOOD[i], USE_PAY_N[i], use.pays, False)
-        _fill_codes(USE_GAIN_CODE[i], USE_GAIN_N[i], use.gains, True)
+            if timing not in ("anytime", "november"):
+                raise ValueError(f"BUILDING_USES[{key}]: only an 'anytime' or 'november' "
+                                 f"building has uses, not an {timing!r} one")
+        _fill_codes(USE_NEED_CODE[i], USE_NEED_N[i], use.needs, True,
+                    f"BUILDING_USES[{key}].needs")
+        _fill_codes(USE_PAY_GOOD[i], USE_PAY_N[i], use.pays, False, f"BUILDING_USES[{key}].pays")
+        _fill_codes(USE_GAIN_CODE[i], USE_GAIN_N[i], use.gains, True,
+                    f"BUILDING_USES[{key}].gains")
         USE_CUT[i] = use.cut
         USE_DIKES[i] = use.dikes
         USE_FIELDS[i] = use.fields
@@ -484,8 +548,13 @@ cdef void _load_gifts(r) except *:
     levels = tuple(r.COOPERAGE_LEVELS)
     per_level = tuple(r.COOPERAGE_PER_LEVEL)
     mill = tuple(r.MILL_FOOD_BY_FIELDS)
-    assert len(levels) <= MAX_GIFTS and len(per_level) <= MAX_GIFTS and len(mill) <= MAX_GIFTS
-    assert list(levels) == sorted(levels) and [f for f, _ in mill] == sorted(f for f, _ in mill)
+    _at_most("COOPERAGE_LEVELS", len(levels), MAX_GIFTS, "levels (MAX_GIFTS)")
+    _at_most("COOPERAGE_PER_LEVEL", len(per_level), MAX_GIFTS, "goods (MAX_GIFTS)")
+    _at_most("MILL_FOOD_BY_FIELDS", len(mill), MAX_GIFTS, "steps (MAX_GIFTS)")
+    if list(levels) != sorted(levels):
+        raise ValueError(f"COOPERAGE_LEVELS must be ascending, not {levels}")
+    if [f for f, _ in mill] != sorted(f for f, _ in mill):
+        raise ValueError(f"MILL_FOOD_BY_FIELDS must be ascending by fields, not {mill}")
     NCOOPERAGE_LEVELS = len(levels)
     NMILL_STEPS = len(mill)
     for i in range(MAX_GIFTS):
@@ -495,8 +564,8 @@ cdef void _load_gifts(r) except *:
         MILL_AT[i] = mill[i][0] if i < len(mill) else 0
         MILL_FOOD[i] = mill[i][1] if i < len(mill) else 0
     pays, gives = r.BAKEHOUSE_EXCHANGE
-    _fill_codes(BAKEHOUSE_PAY_GOOD, BAKEHOUSE_PAY_N, pays, False)
-    _fill_codes(BAKEHOUSE_GAIN_GOOD, BAKEHOUSE_GAIN_N, gives, False)
+    _fill_codes(BAKEHOUSE_PAY_GOOD, BAKEHOUSE_PAY_N, pays, False, "BAKEHOUSE_EXCHANGE pays")
+    _fill_codes(BAKEHOUSE_GAIN_GOOD, BAKEHOUSE_GAIN_N, gives, False, "BAKEHOUSE_EXCHANGE gives")
 
 
 cdef void _load_land(r) except *:

@@ -243,8 +243,13 @@ cdef int _count_features():
     flow(&s)
     return write_features(&s, 0, buf)
 
-assert _count_features() == NUM_FEATURES <= NFEAT_MAX, "feature names out of step with the writer"
-assert len(set(FEATURE_NAMES)) == NUM_FEATURES
+# checked with raise, not assert: these must hold under `python -O` too (the writer fills
+# fixed-size buffers of NFEAT_MAX floats)
+if not _count_features() == NUM_FEATURES <= NFEAT_MAX:
+    raise ImportError(f"feature names out of step with the writer: {NUM_FEATURES} names, "
+                      f"{_count_features()} written, NFEAT_MAX {NFEAT_MAX}")
+if len(set(FEATURE_NAMES)) != NUM_FEATURES:
+    raise ImportError("FEATURE_NAMES has duplicate names")
 
 
 cdef int _perspective(State* s, object player) except -2:
