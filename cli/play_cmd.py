@@ -145,7 +145,7 @@ def parse_choice(state: arle_ai.GameState, text: str) -> int:
         if len(digits) <= len(str(len(legal))) and 1 <= int(t) <= len(legal):
             return legal[int(t) - 1]
         shown = t if len(t) <= 12 else t[:12] + "..."
-        raise IllegalActionError(f"there is no move {shown}: choose 1..{len(legal)}")
+        raise IllegalActionError(f"there is no move {shown}")
     try:
         return state.parse_action(t)
     except IllegalActionError:
@@ -158,7 +158,7 @@ def parse_choice(state: arle_ai.GameState, text: str) -> int:
                 pass
         taken = _taken_space(state, t)
         if taken:
-            raise IllegalActionError(f"{taken}; choose 1..{len(legal)}") from None
+            raise IllegalActionError(taken) from None
         raise
 
 
@@ -212,8 +212,9 @@ def _human_turn(session: Session, seed: int, hint_iterations: int) -> None:
         else:
             try:
                 action = parse_choice(state, text)
-            except IllegalActionError as exc:
-                click.echo(f"illegal move: {' '.join(str(exc).split())}")
+            except IllegalActionError as exc:  # the question and menu are on the screen
+                click.echo(f"illegal move: {' '.join(exc.reason.split())}; choose "
+                           f"1..{len(state.legal_actions())} ('list' shows the moves again)")
                 continue
             session.play(action)
             return

@@ -69,6 +69,11 @@ def test_a_move_typed_in_notation_is_played(tmp_path):
     ("999", ["illegal move", "there is no move 999", "choose 1..31"]),
     ("0", ["there is no move 0"]),
     ("flip moor", ["illegal move", "not legal now"]),
+    # printed names where a person reads (the key typed is echoed as typed); the menu and
+    # question are on the screen: no list of 10 legal moves
+    ("use weaving_parlor", ["illegal move: cannot play 'use weaving_parlor': 'use Weaving "
+                            "Parlor' is not legal now; choose 1..31 ('list' shows the moves "
+                            "again)"]),
 ])
 def test_an_illegal_move_names_the_problem_and_the_game_goes_on(tmp_path, typed, words):
     result, out = play(tmp_path, "--ai", "random", input=f"{typed}\n2\nquit\n")

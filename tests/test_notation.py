@@ -3,11 +3,22 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
 import arle_ai
-from arle_ai.notation import action_range, action_to_string, legal_moves_text, parse_action
+from arle_ai.notation import (
+    BUILDINGS,
+    DESTINATIONS,
+    SPACES,
+    TOOLS,
+    VEHICLES,
+    action_range,
+    action_to_string,
+    legal_moves_text,
+    parse_action,
+)
 from helpers import (
     MORE,
     PASS,
@@ -213,15 +224,53 @@ def test_bad_text_gives_illegal_action_error_naming_text_decision_and_alternativ
         parse_action(s, "place the moon")
     msg = str(e.value)
     assert "'place the moon'" in msg
-    assert "'turn'" in msg
-    assert "'place fisherman'" in msg
+    assert "(decision: P0, your turn: place a worker on an action space, or pass)" in msg
+    assert "'place Fisherman'" in msg
     assert "more)" in msg  # 31 legal actions: only 10 listed
+    assert e.value.reason == "cannot play 'place the moon': not an action text"
 
 
 def test_real_but_illegal_action_text_is_reported_as_not_legal():
     s = _summer_state()
     with pytest.raises(arle_ai.IllegalActionError, match="flip moor.*not legal now"):
         parse_action(s, "flip moor")
+
+
+KEYS = re.compile(r"\b(" + "|".join(
+    k for k in (*SPACES, *BUILDINGS, *VEHICLES, *DESTINATIONS, *TOOLS) if "_" in k) + r")\b")
+
+
+@pytest.mark.parametrize("typed", ["place the moon", "place summer_grocer", "use weaving_parlor",
+                                   "flip moor", "more", 43, 672, 10**30, -1, "99999999999"])
+def test_errors_name_moves_and_decisions_with_printed_names_not_keys(typed):
+    """A person reads these (arle play, the browser): no engine key, no engine decision name;
+    the keys are still read as input."""
+    states = [_summer_state()]
+    s = _summer_state()
+    s.apply(parse_action(s, "place wool_weaver"))  # P0 at the Wool Weaver: stop or more
+    states.append(s)
+    s = arle_ai.new_game(seed=0)
+    s.apply(parse_action(s, "place summer_grocer"))  # the keys work as input
+    states.append(s)
+    errors = 0
+    for s in states:
+        try:
+            parse_action(s, typed)
+            continue  # legal here
+        except arle_ai.IllegalActionError as e:
+            msg = str(e).replace(repr(typed), "")  # what was typed is echoed as it was
+            errors += 1
+        assert not KEYS.search(msg), msg
+        assert s.pending not in msg.replace("your turn", ""), msg  # 'turn', 'action:...'
+    assert errors >= 2
+    with pytest.raises(arle_ai.IllegalActionError, match=r"'place Grocer' is not legal now"):
+        parse_action(states[2], "place summer_grocer")  # taken
+    with pytest.raises(arle_ai.IllegalActionError) as e:
+        parse_action(states[1], "use weaving_parlor")
+    assert str(e.value) == (
+        "cannot play 'use weaving_parlor': 'use Weaving Parlor' is not legal now (decision: "
+        "P0 - Wool Weaver: turn wool into woolen once more? (more / stop)); legal: 'stop', "
+        "'more'")
 
 
 def test_taken_space_cannot_be_parsed():
@@ -236,7 +285,7 @@ def test_nothing_parses_when_the_game_is_over():
     rng = random.Random(0)
     while not s.is_terminal():
         s.apply(rng.choice(s.legal_actions()))
-    with pytest.raises(arle_ai.IllegalActionError, match="game_over"):
+    with pytest.raises(arle_ai.IllegalActionError, match=r"the game is over\); legal: none"):
         parse_action(s, "pass")
 
 

@@ -261,7 +261,12 @@ def _lookup(state: GameState, t: str, ids: Iterable[int]) -> int | None:
 
 
 def _failure(state: GameState, text: object, legal: list[int], why: str) -> IllegalActionError:
-    shown = [action_to_string(state, a) for a in legal[:10]]
+    """The error for ``text``: the reason, the pending decision as the question a player is
+    asked and up to 10 legal moves, all with printed names (a person reads it; the keys
+    are accepted as input all the same)."""
+    from arle_ai.decisions import question  # decisions builds on this module
+
+    shown = [action_label(state, a) for a in legal[:10]]
     more = f" (and {len(legal) - 10} more)" if len(legal) > 10 else ""
     alts = ", ".join(repr(t) for t in shown) if shown else "none"
     try:
@@ -269,9 +274,9 @@ def _failure(state: GameState, text: object, legal: list[int], why: str) -> Ille
     except ValueError:  # an int past Python's digit limit
         said = "that number"
     said = said if len(said) <= 60 else said[:60] + "..."
-    return IllegalActionError(
-        f"cannot play {said}: {why}; decision {state.pending!r} of player "
-        f"{state.current_player}; legal: {alts}{more}")
+    reason = f"cannot play {said}: {why}"
+    return IllegalActionError(f"{reason} (decision: {question(state)}); legal: {alts}{more}",
+                              reason=reason)
 
 
 def parse_action(state: GameState, text: str | int) -> int:
@@ -293,15 +298,15 @@ def parse_action(state: GameState, text: str | int) -> int:
             other = _lookup(state, t, range(NUM_ACTIONS))
             if other is None:
                 raise _failure(state, text, legal, "not an action text")
-            raise _failure(state, text, legal, f"action {other} is not legal now")
+            raise _failure(state, text, legal,
+                           f"{action_label(state, other)!r} is not legal now")
     else:
         raise _failure(state, text, legal, "expected a string or an integer id")
     if a in legal:
         return a
     if not 0 <= a < NUM_ACTIONS:
         raise _failure(state, text, legal, f"{a} is not an action id (0..{NUM_ACTIONS - 1})")
-    raise _failure(state, text, legal,
-                   f"action {a} ({action_to_string(state, a)!r}) is not legal now")
+    raise _failure(state, text, legal, f"action {a} ({action_label(state, a)!r}) is not legal now")
 
 
 def legal_moves_text(state: GameState, printed: bool = False) -> list[tuple[int, str]]:

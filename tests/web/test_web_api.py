@@ -158,6 +158,9 @@ def test_moves_by_id_and_notation_and_illegal_moves(client):
     before = client.get(f"/api/games/{gid}").json()["game"]
     assert "illegal move" in error(client.post(f"/api/games/{gid}/move", json={"action": 672}),
                                    422)
+    said = error(client.post(f"/api/games/{gid}/move", json={"action": 43}), 422)
+    assert "action 43 (\"use Carpenter's Workshop\") is not legal now" in said  # printed names
+    assert "'place Fisherman'" in said and "summer_grocer" not in said, said
     assert "not an action text" in error(
         client.post(f"/api/games/{gid}/move", json={"move": "place nowhere"}), 422)
     assert error(client.post(f"/api/games/{gid}/move", json={"action": -5}), 422)

@@ -195,18 +195,19 @@ class WebApp:
         if state.is_terminal():
             raise _bad("the game is over: there is no move to play", 409)
         if "action" in body:
-            action = body["action"]
-            if isinstance(action, bool) or not isinstance(action, int):
-                raise _bad(f"action must be an action id (an integer), not {_short(action)}")
+            move = body["action"]
+            if isinstance(move, bool) or not isinstance(move, int):
+                raise _bad(f"action must be an action id (an integer), not {_short(move)}")
         elif "move" in body:
             if not isinstance(body["move"], str):
                 raise _bad(f"move must be a move in notation (text), not {_short(body['move'])}")
-            try:
-                action = state.parse_action(body["move"][:200])
-            except ValueError as exc:
-                raise _bad(f"illegal move: {exc}", 422) from None
+            move = body["move"][:200]
         else:
             raise _bad("the request needs 'action' (an id) or 'move' (notation)")
+        try:  # an id too: the message names the moves with their printed names
+            action = state.parse_action(move)
+        except ValueError as exc:
+            raise _bad(f"illegal move: {exc}", 422) from None
         try:
             game.play(action)
         except IllegalActionError as exc:
