@@ -82,16 +82,27 @@ def test_info_lines_follow_the_rules(name, line):
     assert line in _info(name)
 
 
-@pytest.mark.parametrize("space, asked", [
-    ("summer_grocer", "which good or animal?"),  # S2: 1 timber, 1 brick or 1 animal
-    ("summer_carpenter", "which building or tile?"),
+@pytest.mark.parametrize("space, half_year, asked, moves", [
+    ("summer_grocer", 1, "which good or animal?", None),  # S2: 1 timber, 1 brick or 1 animal
+    # S12: a building, or a stall for 2 clay and 1 grain
+    ("summer_carpenter", 1, "which building do you build, or do you build a stall?",
+     {"tile stall"}),
+    # W14: upgrade a stall to a stable for 2 brick, or a stall for 2 clay and 1 grain
+    ("winter_carpenter", 2, "do you upgrade a stall to a stable, or build a new stall?",
+     {"flip stall", "tile stall"}),
+    # S13 Forester: a forest, or a building; S5 Wood Trader: 4 wood, or a building
+    ("forester", 1, "do you place a forest, or which building do you build?", {"tile forest"}),
+    ("wood_trader", 1, "do you take 4 wood, or which building do you build?", {"good wood"}),
 ])
-def test_a_choice_of_several_kinds_says_what_is_chosen(space, asked):
-    s = run(position({"goods": {"food": 9, "wood": 9, "clay": 9, "grain": 9}}, half_year=1),
-            place(space))
+def test_a_choice_of_several_kinds_says_what_is_chosen(space, half_year, asked, moves):
+    s = run(position({"goods": {"food": 9, "wood": 9, "clay": 9, "grain": 9, "brick": 9},
+                      "home": {"stalls": 1}}, half_year=half_year), place(space))
     q = decisions.question(s)
     assert q == f"P0 - {rules.action_space(space).name}: {asked}", q
     assert "choose" not in q
+    if moves is not None:  # the other moves are buildings
+        texts = {s.action_to_string(a) for a in s.legal_actions()}
+        assert moves <= texts and all(t.startswith("build ") for t in texts - moves), texts
 
 
 def test_the_laborer_asks_for_a_vehicle_or_a_space_to_copy():
@@ -102,5 +113,5 @@ def test_the_laborer_asks_for_a_vehicle_or_a_space_to_copy():
         s.apply(s.parse_action(move))
     kinds = {s.action_to_string(a).split()[0] for a in s.legal_actions()}
     assert {"vehicle", "imitate"} <= kinds
-    assert decisions.question(s) == ("P1 - Laborer: which vehicle, or which action space do "
-                                      "you copy?")
+    assert decisions.question(s) == ("P1 - Laborer: which vehicle do you build, or which "
+                                      "action space do you copy?")

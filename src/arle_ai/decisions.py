@@ -59,7 +59,7 @@ SUB_STEPS = {
 # Questions by the kind of the legal moves (ACTION_LAYOUT ranges).
 KIND_QUESTIONS = {
     "place": "place a worker on an action space, or pass",
-    "build": "which building?",
+    "build": "which building do you build?",
     "tile": "which tile?",
     "good": "which good?",
     "animal": "which animal?",
@@ -73,6 +73,31 @@ KIND_QUESTIONS = {
     "load": "what do you load, and where?",
     "use": "which building do you use?",
     "exchange": "what do you take for a peat (peat boat)?",
+}
+
+# The spaces whose choice mixes kinds that the kinds alone would name badly (a "tile" is a
+# stall at the Carpenter, a forest at the Forester; "good" is 4 wood at the Wood Trader): the
+# question by the kinds of moves on offer (actions.md S5, S12, S13, W3, W12, W14).
+SPACE_QUESTIONS = {
+    ("summer_carpenter", frozenset({"build"})): "which building do you build?",
+    ("summer_carpenter", frozenset({"build", "tile"})):
+        "which building do you build, or do you build a stall?",
+    ("summer_carpenter", frozenset({"tile"})): "do you build a stall?",
+    ("winter_carpenter", frozenset({"flip", "tile"})):
+        "do you upgrade a stall to a stable, or build a new stall?",
+    ("winter_carpenter", frozenset({"flip"})): "do you upgrade a stall to a stable?",
+    ("winter_carpenter", frozenset({"tile"})): "do you build a stall?",
+    ("forester", frozenset({"build", "tile"})):
+        "do you place a forest, or which building do you build?",
+    ("forester", frozenset({"tile"})): "do you place a forest?",
+    ("wood_trader", frozenset({"build", "good"})):
+        "do you take 4 wood, or which building do you build?",
+    ("wood_trader", frozenset({"good"})): "do you take 4 wood?",
+    ("summer_laborer", frozenset({"vehicle"})): "which vehicle do you build?",
+    ("summer_laborer", frozenset({"vehicle", "imitate"})):
+        "which vehicle do you build, or which action space do you copy?",
+    ("winter_laborer", frozenset({"build", "imitate"})):
+        "which building do you build, or which action space do you copy?",
 }
 
 # What a choice of several kinds at once names: "which good or animal?"
@@ -144,6 +169,9 @@ def _ask(state: GameState, kinds: list[str]) -> str:
         verb = MORE.get(step or "", "go on")
         return f"{verb}{' once more' if step in MORE else ''}? (more / stop)"
     stop = " (or stop)" if "stop" in kinds else ""
+    asked = SPACE_QUESTIONS.get((step or "", frozenset(doing)))
+    if asked:
+        return asked + stop
     if len(doing) == 1:
         return KIND_QUESTIONS.get(doing[0], "choose") + stop
     if doing and all(k in NOUNS for k in doing):  # the Grocer: "which good or animal?"
