@@ -69,7 +69,7 @@ def format_analysis(analysis: GameAnalysis, players: list[str],
                      f"{played}, best {best}, lost {d.value_lost:.3f} ({d.vp_lost:.1f} VP)"
                      f"{' ' + d.mark if d.mark else ''}")
     if not analysis.mistakes():
-        lines.append("  none")
+        lines.append("  none beyond statistical noise")
     for p in (0, 1):
         acc = analysis.accuracy(p)
         rate = analysis.best_move_rate(p)

@@ -125,3 +125,35 @@ def test_marks_count_only_the_loss_beyond_statistical_noise():
     for best, played in ((0.6, 0.55), (0.6, 0.5), (0.7, 0.6)):
         marks = [review((best, n), (played, n)).mark for n in (100, 1000, 10_000, 100_000)]
         assert marks == sorted(marks, key=len)
+
+
+def test_the_largest_mistakes_are_ranked_by_the_loss_beyond_noise_as_the_marks_are():
+    import dataclasses
+
+    from arle_ai.analysis import GameAnalysis
+
+    reviews = [  # (best, played) as (value, visits); ply k+1
+        ((0.70, 10), (0.30, 3)),  # 0.40 lost (the most), all of it within noise: no mark
+        ((0.55, 1000), (0.49, 1000)),  # 0.06 lost, 0.015 beyond noise: "?"
+        ((0.60, 100_000), (0.52, 100_000)),  # 0.08 lost, 0.076 beyond noise: "??"
+        ((0.80, 1000), (0.50, 1000)),  # 0.30 lost, 0.255 beyond noise: "??"
+        ((0.55, 1000), (0.53, 1000)),  # 0.02 lost: noise explains it
+        ((0.50, 1000), (0.50, 1000)),  # nothing lost
+        ((0.60, 100_000), (0.52, 100_000)),  # as ply 3: the earlier first
+    ]
+    analysis = GameAnalysis(decisions=[
+        dataclasses.replace(review(best, played), ply=k + 1)
+        for k, (best, played) in enumerate(reviews)])
+    assert [d.mark for d in analysis.decisions] == ["", "?", "??", "??", "", "", "??"]
+    # by raw value lost, ply 1 (no mark) came first and ply 3's "??" after it
+    ranked = analysis.mistakes()
+    assert [d.ply for d in ranked] == [4, 3, 7, 2]
+    assert [d.mark for d in ranked] == ["??", "??", "??", "?"]
+    lost = [d.loss_beyond_noise for d in ranked]
+    assert lost == sorted(lost, reverse=True) and min(lost) > 0
+    assert [d.ply for d in analysis.mistakes(2)] == [4, 3]
+    data = analysis.to_dict()
+    assert [m["ply"] for m in data["mistakes"]] == [4, 3, 7, 2]
+    assert data["decisions"][1]["loss_beyond_noise"] == pytest.approx(0.06 - 0.0447, abs=1e-4)
+    # a loss that noise can explain, however large, is no mistake
+    assert GameAnalysis(decisions=[review((0.7, 10), (0.3, 3))]).mistakes() == []

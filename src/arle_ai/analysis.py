@@ -76,13 +76,19 @@ class DecisionReview:
     simulations: int = 0  # the search's simulations in this position
 
     @property
+    def loss_beyond_noise(self) -> float:
+        """The value lost beyond statistical noise (:func:`confident_loss`): what sets the
+        mark and ranks the largest mistakes."""
+        return confident_loss(self.best_value, self.best_visits, self.played_value,
+                              self.played_visits)
+
+    @property
     def mark(self) -> str:
         """``""``, ``"?"`` or ``"??"`` by the value lost beyond statistical noise
         (:func:`confident_loss`): ``?`` when the move lost more than 0.01 even at the low end
         of the loss's confidence interval, ``??`` more than 0.05. A loss that noise could
         explain gets no mark, and one near a threshold is not pushed over it by noise."""
-        return mark(confident_loss(self.best_value, self.best_visits, self.played_value,
-                                   self.played_visits))
+        return mark(self.loss_beyond_noise)
 
 
 @dataclass
@@ -94,9 +100,11 @@ class GameAnalysis:
     time_limit: float | None = None  # seconds per decision
 
     def mistakes(self, count: int = 5) -> list[DecisionReview]:
-        """The ``count`` decisions that lost most value (ties: earlier first)."""
-        costly = [d for d in self.decisions if d.value_lost > 0]
-        return sorted(costly, key=lambda d: (-d.value_lost, d.ply))[:count]
+        """The ``count`` decisions that lost most value beyond statistical noise (ties: the
+        larger loss, then the earlier), so the list agrees with the marks: a loss that noise
+        can explain is no mistake, however large, and a ``??`` comes before a ``?``."""
+        costly = [d for d in self.decisions if d.loss_beyond_noise > 0]
+        return sorted(costly, key=lambda d: (-d.loss_beyond_noise, -d.value_lost, d.ply))[:count]
 
     def accuracy(self, player: int) -> float | None:
         """100 × (1 − mean value lost) over the player's reviewed decisions (None: none)."""
@@ -117,14 +125,18 @@ class GameAnalysis:
         return {
             "iterations": self.iterations,
             "time_limit": self.time_limit,
-            "decisions": [dict(asdict(d), mark=d.mark) for d in self.decisions],
-            "mistakes": [dict(asdict(d), mark=d.mark) for d in self.mistakes()],
+            "decisions": [_review_dict(d) for d in self.decisions],
+            "mistakes": [_review_dict(d) for d in self.mistakes()],
             "players": {str(p): {"accuracy": self.accuracy(p),
                                  "mean_vp_lost": self.mean_vp_lost(p),
                                  "best_move_rate": self.best_move_rate(p),
                                  "decisions": sum(d.player == p for d in self.decisions)}
                         for p in (0, 1)},
         }
+
+
+def _review_dict(d: DecisionReview) -> dict[str, Any]:
+    return dict(asdict(d), mark=d.mark, loss_beyond_noise=d.loss_beyond_noise)
 
 
 def _value_after(state: _core.GameState, action: int, mover: int,

@@ -470,8 +470,8 @@ def test_analysis_gives_values_margins_and_mistakes(client):
     assert len(result["points"]) == len(result["decisions"]) > 0
     for p in result["points"]:
         assert 0 <= p["value"] <= 1 and p["player"] in (0, 1)
-    assert result["mistakes"] == sorted(result["mistakes"],
-                                        key=lambda d: (-d["value_lost"], d["ply"]))
+    assert result["mistakes"] == sorted(  # as analyze ranks them: by the loss beyond noise
+        result["mistakes"], key=lambda d: (-d["loss_beyond_noise"], -d["value_lost"], d["ply"]))
     marks = {d["ply"]: d["mark"] for d in result["decisions"]}
     assert all(m["mark"] == marks[m["ply"]] for m in result["mistakes"])  # as analyze marks
     assert msgs[-1]["stored"] is True
