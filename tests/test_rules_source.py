@@ -493,8 +493,70 @@ def test_animal_housing():
     with patched_rules(PARK_PLACES=4):
         assert fits(11, forests=1, parks=1)
     assert fits(11, stalls=0, stables=1) and not fits(12, stalls=0, stables=1)
-    with patched_rules(STABLE_PEN=1):
-        assert fits(6, stalls=0, stables=1) and not fits(7, stalls=0, stables=1)
+    # (the newborns of STABLE_BREEDING must fit the stable: 4 -> +2 is refused in a stable of 5)
+    with patched_rules(STABLE_PEN=5, STABLE_BREEDING={2: 1, 3: 1, 4: 1}):
+        assert fits(10, stalls=0, stables=1) and not fits(11, stalls=0, stables=1)
     with pytest.raises(ValueError, match="LAND_PEN"):
         with patched_rules(LAND_PEN=3):
+            pass
+
+
+# ---- breeding (rules.STALL_BREEDING, STABLE_BREEDING) ----
+
+
+def _may_plans(sheep: int, cattle: int = 0, **home: int) -> list[tuple[int, ...]]:
+    """The newborn vectors of a May with no free land (2 forests): the single plan applied, or
+    the plans of the breeding decision."""
+    d = base(0)
+    d.update(half_year=2, season="winter", start_player=0, workers_placed=8)
+    p = d["players"][0]
+    p["goods"].update(food=10)
+    p["animals"] = {"sheep": sheep, "cattle": cattle, "horse": 0}
+    p["home"].update(forests=2, **home)
+    s = make(d)
+    while s.pending == "end_window":
+        s.apply(STOP)
+    if s.pending == "breed":
+        return s.breeding_plans()
+    after = s.to_dict()["players"][0]["animals"]
+    return [(after["sheep"] - sheep, after["cattle"] - cattle, 0)]
+
+
+def test_breeding():
+    """A stall pen breeds +1 from exactly 2 animals, a stable +1 from 2, 3 or 5 and +2 from 4;
+    the engine follows rules.STALL_BREEDING and STABLE_BREEDING."""
+    stable = {"stalls": 0, "stables": 1}
+    assert _may_plans(2) == [(1, 0, 0)] and _may_plans(3) == [(1, 0, 0)]  # 2 in the stall
+    assert _may_plans(8) == [(0, 0, 0)]             # a full stall of 3 and 5 dikes
+    assert _may_plans(9, **stable) == [(2, 0, 0)]   # 4 in the stable, 5 on the dikes
+    assert _may_plans(10, **stable) == [(1, 0, 0)]  # 5 in the stable
+    assert _may_plans(3, 5, **stable) == [(1, 0, 0), (0, 2, 0)]
+    with patched_rules(STALL_BREEDING={1: 1}):
+        assert _may_plans(1) == [(1, 0, 0)] and _may_plans(2) == [(1, 0, 0)]
+        assert _may_plans(8) == [(0, 0, 0)] and _may_plans(7) == [(0, 0, 0)]
+    with patched_rules(STALL_BREEDING={2: 0, 3: 0, 1: 2}):
+        assert _may_plans(1) == [(2, 0, 0)]
+    with patched_rules(STABLE_BREEDING={2: 1, 3: 1, 4: 1, 5: 1}):  # no +2
+        assert _may_plans(9, **stable) == [(1, 0, 0)]
+        assert _may_plans(3, 5, **stable) == [(1, 0, 0), (0, 1, 0)]
+    with patched_rules(STABLE_BREEDING={2: 1, 3: 3}):  # 3 -> +3, 4 and 5 -> none
+        assert _may_plans(8, **stable) == [(3, 0, 0)]   # 3 in the stable
+        assert _may_plans(10, **stable) == [(0, 0, 0)]  # at least 5 in the stable
+    with patched_rules(STABLE_BREEDING={3: 1, 4: 1, 5: 1}):
+        assert _may_plans(2, **stable) == [(0, 0, 0)]
+
+
+@pytest.mark.parametrize("changes, words", [
+    ({"STALL_BREEDING": {2: 1, 1: 1}}, "STALL_BREEDING must give newborns for exactly one"),
+    ({"STALL_BREEDING": {3: 1}}, r"the newborns must fit the stall pen \(STALL_PEN 3\)"),
+    ({"STALL_BREEDING": {0: 1}}, "STALL_BREEDING must map animal counts"),
+    ({"STABLE_BREEDING": {2: 1, 5: 1}}, "STABLE_BREEDING must give 1 newborn for a run"),
+    ({"STABLE_BREEDING": {2: 2, 4: 2}}, "STABLE_BREEDING must give 1 newborn for a run"),
+    ({"STABLE_BREEDING": {2: 1, 3: 1, 4: 2, 5: 1, 6: 1}},
+     r"the newborns must fit the stable \(STABLE_PEN 6\)"),
+    ({"STABLE_BREEDING": {2: 1, 5: 2}}, r"must fit the stable"),
+])
+def test_breeding_shapes_the_search_cannot_read_are_refused(changes, words):
+    with pytest.raises(ValueError, match=words):
+        with patched_rules(**changes):
             pass

@@ -36,6 +36,8 @@ cdef int8_t DELIV_GIVE[NDEST][NDELIVERY_IDS][MAX_GIVES]     # GIVE_* code, -1 = 
 cdef int8_t DELIV_GIVE_N[NDEST][NDELIVERY_IDS][MAX_GIVES]
 
 cdef int8_t TRAVEL_VP[NTRAVEL]
+cdef enum:
+    MAX_ITEM_SIZE = 4                       # largest loadable item (load_actions' size table)
 cdef int8_t GOODS_TRACK_VP[NTRACK]
 cdef int16_t GOOD_CAP[NGOODS]               # goods track 15, food 30 (both indicators), else none
 cdef int8_t HALF_VP[NGOODS]                 # end-game VP of goods in half points
@@ -129,6 +131,11 @@ cdef int8_t MOOR_LAND_N
 
 # animal housing (rules.STALL_PEN ...): the places of any type are the dikes' and the parks'
 cdef int8_t STALL_PEN_N, STABLE_PEN_N, DIKE_PLACES_N, PARK_PLACES_N
+# breeding (rules.STALL_BREEDING, STABLE_BREEDING, read by _breeding_shape): a stall pen of
+# exactly STALL_BREED_AT animals gets STALL_BREED_N newborns; a stable of STABLE_ONE_MIN..
+# STABLE_ONE_MAX gets 1, one of STABLE_MORE_AT (-1: no such count) STABLE_MORE_N
+cdef int8_t STALL_BREED_AT, STALL_BREED_N, STABLE_ONE_MIN, STABLE_ONE_MAX
+cdef int8_t STABLE_MORE_AT, STABLE_MORE_N
 
 # setup: starting goods, animals and home tiles; the building draw per variant
 cdef int16_t START_GOODS_ARR[NGOODS]
@@ -568,14 +575,55 @@ cdef void _load_gifts(r) except *:
     _fill_codes(BAKEHOUSE_GAIN_GOOD, BAKEHOUSE_GAIN_N, gives, False, "BAKEHOUSE_EXCHANGE gives")
 
 
+def _breeding_shape(r):
+    """The breeding tables of rules module `r` as the engine's breeding search reads them:
+    (stall count, stall newborns, stable 1-newborn counts lo, hi, stable count of more newborns
+    or -1, those newborns). ValueError naming the table unless it has that shape: a stall pen
+    breeds at one count; a stable gives 1 newborn for a run of counts (a count inside giving
+    more is allowed: it dominates) and more for at most one count; the newborns fit the pen."""
+    stall = dict(r.STALL_BREEDING)
+    stable = {c: n for c, n in dict(r.STABLE_BREEDING).items() if n != 0}
+    for name, table in (("STALL_BREEDING", stall), ("STABLE_BREEDING", stable)):
+        for c, n in table.items():
+            if (isinstance(c, bool) or not isinstance(c, int) or isinstance(n, bool)
+                    or not isinstance(n, int) or c < 1 or n < 0):
+                raise ValueError(f"{name} must map animal counts (at least 1) to newborns, "
+                                 f"not {c!r}: {n!r}")
+    stall = {c: n for c, n in stall.items() if n != 0}
+    if len(stall) != 1:
+        raise ValueError(f"STALL_BREEDING must give newborns for exactly one animal count (the "
+                         f"breeding search fills stall pens with that count), not {stall}")
+    (c2, n2), = stall.items()
+    if c2 + n2 > r.STALL_PEN:
+        raise ValueError(f"STALL_BREEDING {c2}: {n2}: the newborns must fit the stall pen "
+                         f"(STALL_PEN {r.STALL_PEN})")
+    ones = [c for c, n in stable.items() if n == 1]     # (no negative indexes: the module is
+    more = [(c, n) for c, n in stable.items() if n > 1]     # compiled without wraparound)
+    lo = min(ones) if ones else 0
+    hi = max(ones) if ones else 0
+    if not ones or len(more) > 1 or any(c not in stable for c in range(lo, hi + 1)):
+        raise ValueError(f"STABLE_BREEDING must give 1 newborn for a run of animal counts and "
+                         f"more for at most one count (the breeding search reads it so), not "
+                         f"{dict(r.STABLE_BREEDING)}")
+    c4, n4 = more[0] if more else (-1, 0)
+    if hi + 1 > r.STABLE_PEN or c4 + n4 > r.STABLE_PEN:
+        raise ValueError(f"STABLE_BREEDING: the newborns must fit the stable (STABLE_PEN "
+                         f"{r.STABLE_PEN}), not {dict(r.STABLE_BREEDING)}")
+    return c2, n2, lo, hi, c4, n4
+
+
 cdef void _load_land(r) except *:
-    """Land and the top-row penalty per dike steps (rules.TIDAL_ROWS_OPEN_AT, ...), and the
-    animal housing (rules.STALL_PEN ...)."""
+    """Land and the top-row penalty per dike steps (rules.TIDAL_ROWS_OPEN_AT, ...), the
+    animal housing (rules.STALL_PEN ...) and breeding (rules.STALL_BREEDING, STABLE_BREEDING)."""
     global DIKE_STEPS_N, MOOR_LAND_N, STALL_PEN_N, STABLE_PEN_N, DIKE_PLACES_N, PARK_PLACES_N
+    global STALL_BREED_AT, STALL_BREED_N, STABLE_ONE_MIN, STABLE_ONE_MAX, STABLE_MORE_AT
+    global STABLE_MORE_N
     STALL_PEN_N = r.STALL_PEN
     STABLE_PEN_N = r.STABLE_PEN
     DIKE_PLACES_N = r.DIKES * r.DIKE_PLACES
     PARK_PLACES_N = r.PARK_PLACES
+    (STALL_BREED_AT, STALL_BREED_N, STABLE_ONE_MIN, STABLE_ONE_MAX, STABLE_MORE_AT,
+     STABLE_MORE_N) = _breeding_shape(r)
     cdef int d, k
     DIKE_STEPS_N = r.DIKE_STEPS_MAX
     MOOR_LAND_N = r.MOOR_LAND
@@ -614,7 +662,7 @@ def _check_numbers(r):
     for k, n in home.items():
         if n < 0:
             raise ValueError(f"START_HOME[{k!r}] must not be negative, not {n}")
-    capacity = max(sum(v.spaces) for v in r.VEHICLES)
+    capacity = min(max(sum(v.spaces) for v in r.VEHICLES), MAX_ITEM_SIZE)
     for v in r.VEHICLES:
         if any(w < 1 for w in v.spaces):
             raise ValueError(f"vehicle {v.key}: every loading space must be at least 1 wide")
@@ -622,8 +670,8 @@ def _check_numbers(r):
     sizes.update({d.key: d.size for d in r.DESTINATIONS})
     for k, n in sizes.items():
         if not 1 <= n <= capacity:
-            raise ValueError(f"the size of {k} must be in 1..{capacity} (the largest vehicle), "
-                             f"not {n}")
+            raise ValueError(f"the size of {k} must be in 1..{capacity} (the largest vehicle, "
+                             f"at most MAX_ITEM_SIZE {MAX_ITEM_SIZE}), not {n}")
     total = sum(d.size for d in r.DESTINATIONS)
     if total > len(r.TRAVEL_VP) - 1:
         raise ValueError(f"the destinations cover {total} travel spaces; TRAVEL_VP has VP for "

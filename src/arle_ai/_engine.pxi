@@ -480,7 +480,7 @@ cdef int legal_actions(State* s, int* out) noexcept nogil:
 cdef int apply_anytime(State* s, int pi, int a) noexcept nogil:
     """Apply an anytime action; 1 if a was one."""
     cdef Player* p = &s.pl[pi]
-    if ACT_EXCHANGE <= a < ACT_EXCHANGE + 5:
+    if ACT_EXCHANGE <= a < ACT_EXCHANGE + NTRACK_GOODS:
         p.goods[G_PEAT] -= 1
         gain(p, a - ACT_EXCHANGE, 1)
         return 1

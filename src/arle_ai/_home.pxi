@@ -215,10 +215,12 @@ cdef inline int animal_total(Player* p) noexcept nogil:
 # ---- breeding (May) ----
 # The owner arranges the animals before breeding; what can be chosen is the vector of newborns.
 # The engine offers the Pareto-maximal vectors (more newborns of a type never hurt: they always
-# fit, and every later rule is monotone in animals). A plan puts exactly 2 of a type in a stall
-# pen (+1), 2..5 in a stable (+1) or 4 in a stable (+2); the rest must be housable in the pens
-# left. Counting a plan whose leftover arrangement would breed more is harmless: that larger
-# vector is achievable too and dominates it (docs/rules-decisions.md).
+# fit, and every later rule is monotone in animals). A plan puts exactly STALL_BREED_AT of a type
+# in a stall pen (+STALL_BREED_N; rules.STALL_BREEDING: 2 -> +1), STABLE_ONE_MIN..STABLE_ONE_MAX
+# in a stable (+1) or STABLE_MORE_AT in a stable (+STABLE_MORE_N; rules.STABLE_BREEDING: 2..5 -> +1,
+# 4 -> +2); the rest must be housable in the pens left. Counting a plan whose leftover arrangement
+# would breed more is harmless: that larger vector is achievable too and dominates it
+# (docs/rules-decisions.md).
 
 ctypedef struct BreedPlans:
     int n
@@ -251,46 +253,50 @@ cdef void _add_plan(BreedPlans* out, int x0, int x1, int x2) noexcept nogil:
         out.n += 1
 
 cdef void _breed_stables(Player* p, int k, int nst, int* st1, int* st2, BreedPlans* out) noexcept nogil:
-    """Enumerate stable uses (k-th stable onward): none, +1 of a type (2..5 animals), +2 (4)."""
+    """Enumerate stable uses (k-th stable onward): none, +1 of a type (STABLE_ONE_MIN..
+    STABLE_ONE_MAX animals), +STABLE_MORE_N (STABLE_MORE_AT animals; none when it is -1)."""
     cdef int t, n[3], pens3, a0, a1, a2, r[3], free3, i, need
+    cdef int c2 = STALL_BREED_AT, lo = STABLE_ONE_MIN, hi = STABLE_ONE_MAX, c4 = STABLE_MORE_AT
     if k < nst:
         _breed_stables(p, k + 1, nst, st1, st2, out)
         for t in range(3):
             st1[t] += 1
             _breed_stables(p, k + 1, nst, st1, st2, out)
             st1[t] -= 1
-            st2[t] += 1
-            _breed_stables(p, k + 1, nst, st1, st2, out)
-            st2[t] -= 1
+            if c4 >= 0:
+                st2[t] += 1
+                _breed_stables(p, k + 1, nst, st1, st2, out)
+                st2[t] -= 1
         return
     # all stables assigned: enumerate breeding stall pens per type
     pens3 = p.stalls + 2 * p.double_stalls
     for i in range(3):
         n[i] = p.animals[i]
-        need = 2 * st1[i] + 4 * st2[i]
+        need = lo * st1[i] + c4 * st2[i]
         if need > n[i]:
             return
     cdef int used6 = st1[0] + st1[1] + st1[2] + st2[0] + st2[1] + st2[2]
     for a0 in range(pens3 + 1):
-        if 2 * a0 + 2 * st1[0] + 4 * st2[0] > n[0]:
+        if c2 * a0 + lo * st1[0] + c4 * st2[0] > n[0]:
             break
         for a1 in range(pens3 - a0 + 1):
-            if 2 * a1 + 2 * st1[1] + 4 * st2[1] > n[1]:
+            if c2 * a1 + lo * st1[1] + c4 * st2[1] > n[1]:
                 break
             for a2 in range(pens3 - a0 - a1 + 1):
-                if 2 * a2 + 2 * st1[2] + 4 * st2[2] > n[2]:
+                if c2 * a2 + lo * st1[2] + c4 * st2[2] > n[2]:
                     break
                 free3 = pens3 - a0 - a1 - a2
-                # a +1 stable absorbs up to 5 of its type
-                r[0] = n[0] - 2 * a0 - 4 * st2[0] - 5 * st1[0]
-                r[1] = n[1] - 2 * a1 - 4 * st2[1] - 5 * st1[1]
-                r[2] = n[2] - 2 * a2 - 4 * st2[2] - 5 * st1[2]
+                # a +1 stable absorbs up to STABLE_ONE_MAX of its type
+                r[0] = n[0] - c2 * a0 - c4 * st2[0] - hi * st1[0]
+                r[1] = n[1] - c2 * a1 - c4 * st2[1] - hi * st1[1]
+                r[2] = n[2] - c2 * a2 - c4 * st2[2] - hi * st1[2]
                 for i in range(3):
                     if r[i] < 0:
                         r[i] = 0
                 if housable_counts(r[0], r[1], r[2], free3, nst - used6, land_free(p), flex_places(p)):
-                    _add_plan(out, a0 + st1[0] + 2 * st2[0], a1 + st1[1] + 2 * st2[1],
-                              a2 + st1[2] + 2 * st2[2])
+                    _add_plan(out, STALL_BREED_N * a0 + st1[0] + STABLE_MORE_N * st2[0],
+                              STALL_BREED_N * a1 + st1[1] + STABLE_MORE_N * st2[1],
+                              STALL_BREED_N * a2 + st1[2] + STABLE_MORE_N * st2[2])
 
 cdef inline int _lex_less(int8_t* a, int8_t* b) noexcept nogil:
     cdef int i

@@ -47,14 +47,14 @@ cdef int item_loadable(State* s, int pi, int item) noexcept nogil:
 cdef int load_actions(State* s, int pi, int* out, int n) noexcept nogil:
     cdef Player* p = &s.pl[pi]
     cdef int item, j, k, m, size, seen, prev
-    cdef int results[4]
-    cdef int fits_size[5]
+    cdef int results[NCOMPARTMENTS]
+    cdef int fits_size[MAX_ITEM_SIZE + 1]
     cdef int any_fit = 0
-    for size in range(5):
+    for size in range(MAX_ITEM_SIZE + 1):
         fits_size[size] = 0
     for j in range(p.nveh):
         for k in range(VEH_NSPACES[p.veh[j].kind]):
-            for size in range(1, 5):
+            for size in range(1, MAX_ITEM_SIZE + 1):
                 if not fits_size[size] and fit_mask(p.veh[j].kind, p.veh[j].used, k, size):
                     fits_size[size] = 1
                     any_fit = 1

@@ -102,6 +102,8 @@ __all__ = [
     "DIKES",
     "DIKE_PLACES",
     "LAND_PEN",
+    "STALL_BREEDING",
+    "STABLE_BREEDING",
     # what the action spaces and buildings give
     "SPACE_GAINS",
     "SPACE_GAINS_WITH_CHOICE",
@@ -801,13 +803,21 @@ TIDAL_GAP_VP = -1
 
 # Animal housing (core.md §3.2): a stall pen (a double stall has two) and a stable hold animals
 # of one type; each dike and each park hold animals of any types; an empty land space is a pen of
-# one type. Breeding (core.md §3.4) is written in the engine's breeding search.
+# one type.
 STALL_PEN = 3
 STABLE_PEN = 6
 PARK_PLACES = 2
 DIKES = 5  # always on the board, wherever they stand
 DIKE_PLACES = 1
 LAND_PEN = 2  # the housing search pairs leftover animals on land: pens of 2 only
+
+# Breeding in May (core.md §3.4): newborns by the animals of one type in a pen before breeding
+# (other counts breed nothing). Each pen of a double stall breeds as a stall; parks, land and
+# dikes never breed. The engine's breeding search reads a stall pen's table as one count, a
+# stable's as 1 newborn for a run of counts and more for at most one count, newborns fitting
+# the pen; other shapes are refused at import.
+STALL_BREEDING = {2: 1}  # exactly 2 -> +1
+STABLE_BREEDING = {2: 1, 3: 1, 4: 2, 5: 1}  # 2, 3 or 5 -> +1; 4 -> +2; 0, 1, 6 -> none
 
 
 # ---------------------------------------------------------------------------------------------
