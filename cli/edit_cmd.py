@@ -45,14 +45,15 @@ class Answer(ValueError):
     """An answer that cannot be read; the message says why."""
 
 
-def _pairs(text: str) -> list[tuple[str, int]]:
-    """``'food 7, summer wear 1'`` -> [('food', 7), ('summer wear', 1)]."""
+def _pairs(text: str, example: str = "timber 2") -> list[tuple[str, int]]:
+    """``'food 7, summer wear 1'`` -> [('food', 7), ('summer wear', 1)]; ``example`` is the
+    answer the error shows (one of the question's own kind)."""
     out, pos = [], 0
     while pos < len(text.rstrip()):
         m = PAIR.match(text, pos)
         if not m:
             raise Answer(f"cannot read {text[pos:].strip()!r}: write a name and a number, "
-                         f"e.g. 'timber 2'")
+                         f"e.g. {example!r}")
         out.append((m.group(1).strip(), int(m.group(2))))
         pos = m.end()
     return out
@@ -66,8 +67,8 @@ def _tile_key(name: str) -> str:
     raise Answer(f"no home tile is called {name!r}; known: {', '.join(HOME_TILES)}")
 
 
-def _set_counts(target: dict[str, Any], text: str, find) -> None:
-    for name, n in _pairs(text):
+def _set_counts(target: dict[str, Any], text: str, find, example: str) -> None:
+    for name, n in _pairs(text, example):
         try:
             target[find(name)] = n
         except KeyError as exc:
@@ -183,7 +184,7 @@ def _set_loaded(player: dict[str, Any], text: str) -> None:
     loaded["destinations"] = []
     for part in _list(text):
         if re.search(r"\d", part):
-            for name, n in _pairs(part):
+            for name, n in _pairs(part, "wood 1"):
                 key = names.find(name, "good") if names.matches(name, ("good",)) else name
                 if key not in rules.LOAD_GOODS:
                     raise Answer(f"{name!r} cannot be loaded; goods that can: "
@@ -274,20 +275,23 @@ def _edit_player(d: dict[str, Any], i: int) -> None:
     who = f"P{i}"
     _ask(d, f"{who} goods (e.g. 'food 7 timber 2 summer wear 1')",
          _counts(p(d)["goods"], names.thing),
-         lambda t, s: _set_counts(p(t)["goods"], s, lambda n: names.find(n, "good")))
+         lambda t, s: _set_counts(p(t)["goods"], s, lambda n: names.find(n, "good"),
+                                  "timber 2"))
     _ask(d, f"{who} animals (sheep, cattle, horse)", _counts(p(d)["animals"], names.thing),
-         lambda t, s: _set_counts(p(t)["animals"], s, lambda n: names.find(n, "animal")))
+         lambda t, s: _set_counts(p(t)["animals"], s, lambda n: names.find(n, "animal"),
+                                  "sheep 2"))
     home_keys = sorted(set(HOME_TILES.values()))
     _ask(d, f"{who} home tiles, dikes, moors not yet drained, peat on the boardwalk "
             f"(e.g. 'stalls 2 forests 1 dikes 3 moors 2 boardwalk 4')",
          _counts({k: p(d)["home"][k] for k in home_keys}, lambda k: k.replace("_", " ")),
-         lambda t, s: _set_counts(p(t)["home"], s, _tile_key))
+         lambda t, s: _set_counts(p(t)["home"], s, _tile_key, "stalls 2"))
     _ask(d, f"{who} dehydrated moors: the peat on each (e.g. '4 2'; '-' for none)",
          " ".join(map(str, p(d)["home"]["dehydrated_moors"])) or "none",
          lambda t, s: _set_moors(p(t)["home"], s))
     _ask(d, f"{who} tools, the number on the track (e.g. 'fish traps 3 ovens 2')",
          _counts(p(d)["tools"], names.tool),
-         lambda t, s: _set_counts(p(t)["tools"], s, lambda n: names.find(n, "tool")))
+         lambda t, s: _set_counts(p(t)["tools"], s, lambda n: names.find(n, "tool"),
+                                  "ovens 2"))
     _ask(d, f"{who} buildings (names separated by commas, '-' for none)",
          ", ".join(names.building(b) for b in p(d)["home"]["buildings"]) or "none",
          lambda t, s: _set_buildings(t, i, _names(s, "building")))

@@ -232,7 +232,8 @@ def test_edit_with_scripted_answers_writes_a_valid_position(tmp_path):
     answers = "\n".join([
         "5", "1", "", "2",                          # half-year, start player, spaces, placed
         "food 9 timber 2 summer wear 1",            # P0 goods
-        "sheep 2 dragons 1", "sheep 2 cattle 1",    # a bad answer is asked again
+        "sheep 2 dragons 1", "horses",              # a bad answer is asked again
+        "sheep 2 cattle 1",
         "stalls 1", "", "fish traps 3",
         "Farmer House", "-",                        # unknown name, then none
         "", "", "", "",                             # barn, loaded, travel, bottlenecks
@@ -243,7 +244,10 @@ def test_edit_with_scripted_answers_writes_a_valid_position(tmp_path):
     assert result.exit_code == 0, result.output
     assert "not accepted: no animal is called 'dragons'" in result.output
     assert "not accepted: no building is called 'Farmer House'" in result.output
-    assert result.output.count("not accepted") == 3
+    assert result.output.count("not accepted") == 4
+    # the example of an unreadable answer is one of the question's kind
+    assert "cannot read 'horses': write a name and a number, e.g. 'sheep 2'" in refusals(
+        result.output)
     assert_fits_80_columns(result.output)
     state = arle_ai.GameState.from_json(out.read_text())
     d = state.to_dict()
