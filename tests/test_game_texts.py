@@ -115,3 +115,21 @@ def test_the_laborer_asks_for_a_vehicle_or_a_space_to_copy():
     assert {"vehicle", "imitate"} <= kinds
     assert decisions.question(s) == ("P1 - Laborer: which vehicle do you build, or which "
                                       "action space do you copy?")
+
+
+def test_field_questions_say_which_field():
+    """The Farmer's field and the Farmer's Inn (fields into forests) ask about fields, not
+    "which tile?" (found in seeded random games)."""
+    import random
+
+    asked = {}
+    for seed in range(60):
+        s, rng = arle_ai.new_game(seed=seed), random.Random(seed)
+        while not s.is_terminal() and len(asked) < 2:
+            if s.pending in ("action:field", "action:farmers_inn"):
+                asked.setdefault(s.pending, decisions.question(s).split(" - ", 1)[1])
+            s.apply(rng.choice(s.legal_actions()))
+    assert asked == {
+        "action:field": "placing a field: a grain field or a flax field? (or stop)",
+        "action:farmers_inn": "Farmer's Inn: which field do you turn into a forest? (or stop)",
+    }

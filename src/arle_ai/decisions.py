@@ -49,7 +49,7 @@ SUB_STEPS = {
     "animals": "taking animals",
     "deliver": "delivering goods",
     "smithy": "Smithy: swapping vehicles for plows",
-    "farmers_inn": "Farmer's Inn: fields into forests",
+    "farmers_inn": "Farmer's Inn",
     "bakehouse": "Bakehouse: baking",
     "give_animals": "handing over animals",
     "give_clothing": "handing over clothing",
@@ -77,7 +77,8 @@ KIND_QUESTIONS = {
 
 # The spaces whose choice mixes kinds that the kinds alone would name badly (a "tile" is a
 # stall at the Carpenter, a forest at the Forester; "good" is 4 wood at the Wood Trader): the
-# question by the kinds of moves on offer (actions.md S5, S12, S13, W3, W12, W14).
+# question by the kinds of moves on offer (actions.md S5, S12, S13, W3, W12, W14; a field of
+# the Farmer, fields into forests at the Farmer's Inn).
 SPACE_QUESTIONS = {
     ("summer_carpenter", frozenset({"build"})): "which building do you build?",
     ("summer_carpenter", frozenset({"build", "tile"})):
@@ -98,6 +99,8 @@ SPACE_QUESTIONS = {
         "which vehicle do you build, or which action space do you copy?",
     ("winter_laborer", frozenset({"build", "imitate"})):
         "which building do you build, or which action space do you copy?",
+    ("field", frozenset({"tile"})): "a grain field or a flax field?",
+    ("farmers_inn", frozenset({"tile"})): "which field do you turn into a forest?",
 }
 
 # What a choice of several kinds at once names: "which good or animal?"
