@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 import arle_ai
 from arle_ai.agents import RandomAgent
@@ -62,6 +63,9 @@ def test_python_example_runs(name, code, tmp_path, monkeypatch, capsys):
         _skip_without_extra(exc)
     for key, value in list(namespace.items()):  # examples that define tests: run them too
         if key.startswith("test_") and callable(value):
+            if hasattr(value, "hypothesis"):  # no time limit per example: the machine is shared
+                value = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])(
+                    value)
             value()
 
 
