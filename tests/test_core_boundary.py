@@ -122,6 +122,7 @@ def test_value_net_weights_that_overflow_once_folded_are_refused():
     ("sigma", float("nan"), "sigma must be"),
     ("epsilon", 1.5, "epsilon is a share"),
     ("margin_blend", -0.1, "margin_blend is a share"),
+    ("own_blend", 1.01, "own_blend is a share"),
     ("tool", float("inf"), "tool must be a finite number"),
     ("food", -1e7, "food must be a finite number"),
 ])

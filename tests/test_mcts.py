@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 import pickle
+import random
 
 import pytest
 
@@ -368,6 +370,68 @@ def test_evaluators_and_the_finished_game_value():
         MCTS(leaf="magic")
     with pytest.raises(ValueError):
         MCTS(evaluator="static")
+
+
+def _random_game(seed):
+    s = arle_ai.new_game(seed)
+    moves = random.Random(seed)
+    while not s.is_terminal():
+        s.apply(moves.choice(s.legal_actions()))
+    return s
+
+
+def test_the_finished_game_value_in_numbers():
+    from arle_ai import _core
+
+    end = _random_game(0)
+    assert end.scores() == [22.0, 12.0] and end.winner() == 0
+    # zero-sum (own_blend 0): 0.8 * win + 0.2 * (0.5 + 0.5 tanh(margin / 12)), player 1 the rest
+    v0 = 0.8 + 0.2 * (0.5 + 0.5 * math.tanh(10 / 12))
+    assert v0 == pytest.approx(0.968226, abs=1e-6)
+    (p0, p1), margin = _core.final_values(end, heuristics.DEFAULT_WEIGHTS.as_array())
+    assert margin == 10.0
+    assert p0 == pytest.approx(v0, abs=1e-12) and p1 == 1.0 - p0
+    assert _core.final_value(end, heuristics.DEFAULT_WEIGHTS.as_array()) == (p0, 10.0)
+    # own_blend 0.25: each player's value keeps 0.75 of that and adds 0.25 * own VP / 200
+    w = heuristics.DEFAULT_WEIGHTS.with_(own_blend=0.25).as_array()
+    (q0, q1), _ = _core.final_values(end, w)
+    assert q0 == pytest.approx(0.75 * v0 + 0.25 * 22 / 200, abs=1e-12)
+    assert q1 == pytest.approx(0.75 * (1 - v0) + 0.25 * 12 / 200, abs=1e-12)
+    assert (q0, q1) == pytest.approx((0.753670, 0.038830), abs=1e-6)
+    assert _core.final_value(end, w)[0] == q0
+    # a negative score counts 0, not less (the own term stays in 0..1)
+    lost = _random_game(1)
+    assert lost.scores() == [-28.5, 26.5] and lost.winner() == 1
+    (r0, r1), m = _core.final_values(lost, w)
+    z0 = 0.2 * (0.5 + 0.5 * math.tanh(-55 / 12))
+    assert m == -55.0
+    assert r0 == pytest.approx(0.75 * z0, abs=1e-12)
+    assert r1 == pytest.approx(0.75 * (1 - z0) + 0.25 * 26.5 / 200, abs=1e-12)
+
+
+def test_the_own_score_value_searches_deterministically_and_legally():
+    from arle_ai import _core
+
+    w = heuristics.DEFAULT_WEIGHTS.with_(own_blend=0.3)
+    for i, leaf in enumerate(("net", "rollout", "static")):
+        s = random_position(40 + i, 20 * i)
+        legal = s.legal_actions()
+        runs = [MCTS(iterations=400, seed=5, leaf=leaf, weights=w).search(s) for _ in range(2)]
+        assert _visits(runs[0]) == _visits(runs[1])
+        assert runs[0].best_action in legal
+        assert sum(a.visits for a in runs[0].actions) == 400
+        assert all(0.0 <= a.mean_value <= 1.0 for a in runs[0].actions)
+    # the own-score term changes what the search values (here: the values from the opening)
+    s = arle_ai.new_game(2)
+    plain = MCTS(iterations=400, seed=5).search(s)
+    own = MCTS(iterations=400, seed=5, weights=w).search(s)
+    assert [a.mean_value for a in plain.actions] != [a.mean_value for a in own.actions]
+    # each evaluator's value of a position with own_blend: player 0's, in 0..1
+    for ev in (_core.StaticEvaluator(w.as_array()), _core.RolloutEvaluator(w.as_array())):
+        v, _m = ev.evaluate(s, 3)
+        assert 0.0 <= v <= 1.0
+    with pytest.raises(ValueError, match="own_blend is a share"):
+        MCTS(iterations=10, weights=heuristics.DEFAULT_WEIGHTS.with_(own_blend=1.5))
 
 
 def test_parallel_workers_keep_their_trees_and_stay_deterministic():

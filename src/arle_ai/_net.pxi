@@ -246,17 +246,18 @@ cdef class NetEvaluator(LeafEvaluator):
         self.kind = ("net" if horizon is None else
                      ("heuristic" if heuristic else "random") + " rollout + net")
 
-    cdef double value(self, State* s, uint64_t* rng, double* margin0) noexcept nogil:
-        cdef State t
-        if self.horizon < 0:
-            return net_value(s, &self.model.net, self.w.w[W_MARGIN_BLEND], self.w.w[W_SIGMA],
-                             margin0)
-        t = s[0]
-        rollout_play(&t, rng, &self.w, 1 if self.heuristic else 0, self.horizon)
+    cdef void value(self, State* s, uint64_t* rng, double* values,
+                    double* margin0) noexcept nogil:
+        cdef State t = s[0]
+        cdef double v0
+        if self.horizon >= 0:
+            rollout_play(&t, rng, &self.w, 1 if self.heuristic else 0, self.horizon)
         if is_terminal(&t):
-            return terminal_value(&t, &self.w, margin0)
-        return net_value(&t, &self.model.net, self.w.w[W_MARGIN_BLEND], self.w.w[W_SIGMA],
-                         margin0)
+            v0 = terminal_value(&t, &self.w, margin0)
+        else:
+            v0 = net_value(&t, &self.model.net, self.w.w[W_MARGIN_BLEND], self.w.w[W_SIGMA],
+                           margin0)
+        player_values(&t, &self.w, v0, values)
 
     def __reduce__(self):
         return (NetEvaluator, (self.weights, self.model, self.temperature, self.rollout_horizon,

@@ -14,7 +14,9 @@ cdef enum:
     W_SAMPLE = 8        # rollout: candidate actions compared per decision
     W_SIGMA = 9         # squashing scale of a VP margin into a win probability
     W_MARGIN_BLEND = 10 # share of the squashed margin in a finished game's value
-    NWEIGHTS = 11
+    W_OWN_BLEND = 11    # share of the player's own VP (non-zero-sum; 0: the zero-sum value)
+    NWEIGHTS = 12
+    OWN_VP_SCALE = 200  # own VP worth the whole own-score term (own VP / 200, clipped to 0..1)
 
 ctypedef struct Weights:
     double w[NWEIGHTS]
@@ -69,6 +71,33 @@ cdef double terminal_value(State* s, Weights* w, double* margin0) noexcept nogil
     cdef double win = 1.0 if winner_of(s) == 0 else 0.0
     margin0[0] = m
     return (1.0 - w.w[W_MARGIN_BLEND]) * win + w.w[W_MARGIN_BLEND] * squash(m, w.w[W_SIGMA])
+
+cdef inline double own_vp(State* s, int pi, Weights* w) noexcept nogil:
+    """Player pi's VP: the final score of a finished game, else the static evaluation (the
+    points now plus the position's prospects, arle_ai.heuristics)."""
+    if is_terminal(s):
+        return score_half(&s.pl[pi]) / 2.0
+    return eval_player(s, pi, w)
+
+cdef inline void player_values(State* s, Weights* w, double v0, double* values) noexcept nogil:
+    """Both players' values of the position `s` where an evaluation ended, from player 0's
+    zero-sum value v0: values[p] = (1 - k) * (p's zero-sum value) + k * own VP / OWN_VP_SCALE
+    (clipped to 0..1), k = own_blend. With k = 0 (the default) this is the zero-sum v0, 1 - v0
+    exactly; with k > 0 each player also gains for their own points, so both can prefer a
+    move that scores for both (the game value is then not zero-sum)."""
+    cdef double k = w.w[W_OWN_BLEND], own
+    cdef int p
+    values[0] = v0
+    values[1] = 1.0 - v0
+    if k == 0.0:
+        return
+    for p in range(2):
+        own = own_vp(s, p, w) / <double>OWN_VP_SCALE
+        if own < 0.0:
+            own = 0.0
+        elif own > 1.0:
+            own = 1.0
+        values[p] = (1.0 - k) * values[p] + k * own
 
 cdef double action_score(State* s, int a, int pi, Weights* w) noexcept nogil:
     cdef State t = s[0]
@@ -217,12 +246,12 @@ cdef enum:
     ROLLOUT_HORIZON_MAX = 100   # rollout horizons in half-years (the game has 9); -1: to the end
 MAX_HORIZON = ROLLOUT_HORIZON_MAX
 _WEIGHT_NAMES = ("tool", "food", "fuel", "land", "goods", "textile", "diversity", "epsilon",
-                 "sample", "sigma", "margin_blend")
+                 "sample", "sigma", "margin_blend", "own_blend")
 
 
 cdef void _weights_from(object seq, Weights* w) except *:
     """Copy checked weights into `w`: every one finite and within WEIGHT_MAX, epsilon and
-    margin_blend probabilities, sample a count in 0..MAX_LEGAL, sigma positive (it divides),
+    margin_blend and own_blend probabilities, sample a count in 0..MAX_LEGAL, sigma positive (it divides),
     so that no evaluation or value in the core is NaN or infinite."""
     cdef int i
     if len(seq) != NWEIGHTS:
@@ -234,7 +263,7 @@ cdef void _weights_from(object seq, Weights* w) except *:
         if not -WEIGHT_MAX <= x <= WEIGHT_MAX:
             raise ValueError(f"weight {name} must be a finite number within "
                              f"{WEIGHT_MAX:g} in size, not {x!r}")
-        if i in (W_EPSILON, W_MARGIN_BLEND) and not 0.0 <= x <= 1.0:
+        if i in (W_EPSILON, W_MARGIN_BLEND, W_OWN_BLEND) and not 0.0 <= x <= 1.0:
             raise ValueError(f"weight {name} is a share: it must be in 0..1, not {x!r}")
         if i == W_SAMPLE and not 0.0 <= x <= MAX_LEGAL:
             raise ValueError(f"weight sample must be in 0..{MAX_LEGAL}, not {x!r}")
@@ -270,13 +299,24 @@ def rollout_value(GameState state, weights, seed=0, heuristic=True, horizon=-1,
 
 def final_value(GameState state, weights):
     """A finished game's (player 0's value in [0, 1], player 0's VP margin); see
-    terminal_value. ValueError before the end."""
+    terminal_value (with own_blend > 0, player 0's value with its own-score term, see
+    final_values). ValueError before the end."""
+    values, m = final_values(state, weights)
+    return values[0], m
+
+
+def final_values(GameState state, weights):
+    """A finished game's ((player 0's value, player 1's value), player 0's VP margin): the
+    search's values (terminal_value, then player_values: 1 - the other's unless own_blend > 0).
+    ValueError before the end."""
     cdef Weights w
     cdef double m = 0
+    cdef double values[2]
     if not is_terminal(&state.s):
         raise ValueError("the game is not over")
     _weights_from(weights, &w)
-    return terminal_value(&state.s, &w, &m), m
+    player_values(&state.s, &w, terminal_value(&state.s, &w, &m), values)
+    return (values[0], values[1]), m
 
 
 def evaluate(GameState state, weights):

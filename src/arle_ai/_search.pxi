@@ -10,8 +10,9 @@
 # Equal 64-bit keys alone are handled (the probe goes on); tests force them with a key mask.
 #
 # Leaf evaluation is a seam (docs/search.md): a LeafEvaluator subclass overrides
-#   value(State*, uint64_t* rng, double* margin0) -> player 0's value in [0, 1], and sets
-#       player 0's VP margin (a fixed player's view, not the mover's);
+#   value(State*, uint64_t* rng, double* values, double* margin0): sets both players' values
+#       in [0, 1] (values[1] = 1 - values[0] unless Weights.own_blend > 0, see player_values)
+#       and player 0's VP margin (a fixed player's view, not the mover's);
 #   priors(State*, int* actions, int n, float* out) -> PUCT priors summing to 1.
 # Both are virtual cdef methods called without the GIL. RolloutEvaluator, StaticEvaluator and
 # NullEvaluator are here; a learned evaluator subclasses LeafEvaluator the same way.
@@ -99,8 +100,8 @@ cdef inline double now_seconds() noexcept nogil:
 cdef class LeafEvaluator:
     """How the search values a new leaf, and the PUCT priors of a new node.
 
-    Subclasses override the C methods ``value`` (player 0's value in [0, 1] and its VP margin,
-    from player 0's view whoever is to move) and optionally ``priors``. The base class is the
+    Subclasses override the C methods ``value`` (both players' values in [0, 1] and player 0's
+    VP margin, whoever is to move) and optionally ``priors``. The base class is the
     null evaluator: every leaf is worth 0.5 and a margin of 0 (the search's tree cost alone).
     Priors default to a softmax of the heuristic margin after each action (VP / temperature).
     """
@@ -118,9 +119,11 @@ cdef class LeafEvaluator:
         self.weights = tuple(float(x) for x in weights)
         self.kind = "null"
 
-    cdef double value(self, State* s, uint64_t* rng, double* margin0) noexcept nogil:
+    cdef void value(self, State* s, uint64_t* rng, double* values,
+                    double* margin0) noexcept nogil:
+        values[0] = 0.5
+        values[1] = 0.5
         margin0[0] = 0.0
-        return 0.5
 
     cdef void priors(self, State* s, int* actions, int n, float* out) noexcept nogil:
         cdef int i, pi = current_player(s)
@@ -139,12 +142,13 @@ cdef class LeafEvaluator:
         """The evaluator's (player 0's value, player 0's margin) of `state` (unchanged)."""
         cdef State s = state.s
         cdef uint64_t rng = rng_seed(<int64_t>seed)
-        cdef double m = 0.0, v
+        cdef double m = 0.0
+        cdef double values[2]
         if is_terminal(&s):
-            v = terminal_value(&s, &self.w, &m)
+            player_values(&s, &self.w, terminal_value(&s, &self.w, &m), values)
         else:
-            v = self.value(&s, &rng, &m)
-        return v, m
+            self.value(&s, &rng, values, &m)
+        return values[0], m
 
     def __reduce__(self):
         return (type(self), (self.weights, self.temperature))
@@ -161,9 +165,10 @@ cdef class StaticEvaluator(LeafEvaluator):
         LeafEvaluator.__init__(self, weights, prior_temperature)
         self.kind = "static"
 
-    cdef double value(self, State* s, uint64_t* rng, double* margin0) noexcept nogil:
+    cdef void value(self, State* s, uint64_t* rng, double* values,
+                    double* margin0) noexcept nogil:
         margin0[0] = eval_margin(s, 0, &self.w)
-        return squash(margin0[0], self.w.w[W_SIGMA])
+        player_values(s, &self.w, squash(margin0[0], self.w.w[W_SIGMA]), values)
 
 
 cdef class RolloutEvaluator(LeafEvaluator):
@@ -179,9 +184,11 @@ cdef class RolloutEvaluator(LeafEvaluator):
         self.horizon = _check_horizon(horizon)
         self.kind = "heuristic rollout" if heuristic else "random rollout"
 
-    cdef double value(self, State* s, uint64_t* rng, double* margin0) noexcept nogil:
+    cdef void value(self, State* s, uint64_t* rng, double* values,
+                    double* margin0) noexcept nogil:
         cdef State t = s[0]
-        return rollout(&t, rng, &self.w, self.heuristic, self.horizon, margin0)
+        player_values(&t, &self.w, rollout(&t, rng, &self.w, self.heuristic, self.horizon,
+                                           margin0), values)
 
     def __reduce__(self):
         return (type(self), (self.weights, self.temperature, bool(self.heuristic), self.horizon))
@@ -435,7 +442,8 @@ cdef class SearchTree:
         cdef int64_t slot, ei
         cdef uint64_t key
         cdef uint32_t check
-        cdef double v0, m0 = 0.0, v, m
+        cdef double m0 = 0.0, v, m
+        cdef double values[2]
         cdef Node* node
         cdef Edge* e
         while True:
@@ -446,10 +454,10 @@ cdef class SearchTree:
             depth += 1
             apply_action(&s, self.edges[node.first + i].action)
             if is_terminal(&s):
-                v0 = terminal_value(&s, &ev.w, &m0)
+                player_values(&s, &ev.w, terminal_value(&s, &ev.w, &m0), values)
                 break
             if depth >= MAX_DEPTH:
-                v0 = 0.5
+                values[0] = values[1] = 0.5
                 m0 = 0.0
                 break
             state_hash(&s, &key, &check)
@@ -458,19 +466,15 @@ cdef class SearchTree:
             if nid < 0:
                 if self._expand(&s, key, check, slot, ev, puct) < 0:
                     self.refused += 1
-                v0 = ev.value(&s, &self.rng, &m0)
+                ev.value(&s, &self.rng, values, &m0)
                 break
         for i in range(depth):
             node = &self.nodes[path_node[i]]
             e = &self.edges[node.first + path_edge[i]]
             node.total += 1
             e.visits += 1
-            if node.player == 0:
-                v = v0
-                m = m0
-            else:
-                v = 1.0 - v0
-                m = -m0
+            v = values[node.player]
+            m = m0 if node.player == 0 else -m0
             e.value += <float>((v - e.value) / e.visits)
             e.margin += <float>((m - e.margin) / e.visits)
 

@@ -19,7 +19,11 @@ The same weights drive the rollout policy (``epsilon``: share of uniformly rando
 ``sample``: candidate moves compared per decision; 2, not the earlier 4: a quarter cheaper
 per rollout and not weaker at equal iterations, see docs/search.md) and the value of a rollout
 (``sigma``: a VP margin m becomes 0.5 + 0.5 tanh(m / sigma); ``margin_blend``: share of that
-squashed margin in a finished game's value, the rest being win = 1 / loss = 0).
+squashed margin in a finished game's value, the rest being win = 1 / loss = 0). ``own_blend``
+(default 0) adds a share of the player's own VP (own VP / 200, clipped to 0..1; where the
+search stops before the end, the static evaluation stands in) to each player's value, so that
+a player also wants points for themselves, not only the margin and the win; with it the search
+keeps a value per player (the game value is no longer zero-sum). See docs/search.md.
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ class Weights:
     sample: float = 2.0
     sigma: float = 12.0
     margin_blend: float = 0.2
+    own_blend: float = 0.0
 
     def as_array(self) -> tuple[float, ...]:
         return astuple(self)
