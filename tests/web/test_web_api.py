@@ -61,6 +61,7 @@ def test_catalog_has_printed_names(client):
     assert len(cat["spaces"]) == 30 and len(cat["tools"]) == 10
     grocer = next(sp for sp in cat["spaces"] if sp["key"] == "summer_grocer")
     assert grocer["name"] == "Grocer" and cat["names"]["summer_grocer"] == "Grocer (summer)"
+    assert grocer["text"] == arle_ai.rules.action_space("summer_grocer").text  # the card's hover
     assert {b["key"] for b in cat["buildings"]} == {b.key for b in arle_ai.rules.BUILDINGS}
     assert cat["variants"] == ["standard", "first-game"]
 

@@ -74,6 +74,9 @@ def test_play_by_clicking_with_ai_replies_hint_and_undo(page, shots):
     assert "Half-year 1/9" in page.inner_text("#status")
     assert page.locator(".space").count() == 15  # the summer spaces of the opening
     assert "Grocer" in page.inner_text("#spaces")
+    # hovering a space shows its printed name and what it does, not its engine key
+    title = page.get_attribute(".space[data-space='summer_grocer']", "title")
+    assert title == f"Grocer: {rules.action_space('summer_grocer').text}", title
     assert page.locator("#tools tr").count() == 10
     page.select_option("#ai-kind", "greedy")
     page.click(".space.clickable[data-space='colonist']")  # a worker by clicking the board

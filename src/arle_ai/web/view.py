@@ -20,7 +20,7 @@ def catalog() -> dict[str, Any]:
     """The game's pieces with printed names (sent to the page once)."""
     return {
         "spaces": [{"key": a.key, "name": a.name, "season": a.season, "order": a.order,
-                    "tool": a.tool} for a in rules.ACTION_SPACES],
+                    "tool": a.tool, "text": a.text} for a in rules.ACTION_SPACES],
         "tools": [{"key": t.key, "name": t.name, "values": list(t.values), "vp": list(t.vp)}
                   for t in rules.TOOLS],
         "buildings": [{"key": b.key, "name": b.name, "colour": b.colour, "vp": b.vp,

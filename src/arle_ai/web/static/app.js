@@ -202,7 +202,7 @@ function renderSpaces(g) {
   for (const sp of state.catalog.spaces.filter((x) => x.season === season)) {
     const who = occupied[sp.key];
     const tool = sp.tool ? state.catalog.tools.find((t) => t.key === sp.tool) : null;
-    const card = el("div", { class: `space ${season}` + (who !== undefined ? " taken" : ""), title: sp.key, "data-space": sp.key },
+    const card = el("div", { class: `space ${season}` + (who !== undefined ? " taken" : ""), title: `${sp.name}: ${sp.text}`, "data-space": sp.key },
       el("div", { class: "name", text: sp.name }),
       el("div", { class: "sub", text: tool ? `${tool.name}: P0 ${g.position.players[0].tools[tool.key]} / P1 ${g.position.players[1].tools[tool.key]}` : "" }));
     if (who !== undefined) card.append(el("span", { class: `worker p${who}`, title: `worker of P${who}` }));
@@ -313,7 +313,7 @@ function renderLegal(g) {
     const cg = [];
     if (m.cost) cg.push(el("span", { class: "cost", text: `pay ${m.cost}` }));
     if (m.gain) { if (cg.length) cg.push("; "); cg.push(el("span", { class: "gain", text: `get ${m.gain}` })); }
-    const btn = el("button", { class: "move-btn", title: m.text, "data-action": String(m.action), onclick: () => act("move", { action: m.action }) },
+    const btn = el("button", { class: "move-btn", title: `notation: ${m.text}`, "data-action": String(m.action), onclick: () => act("move", { action: m.action }) },
       el("span", { class: "label", text: m.label }),
       el("span", { class: "vp", text: m.vp ? `${signed(m.vp)} VP` : "" }),
       el("span", { class: "cg" }, ...cg));
@@ -326,7 +326,7 @@ function renderMoveList(g) {
   const ol = $("move-list");
   ol.replaceChildren();
   g.moves.forEach((m, i) => {
-    const li = el("li", { class: i + 1 === g.ply ? "current" : i + 1 > g.ply ? "future" : "", "data-ply": String(i + 1), title: m.text },
+    const li = el("li", { class: i + 1 === g.ply ? "current" : i + 1 > g.ply ? "future" : "", "data-ply": String(i + 1), title: `notation: ${m.text}` },
       el("span", { class: `tag p${m.player}`, text: `P${m.player}` }), ` ${m.label}`);
     li.addEventListener("click", () => act("goto", { ply: i + 1 }, { autoAI: false }));
     ol.append(li);
