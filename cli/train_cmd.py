@@ -9,13 +9,13 @@ from dataclasses import asdict
 import click
 
 from arle_ai.net import WEIGHT_ARRAYS, save_weights
-from arle_ai.train import TrainConfig, ignored_slots, load_data
+from arle_ai.train import TrainConfig, ignored_slots, load_datasets
 from arle_ai.train import train as fit
 from arle_cli.common import IN_FILE, OUT_FILE, FiniteRange, fail, is_npz_with, seed_option
 
 
 @click.command()
-@click.argument("data", type=IN_FILE)
+@click.argument("data", type=IN_FILE, nargs=-1, required=True)
 @click.option("-o", "--out", "weights", type=OUT_FILE, required=True,
               help="The weights file to write (.npz).")
 @click.option("--hidden", type=click.IntRange(1, 1024), default=64, show_default=True,
@@ -36,10 +36,11 @@ from arle_cli.common import IN_FILE, OUT_FILE, FiniteRange, fail, is_npz_with, s
 @click.option("--ignore", multiple=True, metavar="PREFIX",
               help="Leave out the features whose names start with PREFIX (repeatable; names "
                    "in docs/features.md), e.g. --ignore in_play. --ignore available.")
-def train(data: str, weights: str, hidden: int, epochs: int, batch: int, lr: float,
+def train(data: tuple[str, ...], weights: str, hidden: int, epochs: int, batch: int, lr: float,
           weight_decay: float, val_fraction: float, seed: int, target_blend: float,
           ignore: tuple[str, ...]) -> None:
-    """Fit the value model on DATA (from arle datagen): print the training and validation loss
+    """Fit the value model on DATA (from arle datagen; several files train together, each
+    holding out its own share of games, the same as alone): print the training and validation loss
     per epoch and the validation error of the predicted final margin by half-year, and write
     the weights of the best epoch to --out (use them with the agent spec mcts:eval=net,
     net=FILE)."""
@@ -49,10 +50,10 @@ def train(data: str, weights: str, hidden: int, epochs: int, batch: int, lr: flo
         config = TrainConfig(hidden=hidden, epochs=epochs, batch=batch, lr=lr,
                              weight_decay=weight_decay, val_fraction=val_fraction, seed=seed,
                              target_blend=target_blend, ignore=ignore)
-        arrays = load_data(data)
+        arrays = load_datasets(data)
     except ValueError as exc:
         fail(str(exc))
-    click.echo(f"{data}: {len(arrays['player'])} positions from "
+    click.echo(f"{', '.join(data)}: {len(arrays['player'])} positions from "
                f"{len(set(arrays['game'].tolist()))} games")
     if ignore:
         click.echo(f"ignoring {int(ignored_slots(ignore).sum())} feature slots "
@@ -71,7 +72,7 @@ def train(data: str, weights: str, hidden: int, epochs: int, batch: int, lr: flo
     for row in report.by_half_year:
         click.echo(f"{row['half_year']:9d}  {row['positions']:9d}  {row['margin_mae']:10.2f}  "
                    f"{row['margin_rmse']:11.2f}  {row['score_now_mae']:20.2f}")
-    meta = {"data": str(data), "config": asdict(config),
+    meta = {"data": data[0] if len(data) == 1 else list(data), "config": asdict(config),
             "report": report.as_dict(), "seconds": round(took, 1)}
     try:
         save_weights(weights, params, meta)

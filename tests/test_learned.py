@@ -28,7 +28,15 @@ from arle_ai.net import (
 )
 from arle_ai.npzfile import write_npz
 from arle_ai.tournament import Tournament
-from arle_ai.train import TrainConfig, ignored_slots, load_data, train
+from arle_ai.train import (
+    TrainConfig,
+    ignored_slots,
+    load_data,
+    load_datasets,
+    split_by_source,
+    split_games,
+    train,
+)
 from arle_cli.main import cli
 
 TINY = DatagenConfig(games=2, seed=5, iterations=12, explore=4)
@@ -322,6 +330,29 @@ def test_format_1_data_loads(tmp_path) -> None:
     train(loaded, TrainConfig(hidden=4, epochs=1))
 
 
+def test_several_data_files_train_together_each_holding_out_its_own_games(tmp_path) -> None:
+    a, b = linear_data(600), linear_data(900)
+    b["game"] = b["game"] + 7  # overlapping ids in the two files are told apart
+    write_npz(tmp_path / "a.npz", a)
+    write_npz(tmp_path / "b.npz", {k: v for k, v in b.items() if not k.startswith("root_")})
+    both = load_datasets([str(tmp_path / "a.npz"), str(tmp_path / "b.npz")])
+    assert len(both["player"]) == 1500 and "root_value" not in both  # not in every file
+    assert both["source"].tolist() == [0] * 600 + [1] * 900
+    assert len(np.unique(both["game"])) == len(np.unique(a["game"])) + len(np.unique(b["game"]))
+    val = split_by_source(both, 0.1, 0)
+    assert np.array_equal(val[:600], split_games(a["game"], 0.1, 0))
+    assert np.array_equal(val[600:], split_games(b["game"], 0.1, 0))
+    one = load_datasets([str(tmp_path / "a.npz")])
+    assert "source" not in one and np.array_equal(split_by_source(one, 0.1, 0),
+                                                  split_games(a["game"], 0.1, 0))
+    _, report = train(both, TrainConfig(hidden=4, epochs=1))
+    assert report.val_positions == int(val.sum())
+    with pytest.raises(ValueError, match="format-1"):
+        train(both, TrainConfig(hidden=4, epochs=1, target_blend=0.5))
+    with pytest.raises(ValueError, match="no datagen file"):
+        load_datasets([])
+
+
 def test_training_needs_two_games() -> None:
     data = {"features": np.zeros((4, _core.NUM_FEATURES), np.float32),
             "margin": np.zeros(4, np.float32), "player": np.zeros(4, np.int8),
@@ -466,6 +497,13 @@ def test_smoke_match_with_the_learned_evaluator() -> None:
 
 # ---- the commands ----
 
+def netdata_for_train(tmp_path, data) -> str:
+    """A second datagen file: a copy of `data` (its games count again, told apart)."""
+    copy = tmp_path / "copy.npz"
+    copy.write_bytes(data.read_bytes())
+    return str(copy)
+
+
 def test_cli_datagen_and_train(tmp_path) -> None:
     runner = CliRunner()
     data = tmp_path / "d.npz"
@@ -490,6 +528,11 @@ def test_cli_datagen_and_train(tmp_path) -> None:
     _, meta = load_weights(weights)
     assert meta["config"]["target_blend"] == 0.5
     assert meta["config"]["ignore"] == ["in_play.", "available."]
+    res = runner.invoke(cli, ["train", str(data), str(netdata_for_train(tmp_path, data)), "-o",
+                              str(weights), "--epochs", "1", "--hidden", "8", "--val", "0.5"])
+    assert res.exit_code == 0, res.output
+    assert "positions from 4 games" in res.output
+    assert load_weights(weights)[1]["data"] == [str(data), str(tmp_path / "copy.npz")]
     res = runner.invoke(cli, ["train", str(data), "-o", str(weights), "--ignore", "inplay"])
     assert res.exit_code == 2 and "no feature name starts with 'inplay'" in res.output
     res = runner.invoke(cli, ["train", str(tmp_path / "nope.npz"), "-o", str(weights)])

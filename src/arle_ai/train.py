@@ -31,7 +31,8 @@ from arle_ai import _core
 from arle_ai.files import check_regular
 from arle_ai.net import WEIGHT_ARRAYS
 
-__all__ = ["TrainConfig", "TrainReport", "train", "load_data", "split_games", "ignored_slots"]
+__all__ = ["TrainConfig", "TrainReport", "train", "load_data", "load_datasets", "split_games",
+           "split_by_source", "ignored_slots"]
 
 SEARCH_TARGETS = ("root_value", "root_margin")
 MARGIN_SLOT = (_core.FEATURE_NAMES.index("me.score.total"),
@@ -121,6 +122,43 @@ def load_data(path: str | os.PathLike[str]) -> dict[str, np.ndarray]:
     return data
 
 
+def load_datasets(paths: list[str] | tuple[str, ...]) -> dict[str, np.ndarray]:
+    """Several datagen files as one training set: their positions in file order, game ids made
+    distinct (each file's shifted past the previous ones', order kept) and ``source`` (the
+    file's index), by which :func:`train` holds out each file's own share of games, the games
+    it would hold out of that file alone. The search's root targets are kept when every file
+    has them."""
+    if not paths:
+        raise ValueError("no datagen file given")
+    datas = [load_data(p) for p in paths]
+    if len(datas) == 1:
+        return datas[0]
+    keys = [k for k in datas[0] if all(k in d for d in datas)]
+    merged = {k: np.concatenate([d[k] for d in datas]) for k in keys if k != "game"}
+    games, base = [], 0
+    for d in datas:
+        g = np.asarray(d["game"], dtype=np.int64)
+        games.append(g - int(g.min()) + base)
+        base = int(games[-1].max()) + 1
+    merged["game"] = np.concatenate(games)
+    merged["source"] = np.concatenate([np.full(len(d["game"]), i, dtype=np.int32)
+                                       for i, d in enumerate(datas)])
+    return merged
+
+
+def split_by_source(data: dict[str, np.ndarray], val_fraction: float, seed: int) -> np.ndarray:
+    """The validation mask: `split_games` within each source file (one file: over all)."""
+    games = np.asarray(data["game"])
+    if "source" not in data:
+        return split_games(games, val_fraction, seed)
+    source = np.asarray(data["source"])
+    val = np.zeros(len(games), dtype=bool)
+    for i in np.unique(source):
+        sel = source == i
+        val[sel] = split_games(games[sel], val_fraction, seed)
+    return val
+
+
 def split_games(games: np.ndarray, val_fraction: float, seed: int) -> np.ndarray:
     """A boolean mask of the validation positions: a seeded share of whole games."""
     ids = np.unique(games)
@@ -189,7 +227,7 @@ def train(data: dict[str, np.ndarray], config: TrainConfig = TrainConfig(),
     margin_all = np.asarray(data["margin"], dtype=np.float64)
     win_all = (np.asarray(data["winner"]) == np.asarray(data["player"])).astype(np.float64)
     tm_all, tw_all = _targets(data, margin_all, win_all, config.target_blend)
-    val = split_games(np.asarray(data["game"]), config.val_fraction, config.seed)
+    val = split_by_source(data, config.val_fraction, config.seed)
     tr = ~val
     mean = x_all[tr].mean(axis=0)
     std = x_all[tr].std(axis=0)
