@@ -317,3 +317,63 @@ def test_a_record_pushes_and_pops_moves_like_a_move_stack():
     rec.pop()
     with pytest.raises(IndexError):
         rec.pop()
+
+
+# ---- where the checks live: arle_ai.position checks the Python objects, the core copies ----
+
+
+def test_check_position_normalises_in_the_cores_order():
+    from arle_ai import _core
+    from arle_ai.position import CheckedFrame, CheckedPosition, check_position
+
+    s = arle_ai.new_game(5)
+    for _ in range(30):
+        s.apply(random.Random(len(s.legal_actions())).choice(s.legal_actions()))
+    d = s.to_dict()
+    c = check_position(d)
+    assert isinstance(c, CheckedPosition)
+    p = c.players[1]
+    assert p.goods == tuple(d["players"][1]["goods"][g] for g in _core.GOOD_NAMES)
+    assert p.animals == tuple(d["players"][1]["animals"][a] for a in _core.ANIMAL_NAMES)
+    tracks = {t.key: t.values for t in arle_ai.rules.TOOLS}
+    assert p.tools == tuple(tracks[k].index(d["players"][1]["tools"][k])
+                            for k in _core.TOOL_KEYS)   # positions on the track, not values
+    assert c.in_play == sum(1 << _core.BUILDING_KEYS.index(k) for k in d["setup"]["buildings"])
+    assert c.pending is not None and all(isinstance(f, CheckedFrame) for f in c.pending)
+    assert all(type(v) is int for v in (c.seed, c.half_year, c.occupied, c.special_by))
+    assert GameState.from_dict(d) == s
+
+
+def test_python_object_errors_come_from_check_position():
+    from arle_ai.position import check_position
+
+    d = base(0)
+    d["players"][1]["goods"]["grain"] = "3"
+    with pytest.raises(PositionError, match=r"players\[1\].goods.grain: expected an integer"):
+        check_position(d)
+    d = base(0)
+    d["pending"] = [{"kind": "turn", "player": 0, "z": 1}]
+    with pytest.raises(PositionError, match=r"pending\[0\].z: unknown field"):
+        check_position(d)
+
+
+def test_engine_checks_stay_in_the_core():
+    # land room needs the engine's land count: the Python check passes, loading refuses
+    from arle_ai.position import check_position
+
+    d = base(0)
+    d["players"][0]["home"].update(grain_fields=5, flax_fields=5)
+    c = check_position(d)
+    assert c.players[0].grain_fields == 5
+    with pytest.raises(PositionError, match=r"players\[0\].home: \d+ tiles need land spaces"):
+        GameState.from_dict(d)
+
+
+def test_checked_values_are_plain_ints():
+    # 1.0 compares equal to 1: accepted as before, and handed over as the int 1
+    from arle_ai.position import check_position
+
+    d = base(0)
+    d["special_action_by"] = 1.0
+    assert type(check_position(d).special_by) is int
+    assert GameState.from_dict(d).to_dict()["special_action_by"] == 1

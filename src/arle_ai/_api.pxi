@@ -372,7 +372,7 @@ cdef void _check_unpickled(State* s) except *:
                 raise ValueError(f"unpickled state: players[{pi}] has a vehicle of no kind")
     try:
         _state_from_dict(&again, _state_to_dict(s))
-    except PositionError as exc:
+    except ValueError as exc:   # PositionError, or a bound of the copy
         raise ValueError(f"unpickled state is not a sound position: {exc}") from None
     if memcmp(&again, s, COMPARE_SIZE) != 0:
         raise ValueError("unpickled state is not the position its fields describe")

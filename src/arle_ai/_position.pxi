@@ -1,15 +1,5 @@
-# Positions as plain dicts (the JSON format of docs/position-format.md) and their validation.
-# Every value a caller gives is range-checked here before it reaches the C struct.
-
-def _short(value, limit=40):
-    """repr(value) for a message, cut to `limit` characters; never raises (an int past the
-    digit limit or a deeply nested value is named by its type)."""
-    try:
-        text = repr(value)
-    except (ValueError, RecursionError):
-        return f"a {type(value).__name__}"
-    return text if len(text) <= limit else text[:limit] + "..."
-
+# Positions as plain dicts (the JSON format of docs/position-format.md): written here, read
+# from the checked values of arle_ai.position.check_position (below: the core copies them).
 
 def _bits(mask, keys):
     return [keys[i] for i in range(len(keys)) if (mask >> i) & 1]
@@ -83,220 +73,153 @@ cdef dict _state_to_dict(State* s):
     }
 
 
-# ---- reading, with validation ----
+# ---- loading a checked position ----
+# arle_ai.position.check_position validates the Python objects (types, ranges, names, unknown
+# fields; docs/position-format.md) and hands over plain ints in the order the struct is filled
+# (CheckedPosition). The core only copies them, guarding every value it writes or later
+# indexes with (a ValueError that a checked position never meets), and checks what needs the
+# engine: land and barn room, loaded widths, buildings owned once, supplies, the decision
+# stack, housing, a legal decision.
 
-class _Reader:
-    """Reads typed fields out of nested dicts, naming the field in every error."""
-
-    def __init__(self, data, path):
-        if not isinstance(data, dict):
-            raise PositionError(f"{path or 'position'}: expected an object, got {type(data).__name__}")
-        self.data = data
-        self.path = path
-        self.used = set()
-
-    def name(self, key):
-        return f"{self.path}.{key}" if self.path else key
-
-    def has(self, key):
-        return key in self.data
-
-    def get(self, key, default=None, required=False):
-        if key not in self.data:
-            if required:
-                raise PositionError(f"{self.name(key)}: missing")
-            return default
-        self.used.add(key)
-        return self.data[key]
-
-    def int(self, key, lo, hi, default=None, required=False):
-        v = self.get(key, default, required)
-        if v is None and default is None and not required:
-            return None
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise PositionError(f"{self.name(key)}: expected an integer, got {_short(v)}")
-        if not lo <= v <= hi:
-            raise PositionError(f"{self.name(key)}: {_short(v)} is out of range {lo}..{hi}")
-        return v
-
-    def sub(self, key, required=False):
-        v = self.get(key, {} if not required else None, required)
-        return _Reader(v, self.name(key))
-
-    def keys_list(self, key, allowed, what):
-        v = self.get(key, [])
-        if not isinstance(v, list):
-            raise PositionError(f"{self.name(key)}: expected a list of {what}")
-        out = []
-        for x in v:
-            if x not in allowed:
-                raise PositionError(f"{self.name(key)}: unknown {what} {_short(x)}")
-            if x in out:
-                raise PositionError(f"{self.name(key)}: {_short(x)} listed twice")
-            out.append(x)
-        return out
-
-    def done(self):
-        extra = set(self.data) - self.used
-        if extra:
-            raise PositionError(f"{self.name(sorted(extra)[0])}: unknown field")
-
-
-def _mask(keys, allowed):
-    m = 0
-    for k in keys:
-        m |= 1 << allowed.index(k)
-    return m
-
-
-cdef void _player_from_dict(Player* p, r, int pi) except *:
-    cdef int g, t, k, i
-    path = r.path
-    goods = r.sub("goods")
-    for g in range(NGOODS):
-        p.goods[g] = goods.int(GOOD_NAMES[g], 0, good_cap(g), default=0)
-    goods.done()
-    animals = r.sub("animals")
-    for t in range(3):
-        p.animals[t] = animals.int(ANIMAL_NAMES[t], 0, 99, default=0)
-    animals.done()
-    tools = r.sub("tools")
+def _position_limits():
+    """The names and numbers a position is checked against (arle_ai.position.check_position),
+    from the tables the core holds now (a test's _reload_tables included)."""
+    cdef int g, t, k
+    tools = []
     for t in range(NTOOLS):
-        values = [TOOL_VALUE[t][k] for k in range(TOOL_LEN[t])]
-        v = tools.get(TOOL_KEYS[t], values[0])
-        if v not in values or isinstance(v, bool):
-            raise PositionError(f"{tools.name(TOOL_KEYS[t])}: {_short(v)} is not a space of the track "
-                                f"(one of {values})")
-        p.tools[t] = values.index(v)
-    tools.done()
-    home = r.sub("home")
-    p.dikes = home.int("dikes", 0, DIKE_STEPS_N, default=0)
-    p.hydrated = home.int("hydrated_moors", 0, 3, default=START_HYDRATED)
-    dm = home.get("dehydrated_moors", [])
-    if not isinstance(dm, list) or len(dm) > 3 - p.hydrated:
-        raise PositionError(f"{home.name('dehydrated_moors')}: a list of at most {3 - p.hydrated} "
-                            "peat counts (3 moor tiles in all)")
-    for v in dm:
-        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 4:
-            raise PositionError(f"{home.name('dehydrated_moors')}: {_short(v)} is not a peat count 1..4 "
-                                "(an emptied moor is removed)")
-    for i, v in enumerate(sorted(dm, reverse=True)):
-        p.dehydrated[i] = v
-    p.moors_removed = 3 - p.hydrated - len(dm)
-    p.boardwalk = home.int("boardwalk_peat", 0, START_BOARDWALK, default=START_BOARDWALK)
-    p.grain_fields = home.int("grain_fields", 0, SUPPLY_FIELDS, default=START_GRAIN_FIELDS)
-    p.flax_fields = home.int("flax_fields", 0, SUPPLY_FIELDS, default=START_FLAX_FIELDS)
-    p.forests = home.int("forests", 0, SUPPLY_FOREST_PARK, default=0)
-    p.parks = home.int("parks", 0, SUPPLY_FOREST_PARK, default=0)
-    p.stalls = home.int("stalls", 0, SUPPLY_STALL_DEPOT, default=START_STALLS)
-    p.depots = home.int("depots", 0, SUPPLY_STALL_DEPOT, default=0)
-    p.stables = home.int("stables", 0, SUPPLY_STABLE_DOUBLE, default=0)
-    p.double_stalls = home.int("double_stalls", 0, SUPPLY_STABLE_DOUBLE, default=0)
-    p.buildings = _mask(home.keys_list("buildings", BUILDING_KEYS, "building"), BUILDING_KEYS)
-    home.done()
+        tools.append((TOOL_KEYS[t], tuple([TOOL_VALUE[t][k] for k in range(TOOL_LEN[t])])))
+    return {
+        "format": POSITION_FORMAT, "max_seed": MAX_SEED, "variants": VARIANTS,
+        "buildings": BUILDING_KEYS,
+        "building_colours": tuple([BUILDING_COLOUR[k] for k in range(NBUILDINGS)]),
+        "colour_spaces": dict(_rules.BUILDING_COLOUR_SPACES),
+        "half_years": HALF_YEARS, "turns_per_half_year": TURNS_PER_HALF_YEAR,
+        "spaces": SPACE_KEYS, "space_seasons": tuple([space_season(k) for k in range(NSPACES)]),
+        "goods": tuple([(GOOD_NAMES[g], good_cap(g)) for g in range(NGOODS)]),
+        "animals": ANIMAL_NAMES, "tools": tuple(tools),
+        "dike_steps": DIKE_STEPS_N, "start_hydrated": START_HYDRATED,
+        "start_boardwalk": START_BOARDWALK, "start_grain_fields": START_GRAIN_FIELDS,
+        "start_flax_fields": START_FLAX_FIELDS, "start_stalls": START_STALLS,
+        "supply_fields": SUPPLY_FIELDS, "supply_forest_park": SUPPLY_FOREST_PARK,
+        "supply_stall_depot": SUPPLY_STALL_DEPOT, "supply_stable_double": SUPPLY_STABLE_DOUBLE,
+        "supply_boat_plow": SUPPLY_BOAT_PLOW,
+        "vehicle_keys": VEHICLE_KEYS, "first_vehicle": V_HANDCART,
+        "vehicle_spaces": tuple([VEH_NSPACES[k] for k in range(NVKINDS)]),
+        "max_vehicles": MAXVEH, "loads": LOAD_NAMES, "destinations": DEST_KEYS,
+        "bottlenecks_max": BOTTLENECKS_MAX, "november_houses": BUILDING_KEYS[:4],
+        "stack": STACK, "frame_kinds": FRAME_KINDS, "sub_frames": SUB_FRAMES,
+        "first_sub_frame": F_PAY_BUILDING,
+    }
+
+
+cdef inline bint _bits_within(mask, int n):
+    """Whether `mask` (a Python int) is a bitmask over n keys."""
+    return mask >= 0 and mask >> n == 0
+
+
+cdef inline void _guard(bint ok, str what) except *:
+    """The core's own bound on a value it copies: never met by a checked position."""
+    if not ok:
+        raise ValueError(f"checked position: {what} out of range")
+
+
+cdef void _player_from_checked(Player* p, c, int pi) except *:
+    cdef int g, t, i, k, m, used_width = 0, load_width = 0
+    where = f"players[{pi}]"
+    _guard(len(c.goods) == NGOODS and len(c.animals) == NANIMALS and len(c.tools) == NTOOLS
+           and len(c.loaded) == NLOAD and len(c.dehydrated) <= 3
+           and len(c.vehicles) <= MAXVEH, f"{where}: a table's length")
+    for g in range(NGOODS):
+        _guard(0 <= c.goods[g] <= good_cap(g), f"{where}.goods")
+        p.goods[g] = c.goods[g]
+    for t in range(NANIMALS):
+        _guard(0 <= c.animals[t] <= 99, f"{where}.animals")
+        p.animals[t] = c.animals[t]
+    for t in range(NTOOLS):
+        _guard(0 <= c.tools[t] < TOOL_LEN[t], f"{where}.tools")
+        p.tools[t] = c.tools[t]
+    _guard(0 <= c.dikes <= DIKE_STEPS_N and 0 <= c.hydrated <= 3
+           and c.hydrated + len(c.dehydrated) + c.moors_removed == 3, f"{where}.home")
+    p.dikes = c.dikes
+    p.hydrated = c.hydrated
+    for i in range(len(c.dehydrated)):
+        _guard(1 <= c.dehydrated[i] <= MOOR_PEAT, f"{where}.home.dehydrated_moors")
+        p.dehydrated[i] = c.dehydrated[i]
+    p.moors_removed = c.moors_removed
+    p.boardwalk = c.boardwalk
+    p.grain_fields = c.grain_fields
+    p.flax_fields = c.flax_fields
+    p.forests = c.forests
+    p.parks = c.parks
+    p.stalls = c.stalls
+    p.depots = c.depots
+    p.stables = c.stables
+    p.double_stalls = c.double_stalls
+    _guard(_bits_within(c.buildings, NBUILDINGS), f"{where}.home.buildings")
+    p.buildings = c.buildings
     if land_occupied(p) > land_total(p):
-        raise PositionError(f"{home.path}: {land_occupied(p)} tiles need land spaces but only "
-                            f"{land_total(p)} exist (dikes {p.dikes}, moors removed {p.moors_removed})")
-    barn = r.sub("barn")
-    p.peat_boats = barn.int("peat_boats", 0, SUPPLY_BOAT_PLOW, default=0)
-    p.plows = barn.int("plows", 0, SUPPLY_BOAT_PLOW, default=0)
-    vehicles = barn.get("vehicles", [])
-    if not isinstance(vehicles, list) or len(vehicles) > MAXVEH:
-        raise PositionError(f"{barn.name('vehicles')}: a list of at most {MAXVEH} vehicles")
-    used_width = 0
-    for i, v in enumerate(vehicles):
-        vr = _Reader(v, f"{barn.name('vehicles')}[{i}]")
-        kind = vr.get("kind", required=True)
-        if kind not in VEHICLE_KEYS[V_HANDCART:]:
-            raise PositionError(f"{vr.name('kind')}: {_short(kind)} is not a vehicle "
-                                f"(one of {list(VEHICLE_KEYS[V_HANDCART:])})")
-        k = VEHICLE_KEYS.index(kind)
-        used = vr.get("used", [])
-        if not isinstance(used, list):
-            raise PositionError(f"{vr.name('used')}: expected a list of compartment indexes")
-        m = 0
-        for c in used:
-            if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < VEH_NSPACES[k]:
-                raise PositionError(f"{vr.name('used')}: {_short(c)} is not a compartment of a {kind} "
-                                    f"(0..{VEH_NSPACES[k] - 1})")
-            if (m >> c) & 1:
-                raise PositionError(f"{vr.name('used')}: compartment {c} listed twice")
-            m |= 1 << c
-            used_width += VEH_WIDTH[k][c]
-        vr.done()
+        raise PositionError(f"{where}.home: {land_occupied(p)} tiles need land spaces but only "
+                            f"{land_total(p)} exist (dikes {p.dikes}, moors removed "
+                            f"{p.moors_removed})")
+    p.peat_boats = c.peat_boats
+    p.plows = c.plows
+    for i in range(len(c.vehicles)):
+        k, m = c.vehicles[i]
+        _guard(V_HANDCART <= k < NVKINDS and 0 <= m < (1 << VEH_NSPACES[k]),
+               f"{where}.barn.vehicles")
         p.veh[i].kind = k
         p.veh[i].used = m
-    p.nveh = len(vehicles)
+        for t in range(VEH_NSPACES[k]):
+            if (m >> t) & 1:
+                used_width += VEH_WIDTH[k][t]
+    p.nveh = len(c.vehicles)
     sort_vehicles(p)
-    barn.done()
     if (barn_small(p) > BARN_SMALL + BARN_FLEX or large_vehicles(p) > BARN_LARGE + BARN_FLEX
             or barn_small(p) + large_vehicles(p) > BARN_SMALL + BARN_LARGE + BARN_FLEX):
-        raise PositionError(f"{barn.path}: more pieces than the barn holds ({BARN_SMALL} small + "
-                            f"{BARN_LARGE} large + {BARN_FLEX} either)")
-    loaded = r.sub("loaded")
-    load_width = 0
+        raise PositionError(f"{where}.barn: more pieces than the barn holds ({BARN_SMALL} small "
+                            f"+ {BARN_LARGE} large + {BARN_FLEX} either)")
     for i in range(NLOAD):
-        p.loaded[i] = loaded.int(LOAD_NAMES[i], 0, 16, default=0)
+        p.loaded[i] = c.loaded[i]
         load_width += p.loaded[i] * LOAD_SIZE[i]
-    p.dest_loaded = _mask(loaded.keys_list("destinations", DEST_KEYS, "destination"), DEST_KEYS)
+    _guard(_bits_within(c.dest_loaded, NDEST) and _bits_within(c.dest_done, NDEST),
+           f"{where}: destinations")
+    p.dest_loaded = c.dest_loaded
     for i in range(NDEST):
         if (p.dest_loaded >> i) & 1:
             load_width += DEST_SIZE[i]
-    loaded.done()
     if load_width != used_width:
-        raise PositionError(f"{loaded.path}: the loaded items take {load_width} vehicle spaces but "
-                            f"{used_width} are marked used in {barn.name('vehicles')}")
-    p.dest_done = _mask(r.keys_list("travel", DEST_KEYS, "destination"), DEST_KEYS)
+        raise PositionError(f"{where}.loaded: the loaded items take {load_width} vehicle spaces "
+                            f"but {used_width} are marked used in {where}.barn.vehicles")
+    p.dest_done = c.dest_done
     if p.dest_done & p.dest_loaded:
-        raise PositionError(f"{r.name('travel')}: a destination is both travelled and loaded")
+        raise PositionError(f"{where}.travel: a destination is both travelled and loaded")
     p.travel = 0
     for i in range(NDEST):
         if (p.dest_done >> i) & 1:
             p.travel += DEST_SIZE[i]
-    p.bottlenecks = r.int("bottlenecks", 0, BOTTLENECKS_MAX, default=0)
-    p.november_used = _mask(r.keys_list("november_used", BUILDING_KEYS[:4], "light-green house"),
-                            BUILDING_KEYS[:4])
-    r.done()
+    p.bottlenecks = c.bottlenecks
+    _guard(0 <= c.november_used < 16, f"{where}.november_used")
+    p.november_used = c.november_used
 
 
-_FRAME_INDEX = {name: i for i, name in enumerate(FRAME_KINDS)}
-
-
-cdef void _frames_from_list(State* s, list frames) except *:
+cdef void _frames_from_checked(State* s, tuple frames) except *:
     cdef Frame* f
-    if len(frames) > STACK:
-        raise PositionError(f"pending: at most {STACK} frames")
-    for i, fr in enumerate(frames):
-        r = _Reader(fr, f"pending[{i}]")
-        kind = r.get("kind", required=True)
-        if not isinstance(kind, str) or kind not in _FRAME_INDEX or kind in ("none", "unused"):
-            raise PositionError(f"{r.name('kind')}: unknown decision kind {_short(kind)}")
-        k = _FRAME_INDEX[kind]
-        player = r.int("player", -1, 1, default=0)
-        if k == K_ACTION:
-            step = r.get("step", required=True)
-            if step in SPACE_KEYS:
-                a = SPACE_KEYS.index(step)
-            elif step in SUB_FRAMES:
-                a = F_PAY_BUILDING + SUB_FRAMES.index(step)
-            else:
-                raise PositionError(f"{r.name('step')}: unknown step {_short(step)}")
-        else:
-            a = r.int("a", 0, 60, default=0)
-        b = r.int("b", 0, 16, default=0)
-        c = r.int("c", 0, 60, default=0)
-        d = r.int("d", 0, 16, default=0)
-        m = r.int("m", 0, 0x7FFF, default=0)
-        r.done()
-        if k != K_GAME_OVER and player < 0:
-            raise PositionError(f"{r.name('player')}: must be 0 or 1")
+    cdef int i, k, a, b, c, d, m
+    _guard(0 < len(frames) <= STACK, "pending")
+    for i in range(len(frames)):
+        k, player, a, b, c, d, m = frames[i]
+        _guard(0 < k < NKINDS and k != 3 and -1 <= player <= 1 and 0 <= a <= 60
+               and 0 <= b <= 16 and 0 <= c <= 60 and 0 <= d <= 16 and 0 <= m <= 0x7FFF
+               and (k != K_ACTION or a < NSPACES
+                    or F_PAY_BUILDING <= a < F_PAY_BUILDING + len(SUB_FRAMES)),
+               f"pending[{i}]")
         # indexes the core uses must be in range
         if k == K_ACTION and a == F_PAY_BUILDING and (c >= NBUILDINGS or b > 1):
-            raise PositionError(f"{r.name('c')}: not a building index")
+            raise PositionError(f"pending[{i}].c: not a building index")
         if k == K_ACTION and a == F_DELIVER and (c >= NDEST or m >= 32):
-            raise PositionError(f"{r.name('c')}: not a destination index")
+            raise PositionError(f"pending[{i}].c: not a destination index")
         if k == K_ACTION and a == F_MASTER and d > NTOOLS:
-            raise PositionError(f"{r.name('d')}: not a tool index")
+            raise PositionError(f"pending[{i}].d: not a tool index")
         if ((k == K_FEED and b > 2) or (k == K_ACTION and a in (F_ANIMALS, F_GIVE_ANIMALS, W_BUTCHER)
                                          and d > 2) or (k == K_ACTION and a == F_FIELD and d > 1)):
             raise PositionError(f"pending[{i}]: an animal or field index out of range")
@@ -412,73 +335,31 @@ cdef void _check_stack(State* s) except *:
                                     f"{f.player}, nor does a laborer space imitating it")
 
 
-cdef void _state_from_dict(State* s, d) except *:
+cdef void _state_from_checked(State* s, c) except *:
+    """Fill `s` from a CheckedPosition (arle_ai.position.check_position), checking what needs
+    the engine; PositionError names the problem."""
     cdef Player* p
+    cdef int pi, who, placed_by, turns_of, placing, n_occupied
     memset(s, 0, sizeof(State))
-    r = _Reader(d, "")
-    fmt = r.get("format", POSITION_FORMAT)
-    if fmt != POSITION_FORMAT:
-        raise PositionError(f"format: expected {POSITION_FORMAT!r}, got {_short(fmt)}")
-    setup = r.sub("setup")
-    seed = setup.get("seed", 0)
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        raise PositionError(f"setup.seed: expected an integer in 0..{MAX_SEED}, got {_short(seed)}")
-    s.seed = seed
-    s.rng = rng_seed(seed)
-    variant = setup.get("variant", "standard")
-    if variant not in VARIANTS:
-        raise PositionError(f"setup.variant: {_short(variant)} is not one of {list(VARIANTS)}")
-    s.variant = VARIANTS.index(variant)
-    in_play = setup.keys_list("buildings", BUILDING_KEYS, "building")
-    setup.done()
-    colours = [BUILDING_COLOUR[BUILDING_KEYS.index(k)] for k in in_play]
-    counts = [colours.count(c) for c in range(6)]
-    want = {"green": counts[0] + counts[1], "yellow": counts[2], "orange": counts[3],
-            "blue": counts[4], "red": counts[5]}
-    for colour, spaces in _rules.BUILDING_COLOUR_SPACES.items():
-        if want[colour] != spaces:
-            raise PositionError(f"setup.buildings: {want[colour]} {colour} buildings in play, the "
-                                f"board has {spaces} {colour} spaces")
-    s.in_play = _mask(in_play, BUILDING_KEYS)
-    s.half_year = r.int("half_year", 1, HALF_YEARS, required=True)
-    season = r.get("season", None)
-    if season is not None and season != ("summer" if s.half_year & 1 else "winter"):
-        raise PositionError(f"season: half-year {s.half_year} is not {_short(season)}")
-    s.start_player = r.int("start_player", 0, 1, required=True)
-    s.turn = r.int("workers_placed", 0, TURNS_PER_HALF_YEAR, default=0)
-    sab = r.get("special_action_by", None)
-    if sab is not None and (isinstance(sab, bool) or sab not in (0, 1)):
-        raise PositionError(f"special_action_by: expected null, 0 or 1, got {_short(sab)}")
-    s.special_by = -1 if sab is None else sab
-    occ = r.get("occupied", {})
-    if not isinstance(occ, dict):
-        raise PositionError("occupied: expected an object mapping space to player")
-    off_season = 0
-    for key, who in occ.items():
-        if key not in SPACE_KEYS:
-            raise PositionError(f"occupied.{key}: unknown action space")
-        if isinstance(who, bool) or who not in (0, 1):
-            raise PositionError(f"occupied.{key}: expected player 0 or 1, got {_short(who)}")
-        i = SPACE_KEYS.index(key)
-        s.occupied |= 1 << i
-        if who == 1:
-            s.occupied_by |= 1 << i
-        if space_season(i) != (s.half_year & 1):
-            off_season += 1
-            if s.special_by != who:
-                raise PositionError(f"occupied.{key}: a space of the other season needs "
-                                    f"special_action_by = {who}")
-    if off_season > 1:
-        raise PositionError("occupied: only one worker per half-year may use the other season")
-    on_board = r.keys_list("buildings_on_board", BUILDING_KEYS, "building")
-    s.available = _mask(on_board, BUILDING_KEYS)
-    if s.available & ~s.in_play:
-        raise PositionError("buildings_on_board: a building that is not in play (setup.buildings)")
-    players = r.get("players", required=True)
-    if not isinstance(players, list) or len(players) != 2:
-        raise PositionError("players: expected a list of 2 players")
+    _guard(0 <= c.seed <= MAX_SEED and 0 <= c.variant < len(VARIANTS)
+           and _bits_within(c.in_play, NBUILDINGS) and _bits_within(c.available, NBUILDINGS)
+           and 1 <= c.half_year <= HALF_YEARS and 0 <= c.start_player <= 1
+           and 0 <= c.workers_placed <= TURNS_PER_HALF_YEAR and -1 <= c.special_by <= 1
+           and _bits_within(c.occupied, NSPACES) and c.occupied_by & ~c.occupied == 0
+           and len(c.players) == 2, "setup or turn")
+    s.seed = c.seed
+    s.rng = rng_seed(c.seed)
+    s.variant = c.variant
+    s.in_play = c.in_play
+    s.half_year = c.half_year
+    s.start_player = c.start_player
+    s.turn = c.workers_placed
+    s.special_by = c.special_by
+    s.occupied = c.occupied
+    s.occupied_by = c.occupied_by
+    s.available = c.available
     for pi in range(2):
-        _player_from_dict(&s.pl[pi], _Reader(players[pi], f"players[{pi}]"), pi)
+        _player_from_checked(&s.pl[pi], c.players[pi], pi)
     for pi in range(2):
         owned = s.pl[pi].buildings
         if owned & s.available:
@@ -500,17 +381,13 @@ cdef void _state_from_dict(State* s, d) except *:
     for what, left in supplies:
         if left < 0:
             raise PositionError(f"players: more {what} than the game has")
-    frames = r.get("pending", None)
-    r.done()
-    if frames is None:
+    if c.pending is None:
         if s.turn < TURNS_PER_HALF_YEAR:
             push(s, K_TURN, turn_player(s), 0, 0, 0, 0)
         else:
             push(s, K_HALF_END, s.start_player, 0, 0, 0, 0)
     else:
-        if not isinstance(frames, list) or not frames:
-            raise PositionError("pending: expected a non-empty list of decision frames")
-        _frames_from_list(s, frames)
+        _frames_from_checked(s, c.pending)
         _check_stack(s)
     for pi in range(2):
         discard_pending = any(s.stack[i].kind == K_DISCARD and s.stack[i].player == pi
@@ -522,11 +399,12 @@ cdef void _state_from_dict(State* s, d) except *:
                                 "empty land, dikes)")
     # the worker of an action still being carried out is placed but not yet counted
     placing = 1 if s.stack[0].kind == K_ADVANCE else 0
-    if len(occ) > s.turn + placing:
-        raise PositionError(f"occupied: {len(occ)} spaces taken but only {s.turn + placing} "
+    n_occupied = popcount32(s.occupied)
+    if n_occupied > s.turn + placing:
+        raise PositionError(f"occupied: {n_occupied} spaces taken but only {s.turn + placing} "
                             "workers placed")
-    for who in (0, 1):
-        placed_by = sum(1 for v in occ.values() if v == who)
+    for who in range(2):
+        placed_by = popcount32(s.occupied & s.occupied_by if who else s.occupied & ~s.occupied_by)
         turns_of = (s.turn + (1 if who == s.start_player else 0)) // 2
         if placing and who == turn_player(s):
             turns_of += 1
@@ -537,3 +415,9 @@ cdef void _state_from_dict(State* s, d) except *:
     cdef int buf[MAX_LEGAL]
     if not is_terminal(s) and legal_actions(s, buf) == 0:
         raise PositionError("pending: the position has no legal decision")
+
+
+cdef void _state_from_dict(State* s, d) except *:
+    """Check the Python objects of a position (arle_ai.position.check_position), then copy."""
+    from arle_ai.position import check_position
+    _state_from_checked(s, check_position(d))
