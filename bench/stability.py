@@ -13,8 +13,10 @@ It writes one JSON line per decision to FILE (resumable: decisions already there
 and prints the agreement figures (docs/benchmarks.md, "Stability of verdicts"): the same
 best move (the same action, or another order of the same own decisions that reaches the
 identical position: :func:`arle_ai.reading.same_move` on the two principal variations), the
-same action strictly, the same mark, and the same best move up to noise (the two bests are
-equal, or each is within statistical noise of the other in the other's search).
+same action strictly, the same most visited move (the search's own choice, which ``arle
+suggest`` lists first; the review may name another move within noise of it the best:
+:mod:`arle_ai.analysis`), the same mark, and the same best move up to noise (the two bests
+are equal, or each is within statistical noise of the other in the other's search).
 """
 
 from __future__ import annotations
@@ -95,7 +97,8 @@ def main() -> None:
                 budget = ({"iterations": args.iterations} if args.iterations
                           else {"time_limit": args.time})
                 d = analyze_game(part, seed=seed * 7919, **budget).decisions[0]
-                row[f"seed{seed}"] = {"best": d.best, "mark": d.mark, "near": list(d.near_best),
+                row[f"seed{seed}"] = {"best": d.best, "top": d.top,
+                                      "mark": d.mark, "near": list(d.near_best),
                                       "lost": d.value_lost, "pv": list(d.best_pv),
                                       "sims": d.simulations,
                                       "s": time.perf_counter() - t,
@@ -109,6 +112,8 @@ def main() -> None:
             done[row["ply"]] = row
     rows = list(done.values())
     strict = sum(r["seed0"]["best"] == r["seed1"]["best"] for r in rows)
+    top = sum(r["seed0"].get("top", r["seed0"]["best"]) == r["seed1"].get("top", r["seed1"]["best"])
+              for r in rows)
     best = sum(_same(states, r) for r in rows)
     marks = sum(r["seed0"]["mark"] == r["seed1"]["mark"] for r in rows)
     both = sum(_same(states, r) and r["seed0"]["mark"] == r["seed1"]["mark"] for r in rows)
@@ -124,6 +129,8 @@ def main() -> None:
     print(f"  same best move   {best}/{n} = {100 * best / n:.1f}% (the same action, or the "
           f"same own decisions in another order reaching the identical position)")
     print(f"  same action      {strict}/{n} = {100 * strict / n:.1f}%")
+    print(f"  same most visited move (the search's own choice, what arle suggest lists first) "
+          f"{top}/{n} = {100 * top / n:.1f}%")
     marked = [sum(r[k]["mark"] != "" for r in rows) for k in ("seed0", "seed1")]
     blunders = [sum(r[k]["mark"] == "??" for r in rows) for k in ("seed0", "seed1")]
     print(f"  same mark        {marks}/{n} = {100 * marks / n:.1f}% (moves marked by seed 0: "

@@ -25,9 +25,12 @@ def _printed(state, text: str) -> str:
 
 
 LEGEND = (
-    "lost: the best move's value minus the played move's (value: the mover's mean result, "
-    "1 win, 0 loss,",
-    "  blended with the VP margin); VP lost: the drop in the mean final VP margin",
+    "best: the engine's best move, or the move played if the search cannot tell the two apart",
+    "  (a move other than the engine's is searched on from the position after it)",
+    "lost: the engine's choice's value minus the played move's (value: the mover's mean "
+    "result,",
+    "  1 win, 0 loss, blended with the VP margin); VP lost: the drop in the mean final VP "
+    "margin",
     "?, ??: the played move lost over 0.01, 0.05 beyond statistical noise (2 standard "
     "errors)",
     "~: other moves are within statistical noise of the best (the search cannot tell them "
@@ -75,8 +78,8 @@ def format_analysis(analysis: GameAnalysis, players: list[str],
         rate = analysis.best_move_rate(p)
         if acc is not None and rate is not None:
             lines.append(f"player {p} ({players[p]}): accuracy {acc:.1f}%, "
-                         f"{analysis.mean_vp_lost(p):.2f} VP lost per decision, engine's best "
-                         f"move {100 * rate:.0f}% of "
+                         f"{analysis.mean_vp_lost(p):.2f} VP lost per decision, a best move "
+                         f"{100 * rate:.0f}% of "
                          f"{sum(d.player == p for d in analysis.decisions)} decisions")
     return "\n".join(lines)
 
@@ -95,7 +98,10 @@ def format_analysis(analysis: GameAnalysis, players: list[str],
 def analyze(record: str, player: int | None, iterations: int | None, time_limit: float | None,
             seed: int, as_json: bool) -> None:
     """For each decision of the game RECORD: the move played, the engine's best and the value
-    (and VP margin) lost; then the largest mistakes and each player's accuracy."""
+    (and VP margin) lost; then the largest mistakes and each player's accuracy. A played move
+    other than the engine's is searched again from the position after it (as many simulations
+    as the engine's choice got, at most --time more), so a decision takes up to twice
+    --time."""
     if iterations is not None and time_limit is not None:
         fail("give either --iterations or --time, not both")
     rec = load_record_file(record)

@@ -4,8 +4,17 @@ from __future__ import annotations
 
 import pytest
 
+import arle_ai
 from arle_ai.agents import GreedyAgent
-from arle_ai.analysis import EXACT_VISITS, DecisionReview, analyze_game, confident_loss
+from arle_ai.analysis import (
+    EXACT_VISITS,
+    DecisionReview,
+    GameAnalysis,
+    analyze_game,
+    confident_loss,
+)
+from arle_ai.mcts import MCTS, ActionStats, SearchResult
+from arle_ai.reading import within_noise
 from arle_ai.records import GameRecord
 
 
@@ -30,7 +39,7 @@ def test_each_review_is_consistent(analysis):
     for d in analysis.decisions:
         assert d.value_lost == pytest.approx(max(0.0, d.best_value - d.played_value))
         assert d.vp_lost == pytest.approx(max(0.0, d.best_margin - d.played_margin))
-        if d.played == d.best:
+        if d.played == d.top:
             assert d.value_lost == 0 and d.vp_lost == 0
 
 
@@ -43,7 +52,11 @@ def test_vp_lost_tells_the_passer_from_the_greedy_player(analysis):
 def test_passing_every_turn_never_plays_the_engines_best_first_move(analysis):
     first = analysis.decisions[0]
     assert (first.ply, first.player, first.played) == (1, 0, "pass")
-    assert first.best != "pass" and first.value_lost > 0.1 and first.vp_lost > 3
+    assert first.top != "pass" and first.value_lost > 0.1 and first.vp_lost > 3
+    # at 200 simulations the opening's most visited move got 10 of them: the review cannot
+    # tell the pass from it and says so (the pass named the best, the engine's choice ~)
+    assert first.best_visits == first.played_visits == 10 and first.mark == ""
+    assert first.best == "pass" and first.near_best[0] == first.top
 
 
 def test_the_summary_and_json_carry_vp_lost(analysis):
@@ -157,3 +170,84 @@ def test_the_largest_mistakes_are_ranked_by_the_loss_beyond_noise_as_the_marks_a
     assert data["decisions"][1]["loss_beyond_noise"] == pytest.approx(0.06 - 0.0447, abs=1e-4)
     # a loss that noise can explain, however large, is no mistake
     assert GameAnalysis(decisions=[review((0.7, 10), (0.3, 3))]).mistakes() == []
+
+
+def test_the_played_move_is_valued_on_as_many_simulations_as_the_best(analysis):
+    # the passer's moves get a handful of the 200 simulations in the first search; the
+    # position after each is searched on to as many as the most visited move got
+    searched_on = [d for d in analysis.decisions if d.played != d.top]
+    assert len(searched_on) > 20
+    for d in searched_on:
+        assert d.played_visits in (d.best_visits, EXACT_VISITS)
+    first = analysis.decisions[0]  # the opening's pass: a few visits in the first search
+    root = MCTS(iterations=200, seed=1, reuse=False).search(passer_vs_greedy().start)
+    assert next(a for a in root.actions if a.text == "pass").visits < first.best_visits
+    assert first.played_visits == first.best_visits == root.actions[0].visits
+
+
+def test_a_played_move_within_noise_of_the_most_visited_is_named_the_best(analysis):
+    for d in analysis.decisions:
+        if d.best != d.top:  # the search preferred another move, which the review says
+            assert d.best == d.played and d.top in d.near_best and d.mark == ""
+            assert within_noise(d.best_value, d.best_visits, d.played_value, d.played_visits)
+        assert d.best not in d.near_best and d.played not in d.near_best
+
+
+def _fake_result(state, stats: list[tuple[str, int, float]]) -> SearchResult:
+    """A search result of ``state`` with these (move, visits, value), most visited first."""
+    actions = [ActionStats(action=state.parse_action(t), text=t, visits=n, mean_value=v,
+                           mean_margin=0.0, prior=0.0, pv=[t]) for t, n, v in stats]
+    return SearchResult(best_action=actions[0].action, actions=actions, iterations=60000,
+                        time_taken=1.0, player=0)
+
+
+def test_the_review_of_a_played_near_tie_does_not_depend_on_the_move_visited_most(
+        monkeypatch):
+    import arle_ai.analysis as analysis_module
+
+    start = arle_ai.new_game(seed=0)
+    grocer, trader = "place winter_grocer (special)", "place cattle_trader (special)"
+    woodcutter = "place woodcutter"
+    # what searching on from the position after the played move finds
+    sure = {woodcutter: 0.599}
+    monkeypatch.setattr(analysis_module, "_value_after", lambda state, a, mover, search: (
+        sure[state.action_to_string(a)], 0.0, search.iterations, ["pass"]))
+    # two seeds: each visited another of the equal moves most; the move played got a few
+    # hundred simulations in each, at a value those put beyond noise of the best
+    one = _fake_result(start, [(grocer, 40000, 0.600), (trader, 3000, 0.590),
+                               (woodcutter, 500, 0.52)])
+    two = _fake_result(start, [(trader, 41000, 0.601), (grocer, 2500, 0.575),
+                               (woodcutter, 600, 0.51)])
+    played = start.parse_action(woodcutter)
+    reviews = [analysis_module._review(start, 0, played, r, {}, None, seed)
+               for seed, r in enumerate((one, two))]
+    assert [d.top for d in reviews] == [grocer, trader]
+    assert [d.best for d in reviews] == [woodcutter, woodcutter]
+    assert [d.mark for d in reviews] == ["", ""]
+    assert [d.played_visits for d in reviews] == [40000, 41000]  # searched on that long
+    assert reviews[0].near_best == (grocer, trader)
+    assert reviews[0].best_pv == (woodcutter, "pass")
+    assert GameAnalysis(decisions=reviews).mistakes() == []
+    # searched on, a move that looked as good in its few simulations is not: no rival, a mark
+    sure[woodcutter] = 0.50
+    one = _fake_result(start, [(grocer, 40000, 0.600), (woodcutter, 3000, 0.595)])
+    worse = analysis_module._review(start, 0, played, one, {}, None, 0)
+    assert worse.best == grocer and worse.near_best == () and worse.mark == "??"
+
+
+def test_seeds_preferring_different_moves_agree_on_a_played_near_tie():
+    # the opening: the winter Grocer and the Cattle Trader (special) are about equally good;
+    # which one a 3000-simulation search visits most depends on its seed, and a review that
+    # named the most visited one changed its verdict with the seed
+    start = arle_ai.new_game(seed=0)
+    trader = start.parse_action("place cattle_trader (special)")
+    rec = GameRecord(start=start.copy(), actions=[trader], setup=None, players=["a", "b"])
+    reviews = [analyze_game(rec, iterations=3000, seed=seed).decisions[0] for seed in range(4)]
+    assert len({d.top for d in reviews}) == 2  # the searches disagree...
+    for d in reviews:  # ...the reviews do not: the move played is one of the best
+        assert d.best == "place cattle_trader (special)" and d.mark == ""
+        if d.top != d.best:
+            assert d.near_best[0] == d.top
+    tied = GameAnalysis(decisions=reviews)
+    assert tied.best_move_rate(0) == 1.0
+    assert tied.mistakes() == []  # a small loss within noise is no mistake

@@ -2,13 +2,26 @@
 move and the value the played move lost, plus each player's accuracy.
 
 Values are the search's mean values for the player deciding (0 = sure loss, 1 = sure win;
-see :mod:`arle_ai.suggest`). The value lost by a move is the best move's value minus the
-played move's value, never below 0. A player's accuracy is 100 × (1 − mean value lost).
+see :mod:`arle_ai.suggest`). The value lost by a move is the value of the engine's choice
+minus the played move's value, never below 0. A player's accuracy is 100 × (1 − mean value
+lost).
 
 Values saturate: once a game is all but decided every move is worth about 0 (or 1), so a
 player who has fallen far behind loses little value whatever they play. The VP lost by a move
 (the best move's mean final VP margin minus the played move's, never below 0) does not
 saturate, so each player's mean VP lost per decision is reported too.
+
+The played move is valued as surely as the engine's choice (the search's most visited move):
+when it is another move with fewer simulations, the position after it is searched to as many
+simulations as the most visited move got (at most the same time again), as a chess site
+evaluates the position after the move played. A move of few simulations in the first search
+is valued by the little exploration it got, differently with each seed (0.59 with one seed
+and 0.49 searched on, in one position), and its marks flipped with the seed (docs/
+benchmarks.md, "Stability of verdicts"). When the played move is then within statistical
+noise of the most visited one, the review names the played move the best, the others within
+noise following with ``~``: the search cannot tell them apart, and which of them it visits
+most depends on its seed. Values lost are measured against the most visited move
+(``best_value``).
 """
 
 from __future__ import annotations
@@ -19,15 +32,13 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from arle_ai import _core
-from arle_ai.mcts import MCTS
+from arle_ai.mcts import MCTS, SearchResult
 from arle_ai.reading import NOISE_Z, standard_error, within_noise
 from arle_ai.records import GameRecord
 
 __all__ = ["DecisionReview", "GameAnalysis", "analyze_game", "mark", "confident_loss",
            "DEFAULT_TIME"]
 
-# A played move with fewer root visits than this is valued by its own search instead.
-MIN_VISITS = 10
 # Seconds of search per decision by default (a time budget: stable verdicts on any machine
 # speed; docs/benchmarks.md, "Stability of verdicts").
 DEFAULT_TIME = 1.0
@@ -73,7 +84,10 @@ class DecisionReview:
     played_visits: int = 0  # simulations behind played_value (exact: EXACT_VISITS)
     near_best: tuple[str, ...] = ()  # other moves within statistical noise of the best
     best_pv: tuple[str, ...] = ()  # the best move and the continuation the search expects
-    simulations: int = 0  # the search's simulations in this position
+    simulations: int = 0  # the search's simulations in this position (the first search)
+    # the search's most visited move (what it would play; best_value is its value): `best`
+    # unless the played move is within noise of it, when `best` is the played move
+    top: str = ""
 
     @property
     def loss_beyond_noise(self) -> float:
@@ -117,7 +131,8 @@ class GameAnalysis:
         return None if not lost else sum(lost) / len(lost)
 
     def best_move_rate(self, player: int) -> float | None:
-        """Share of the player's reviewed decisions where the engine's best was played."""
+        """Share of the player's reviewed decisions where a best move was played: the
+        search's most visited move or one within statistical noise of it."""
         mine = [d for d in self.decisions if d.player == player]
         return None if not mine else sum(d.played == d.best for d in mine) / len(mine)
 
@@ -139,22 +154,32 @@ def _review_dict(d: DecisionReview) -> dict[str, Any]:
     return dict(asdict(d), mark=d.mark, loss_beyond_noise=d.loss_beyond_noise)
 
 
-def _value_after(state: _core.GameState, action: int, mover: int,
-                 search: MCTS) -> tuple[float, float, int]:
-    """The mover's value and VP margin of ``action``, and the simulations behind them, from a
-    search of the position after it."""
+def _node_value(result: SearchResult, mover: int) -> tuple[float, float, int]:
+    """The mover's mean value and VP margin over all the simulations of a search's root
+    (the visit-weighted mean of its actions), and their number."""
+    visits = sum(a.visits for a in result.actions)
+    value = sum(a.visits * a.mean_value for a in result.actions) / visits
+    margin = sum(a.visits * a.mean_margin for a in result.actions) / visits
+    if result.player == mover:
+        return value, margin, visits
+    return 1.0 - value, -margin, visits
+
+
+def _value_after(state: _core.GameState, action: int, mover: int, search: MCTS
+                 ) -> tuple[float, float, int, list[str]]:
+    """The mover's value and VP margin of ``action``, the simulations behind them and the
+    continuation the search expects after it, from ``search`` of the position after it: the
+    mean over all its simulations, the estimate the first search gives its moves."""
     after = state.copy()
     after.apply(action)
     if after.is_terminal():
         value0, margin0 = _core.final_value(after, search.weights.as_array())
         if mover == 0:
-            return value0, margin0, EXACT_VISITS
-        return 1.0 - value0, -margin0, EXACT_VISITS
+            return value0, margin0, EXACT_VISITS, []
+        return 1.0 - value0, -margin0, EXACT_VISITS, []
     result = search.search(after)
-    best = result.actions[0]
-    if result.player == mover:
-        return best.mean_value, best.mean_margin, best.visits
-    return 1.0 - best.mean_value, -best.mean_margin, best.visits
+    value, margin, visits = _node_value(result, mover)
+    return value, margin, visits, list(result.actions[0].pv)
 
 
 def analyze_game(
@@ -186,28 +211,46 @@ def analyze_game(
             search = MCTS(iterations=iterations, time_limit=time_limit, seed=seed + ply,
                           reuse=False, **search_options)
             result = search.search(state)
-            best = result.actions[0]
-            played = next((a for a in result.actions if a.action == action), None)
-            if action == best.action:
-                played_value, played_margin = best.mean_value, best.mean_margin
-                played_visits = best.visits
-            elif played is not None and played.visits >= MIN_VISITS:
-                played_value, played_margin = played.mean_value, played.mean_margin
-                played_visits = played.visits
-            else:
-                played_value, played_margin, played_visits = _value_after(state, action, mover,
-                                                                          search)
-            analysis.decisions.append(DecisionReview(
-                ply=ply + 1, player=mover, half_year=state.half_year, pending=state.pending,
-                played=state.action_to_string(action), best=best.text,
-                played_value=played_value, best_value=best.mean_value,
-                value_lost=max(0.0, best.mean_value - played_value),
-                played_margin=played_margin, best_margin=best.mean_margin,
-                vp_lost=max(0.0, best.mean_margin - played_margin),
-                best_visits=best.visits, played_visits=played_visits,
-                near_best=tuple(a.text for a in result.actions[1:] if within_noise(
-                    best.mean_value, best.visits, a.mean_value, a.visits)),
-                best_pv=tuple(best.pv), simulations=result.iterations))
+            analysis.decisions.append(_review(state, ply, action, result, search_options,
+                                              time_limit, seed))
         if progress is not None:
             progress(ply + 1, total)
     return analysis
+
+
+def _review(state: _core.GameState, ply: int, action: int, result: SearchResult,
+            search_options: dict[str, Any], time_limit: float | None, seed: int
+            ) -> DecisionReview:
+    """The review of ``action`` played in ``state`` from the search ``result`` there: the
+    played move searched on from the position after it to as many simulations as the most
+    visited move got (:func:`_value_after`) when it had fewer, and named the best when it is
+    then within noise of the most visited move."""
+    mover = result.player
+    top = result.actions[0]
+    played = next(a for a in result.actions if a.action == action)
+    if played.visits >= top.visits:  # the most visited move, or as often as it
+        played_value, played_margin, played_visits = (played.mean_value, played.mean_margin,
+                                                      played.visits)
+        played_pv = list(played.pv) or [played.text]  # continuations: the first 5 ranks
+    else:
+        # at most the first search's time again (a loaded machine then gives fewer)
+        more = MCTS(iterations=max(1, top.visits), time_limit=time_limit,
+                    seed=(seed + ply) * 2 + 1, reuse=False, **search_options)
+        played_value, played_margin, played_visits, after_pv = _value_after(
+            state, action, mover, more)
+        played_pv = [played.text, *after_pv]
+    tied = action == top.action or within_noise(top.mean_value, top.visits, played_value,
+                                                played_visits)
+    best, best_pv = (played, played_pv) if tied else (top, list(top.pv))
+    rivals = tuple(a.text for a in result.actions if a is not best and a is not played and (
+        a is top or within_noise(top.mean_value, top.visits, a.mean_value, a.visits)))
+    return DecisionReview(
+        ply=ply + 1, player=mover, half_year=state.half_year, pending=state.pending,
+        played=played.text, best=best.text,
+        played_value=played_value, best_value=top.mean_value,
+        value_lost=max(0.0, top.mean_value - played_value),
+        played_margin=played_margin, best_margin=top.mean_margin,
+        vp_lost=max(0.0, top.mean_margin - played_margin),
+        best_visits=top.visits, played_visits=played_visits,
+        near_best=rivals, best_pv=tuple(best_pv), simulations=result.iterations,
+        top=top.text)
