@@ -83,7 +83,7 @@ def test_info_lines_follow_the_rules(name, line):
 
 
 @pytest.mark.parametrize("space, half_year, asked, moves", [
-    ("summer_grocer", 1, "which good or animal?", None),  # S2: 1 timber, 1 brick or 1 animal
+    ("summer_grocer", 1, "which good or animal do you take?", None),  # S2: timber, brick, animal
     # S12: a building, or a stall for 2 clay and 1 grain
     ("summer_carpenter", 1, "which building do you build, or do you build a stall?",
      {"tile stall"}),
@@ -117,19 +117,30 @@ def test_the_laborer_asks_for_a_vehicle_or_a_space_to_copy():
                                       "action space do you copy?")
 
 
-def test_field_questions_say_which_field():
-    """The Farmer's field and the Farmer's Inn (fields into forests) ask about fields, not
-    "which tile?" (found in seeded random games)."""
+ASKED = {  # the question at each of these steps, as seeded random games meet them
+    "action:field": "placing a field: a grain field or a flax field? (or stop)",
+    "action:farmers_inn": "Farmer's Inn: which field do you turn into a forest? (or stop)",
+    "action:bakehouse": "Bakehouse: pay 2 grain and 1 flax for 8 food? (more / stop)",
+    "action:smithy": "Smithy: which vehicle do you swap for plows? (or stop)",
+    "action:butcher": "Butcher: which animal do you slaughter? (or stop)",
+    "action:farmer": "Farmer: which animal do you pay for a plow? (or stop)",
+    "action:pay_building": "paying for the building: which good do you pay with?",
+    "action:builders_merchant": "Builders' Merchant: which good do you take?",
+    "action:give_animals": "handing over animals: which animal do you hand over?",
+    "action:junk_dealer": "Junk Dealer's Inn: which vehicle do you take?",
+}
+
+
+def test_questions_say_what_the_chosen_thing_is_for():
+    """Fields, the Bakehouse's exchange and what an animal, good or vehicle is chosen for:
+    no bare "which tile?", "which animal?" or "go on?"."""
     import random
 
     asked = {}
     for seed in range(60):
         s, rng = arle_ai.new_game(seed=seed), random.Random(seed)
-        while not s.is_terminal() and len(asked) < 2:
-            if s.pending in ("action:field", "action:farmers_inn"):
+        while not s.is_terminal() and len(asked) < len(ASKED):
+            if s.pending in ASKED and len(s.legal_actions()) > 1:
                 asked.setdefault(s.pending, decisions.question(s).split(" - ", 1)[1])
             s.apply(rng.choice(s.legal_actions()))
-    assert asked == {
-        "action:field": "placing a field: a grain field or a flax field? (or stop)",
-        "action:farmers_inn": "Farmer's Inn: which field do you turn into a forest? (or stop)",
-    }
+    assert asked == ASKED

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from arle_ai import effects, names
+from arle_ai import effects, names, rules
 from arle_ai.notation import action_label, action_range
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -38,6 +38,11 @@ MORE = {
     "potter": "turn 1 clay into 3 food and 1 peat",
 }
 
+# A building that asks before each exchange (the first too): what "more" does there.
+_PAY, _GET = rules.BAKEHOUSE_EXCHANGE
+EXCHANGES = {"bakehouse": f"pay {names.amounts(_PAY).replace(', ', ' and ')} for "
+                          f"{names.amounts(_GET)}"}
+
 # Sub-decisions of an action (``action:<step>`` that is no space), in words.
 SUB_STEPS = {
     "pay_building": "paying for the building",
@@ -48,9 +53,9 @@ SUB_STEPS = {
     "forest": "placing a forest",
     "animals": "taking animals",
     "deliver": "delivering goods",
-    "smithy": "Smithy: swapping vehicles for plows",
+    "smithy": "Smithy",
     "farmers_inn": "Farmer's Inn",
-    "bakehouse": "Bakehouse: baking",
+    "bakehouse": "Bakehouse",
     "give_animals": "handing over animals",
     "give_clothing": "handing over clothing",
     "junk_dealer": "Junk Dealer's Inn",
@@ -101,6 +106,16 @@ SPACE_QUESTIONS = {
         "which building do you build, or which action space do you copy?",
     ("field", frozenset({"tile"})): "a grain field or a flax field?",
     ("farmers_inn", frozenset({"tile"})): "which field do you turn into a forest?",
+}
+
+# What the chosen thing is for, by action step, when the moves are things (NOUNS): "which
+# animal do you slaughter?" (the rules text of each space or building; actions.md).
+VERBS = {
+    "summer_grocer": "take", "winter_grocer": "take", "builders_merchant": "take",
+    "dike_builder": "take", "cattle_trader": "take", "animals": "take", "junk_dealer": "take",
+    "butcher": "slaughter", "farmer": "pay for a plow", "wainwright": "build",
+    "smithy": "swap for plows", "pay_building": "pay with", "give_animals": "hand over",
+    "give_clothing": "hand over",
 }
 
 # What a choice of several kinds at once names: "which good or animal?"
@@ -169,12 +184,16 @@ def _ask(state: GameState, kinds: list[str]) -> str:
         return "use a house? (stop: done)"
     doing = [k for k in kinds if k not in ("stop", "more", "pass")]
     if "more" in kinds:
-        verb = MORE.get(step or "", "go on")
-        return f"{verb}{' once more' if step in MORE else ''}? (more / stop)"
+        if step in MORE:
+            return f"{MORE[step]} once more? (more / stop)"
+        return f"{EXCHANGES.get(step or '', 'go on')}? (more / stop)"
     stop = " (or stop)" if "stop" in kinds else ""
     asked = SPACE_QUESTIONS.get((step or "", frozenset(doing)))
     if asked:
         return asked + stop
+    verb = VERBS.get(step or "")
+    if verb and doing and all(k in NOUNS for k in doing):  # "which animal do you take?"
+        return f"which {' or '.join(NOUNS[k] for k in doing)} do you {verb}?{stop}"
     if len(doing) == 1:
         return KIND_QUESTIONS.get(doing[0], "choose") + stop
     if doing and all(k in NOUNS for k in doing):  # the Grocer: "which good or animal?"
