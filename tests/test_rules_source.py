@@ -430,6 +430,12 @@ def test_inn_gifts():
     assert gulf() == (1, 1)
     with patched_rules(GULF_HOUSE_TIMBER_PER_STALL=3, GULF_HOUSE_BRICK_PER_STABLE=2):
         assert gulf() == (3, 2)
+    # a double stall counts as DOUBLE_STALL_PENS stalls
+    g = _goods(_built("gulf_house_inn", home={"stalls": 1, "double_stalls": 1}))
+    assert g["timber"] == 3
+    with patched_rules(DOUBLE_STALL_PENS=3):
+        g = _goods(_built("gulf_house_inn", home={"stalls": 1, "double_stalls": 1}))
+        assert g["timber"] == 4
 
 
 def test_cooperage_and_mill_thresholds():
@@ -496,6 +502,10 @@ def test_animal_housing():
     # (the newborns of STABLE_BREEDING must fit the stable: 4 -> +2 is refused in a stable of 5)
     with patched_rules(STABLE_PEN=5, STABLE_BREEDING={2: 1, 3: 1, 4: 1}):
         assert fits(10, stalls=0, stables=1) and not fits(11, stalls=0, stables=1)
+    # a double stall is two stall pens: 6 + the 5 dikes; three pens of 3 with DOUBLE_STALL_PENS 3
+    assert fits(11, stalls=0, double_stalls=1) and not fits(12, stalls=0, double_stalls=1)
+    with patched_rules(DOUBLE_STALL_PENS=3):
+        assert fits(14, stalls=0, double_stalls=1) and not fits(15, stalls=0, double_stalls=1)
     with pytest.raises(ValueError, match="LAND_PEN"):
         with patched_rules(LAND_PEN=3):
             pass
@@ -544,6 +554,11 @@ def test_breeding():
         assert _may_plans(10, **stable) == [(0, 0, 0)]  # at least 5 in the stable
     with patched_rules(STABLE_BREEDING={3: 1, 4: 1, 5: 1}):
         assert _may_plans(2, **stable) == [(0, 0, 0)]
+    # each pen of a double stall breeds as a stall (rules.DOUBLE_STALL_PENS)
+    double = {"stalls": 0, "double_stalls": 1}
+    assert _may_plans(6, **double) == [(2, 0, 0)]   # 2 + 2 in the pens, 2 on dikes
+    with patched_rules(DOUBLE_STALL_PENS=3):
+        assert _may_plans(6, **double) == [(3, 0, 0)]
 
 
 @pytest.mark.parametrize("changes, words", [

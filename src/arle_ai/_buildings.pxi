@@ -56,7 +56,7 @@ cdef void building_on_build(State* s, int pi, int b) noexcept nogil:
         push(s, K_ACTION, pi, F_JUNK, 0, 0, 0)
     elif b == B_GULF_HOUSE_INN:
         # a double stall counts as two stalls (docs/rules-decisions.md)
-        gain(p, G_TIMBER, GULF_TIMBER_N * (p.stalls + 2 * p.double_stalls))
+        gain(p, G_TIMBER, GULF_TIMBER_N * stall_pens(p))
         gain(p, G_BRICK, GULF_BRICK_N * p.stables)
     elif b == B_MILK_HOUSE_INN:
         p.animals[A_CATTLE] += MILK_HOUSE_CATTLE_N

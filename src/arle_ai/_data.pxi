@@ -130,7 +130,7 @@ cdef int8_t TIDAL_VP_BY_DIKES[MAX_DIKE_STEPS + 1]   # VP of the empty top-row ga
 cdef int8_t MOOR_LAND_N
 
 # animal housing (rules.STALL_PEN ...): the places of any type are the dikes' and the parks'
-cdef int8_t STALL_PEN_N, STABLE_PEN_N, DIKE_PLACES_N, PARK_PLACES_N
+cdef int8_t STALL_PEN_N, STABLE_PEN_N, DIKE_PLACES_N, PARK_PLACES_N, DOUBLE_STALL_PENS_N
 # breeding (rules.STALL_BREEDING, STABLE_BREEDING, read by _breeding_shape): a stall pen of
 # exactly STALL_BREED_AT animals gets STALL_BREED_N newborns; a stable of STABLE_ONE_MIN..
 # STABLE_ONE_MAX gets 1, one of STABLE_MORE_AT (-1: no such count) STABLE_MORE_N
@@ -616,12 +616,13 @@ cdef void _load_land(r) except *:
     """Land and the top-row penalty per dike steps (rules.TIDAL_ROWS_OPEN_AT, ...), the
     animal housing (rules.STALL_PEN ...) and breeding (rules.STALL_BREEDING, STABLE_BREEDING)."""
     global DIKE_STEPS_N, MOOR_LAND_N, STALL_PEN_N, STABLE_PEN_N, DIKE_PLACES_N, PARK_PLACES_N
-    global STALL_BREED_AT, STALL_BREED_N, STABLE_ONE_MIN, STABLE_ONE_MAX, STABLE_MORE_AT
+    global DOUBLE_STALL_PENS_N, STALL_BREED_AT, STALL_BREED_N, STABLE_ONE_MIN, STABLE_ONE_MAX, STABLE_MORE_AT
     global STABLE_MORE_N
     STALL_PEN_N = r.STALL_PEN
     STABLE_PEN_N = r.STABLE_PEN
     DIKE_PLACES_N = r.DIKES * r.DIKE_PLACES
     PARK_PLACES_N = r.PARK_PLACES
+    DOUBLE_STALL_PENS_N = r.DOUBLE_STALL_PENS
     (STALL_BREED_AT, STALL_BREED_N, STABLE_ONE_MIN, STABLE_ONE_MAX, STABLE_MORE_AT,
      STABLE_MORE_N) = _breeding_shape(r)
     cdef int d, k
@@ -692,7 +693,8 @@ def _check_numbers(r):
     if r.LAND_PEN != 2:
         raise ValueError(f"LAND_PEN must be 2: the housing search pairs leftover animals on empty "
                          f"land (pens of 2 only), not {r.LAND_PEN}")
-    for name in ("STALL_PEN", "STABLE_PEN", "PARK_PLACES", "DIKES", "DIKE_PLACES"):
+    for name in ("STALL_PEN", "STABLE_PEN", "PARK_PLACES", "DIKES", "DIKE_PLACES",
+                 "DOUBLE_STALL_PENS"):
         if not 0 <= getattr(r, name) <= 20:
             raise ValueError(f"{name} must be in 0..20, not {getattr(r, name)}")
     for name in ("MILKING_SHEEP", "MILKING_CATTLE", "SHEARING_SHEEP"):

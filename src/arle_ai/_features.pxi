@@ -28,7 +28,7 @@ cdef inline int workers_placed_by(State* s, int pi) noexcept nogil:
 cdef inline int animal_room(Player* p) noexcept nogil:
     """Animal places if every pen were used (flex places, stalls, stables, free land as pens of 2):
     an upper bound on the animals the player can keep."""
-    return (flex_places(p) + STALL_PEN_N * (p.stalls + 2 * p.double_stalls)
+    return (flex_places(p) + STALL_PEN_N * stall_pens(p)
             + STABLE_PEN_N * p.stables + 2 * land_free(p))
 
 

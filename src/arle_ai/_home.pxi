@@ -161,9 +161,14 @@ cdef inline int cut_peat_from(Player* p, int source) noexcept nogil:
 # ---- animal housing ----
 # Animals may be rearranged at any time, so only the totals per type are kept; a position is
 # legal when some arrangement houses them all (core.md 3.2):
-#   stall 3 of one type, stable 6 of one type, double stall 2 pens of 3, park 2 of any types,
+#   stall 3 of one type, stable 6 of one type, double stall 2 pens of 3 (DOUBLE_STALL_PENS),
+#   park 2 of any types,
 #   empty land space 2 of one type, each of the 5 dikes 1 animal (rules.STALL_PEN, STABLE_PEN,
 #   PARK_PLACES, LAND_PEN, DIKES, DIKE_PLACES; land pens of 2 are built into the search below).
+
+cdef inline int stall_pens(Player* p) noexcept nogil:
+    """Stall pens: each stall one, each double stall rules.DOUBLE_STALL_PENS."""
+    return p.stalls + DOUBLE_STALL_PENS_N * p.double_stalls
 
 cdef inline int flex_places(Player* p) noexcept nogil:
     return DIKE_PLACES_N + PARK_PLACES_N * p.parks
@@ -207,7 +212,7 @@ cdef int housable_counts(int n0, int n1, int n2, int pens3, int pens6, int land,
 
 cdef inline int housable(Player* p) noexcept nogil:
     return housable_counts(p.animals[0], p.animals[1], p.animals[2],
-                           p.stalls + 2 * p.double_stalls, p.stables, land_free(p), flex_places(p))
+                           stall_pens(p), p.stables, land_free(p), flex_places(p))
 
 cdef inline int animal_total(Player* p) noexcept nogil:
     return p.animals[0] + p.animals[1] + p.animals[2]
@@ -269,7 +274,7 @@ cdef void _breed_stables(Player* p, int k, int nst, int* st1, int* st2, BreedPla
                 st2[t] -= 1
         return
     # all stables assigned: enumerate breeding stall pens per type
-    pens3 = p.stalls + 2 * p.double_stalls
+    pens3 = stall_pens(p)
     for i in range(3):
         n[i] = p.animals[i]
         need = lo * st1[i] + c4 * st2[i]

@@ -102,6 +102,7 @@ __all__ = [
     "DIKES",
     "DIKE_PLACES",
     "LAND_PEN",
+    "DOUBLE_STALL_PENS",
     "STALL_BREEDING",
     "STABLE_BREEDING",
     # what the action spaces and buildings give
@@ -809,6 +810,8 @@ STABLE_PEN = 6
 PARK_PLACES = 2
 DIKES = 5  # always on the board, wherever they stand
 DIKE_PLACES = 1
+DOUBLE_STALL_PENS = 2  # a double stall is this many stall pens (it breeds, houses and counts as
+# that many stalls: core.md §3.2, the Gulf House Inn)
 LAND_PEN = 2  # the housing search pairs leftover animals on land: pens of 2 only
 
 # Breeding in May (core.md §3.4): newborns by the animals of one type in a pen before breeding
