@@ -575,3 +575,27 @@ def test_breeding_shapes_the_search_cannot_read_are_refused(changes, words):
     with pytest.raises(ValueError, match=words):
         with patched_rules(**changes):
             pass
+
+
+# ---- the peat boat exchange (rules.PEAT_BOAT_PEAT, PEAT_BOAT_GOOD) ----
+
+
+def test_peat_boat_exchange():
+    """With a peat boat, 1 peat buys 1 goods-track good; the engine follows the two numbers."""
+    grain = L["exchange"] + rules.TRACK_GOODS.index("grain")
+
+    def after(peat: int) -> dict[str, int] | None:
+        s = make(position({"goods": {"peat": peat, "grain": 0}, "barn": {"peat_boats": 1}}))
+        if grain not in s.legal_actions():
+            return None
+        s.apply(grain)
+        g = _goods(s)
+        return {"peat": g["peat"], "grain": g["grain"]}
+
+    assert after(1) == {"peat": 0, "grain": 1}
+    with patched_rules(PEAT_BOAT_PEAT=2, PEAT_BOAT_GOOD=3):
+        assert after(1) is None
+        assert after(2) == {"peat": 0, "grain": 3}
+    with pytest.raises(ValueError, match="PEAT_BOAT_PEAT must be in 1..15, not 0"):
+        with patched_rules(PEAT_BOAT_PEAT=0):
+            pass

@@ -68,6 +68,7 @@ cdef int8_t BARN_SMALL
 cdef int8_t BARN_LARGE
 cdef int8_t BARN_FLEX
 cdef int8_t BARN_PENALTY_VP
+cdef int8_t PEAT_BOAT_PEAT_N, PEAT_BOAT_GOOD_N     # the peat boat exchange
 
 # what spaces and buildings give (rules.SPACE_GAINS ... rules.BUILDING_USES); a "code" is a
 # good (0..NGOODS-1) or GIVE_ANIMAL + an animal type, -1 = none
@@ -324,7 +325,9 @@ cdef void _load_vehicles(r) except *:
             VEH_WIDTH[i][j] = v.spaces[j] if j < len(v.spaces) else 0
         VEH_COMBINABLE[i] = 1 if v.combinable else 0
         VEH_FRONT[i] = keys.index(v.front)
-    global BARN_SMALL, BARN_LARGE, BARN_FLEX, BARN_PENALTY_VP
+    global BARN_SMALL, BARN_LARGE, BARN_FLEX, BARN_PENALTY_VP, PEAT_BOAT_PEAT_N, PEAT_BOAT_GOOD_N
+    PEAT_BOAT_PEAT_N = r.PEAT_BOAT_PEAT
+    PEAT_BOAT_GOOD_N = r.PEAT_BOAT_GOOD
     BARN_SMALL = r.BARN_SMALL
     BARN_LARGE = r.BARN_LARGE
     BARN_FLEX = r.BARN_FLEX
@@ -697,6 +700,9 @@ def _check_numbers(r):
                  "DOUBLE_STALL_PENS"):
         if not 0 <= getattr(r, name) <= 20:
             raise ValueError(f"{name} must be in 0..20, not {getattr(r, name)}")
+    for name in ("PEAT_BOAT_PEAT", "PEAT_BOAT_GOOD"):
+        if not 1 <= getattr(r, name) <= r.GOODS_CAP:
+            raise ValueError(f"{name} must be in 1..{r.GOODS_CAP}, not {getattr(r, name)}")
     for name in ("MILKING_SHEEP", "MILKING_CATTLE", "SHEARING_SHEEP"):
         if len(getattr(r, name)) != 3:
             raise ValueError(f"{name} must have 3 thresholds")

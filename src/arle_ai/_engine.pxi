@@ -225,7 +225,7 @@ cdef inline int owns_november_house(State* s, int pi) noexcept nogil:
 cdef inline int has_final_anytime(State* s, int pi) noexcept nogil:
     """Anything to do in the window before final scoring: a peat boat with peat, or a clock building."""
     cdef Player* p = &s.pl[pi]
-    if p.peat_boats > 0 and p.goods[G_PEAT] > 0:
+    if p.peat_boats > 0 and p.goods[G_PEAT] >= PEAT_BOAT_PEAT_N:
         return 1
     return (p.buildings & CLOCK_BUILDINGS) != 0
 
@@ -388,7 +388,7 @@ cdef int anytime_actions(State* s, int pi, int* out, int n, int final) noexcept 
     window before final scoring)."""
     cdef Player* p = &s.pl[pi]
     cdef int g
-    if p.peat_boats > 0 and p.goods[G_PEAT] > 0:
+    if p.peat_boats > 0 and p.goods[G_PEAT] >= PEAT_BOAT_PEAT_N:
         for g in range(NTRACK_GOODS):
             if p.goods[g] < good_cap(g):
                 out[n] = ACT_EXCHANGE + g
@@ -481,8 +481,8 @@ cdef int apply_anytime(State* s, int pi, int a) noexcept nogil:
     """Apply an anytime action; 1 if a was one."""
     cdef Player* p = &s.pl[pi]
     if ACT_EXCHANGE <= a < ACT_EXCHANGE + NTRACK_GOODS:
-        p.goods[G_PEAT] -= 1
-        gain(p, a - ACT_EXCHANGE, 1)
+        p.goods[G_PEAT] -= PEAT_BOAT_PEAT_N
+        gain(p, a - ACT_EXCHANGE, PEAT_BOAT_GOOD_N)
         return 1
     if ACT_USE <= a < ACT_USE + NBUILDINGS:
         use_building(s, pi, a - ACT_USE)

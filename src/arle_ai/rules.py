@@ -102,6 +102,8 @@ __all__ = [
     "DIKES",
     "DIKE_PLACES",
     "LAND_PEN",
+    "PEAT_BOAT_PEAT",
+    "PEAT_BOAT_GOOD",
     "DOUBLE_STALL_PENS",
     "STALL_BREEDING",
     "STABLE_BREEDING",
@@ -563,6 +565,11 @@ VEHICLES: tuple[Vehicle, ...] = (
         "carriage",
     ),
 )
+
+# Peat boat exchange (core.md §4.4): with at least one peat boat, any time, pay this much peat
+# for this much of one goods-track good (food, grain, flax, wool, hide).
+PEAT_BOAT_PEAT = 1
+PEAT_BOAT_GOOD = 1
 
 # Tiles in the box per double-sided tile type; both players share these limits.
 SUPPLY_TILES = {
