@@ -599,3 +599,75 @@ def test_peat_boat_exchange():
     with pytest.raises(ValueError, match="PEAT_BOAT_PEAT must be in 1..15, not 0"):
         with patched_rules(PEAT_BOAT_PEAT=0):
             pass
+
+
+# ---- the Baker's payment, the peat cut, the winter Grocer's cut, the choice counts ----
+
+
+def test_baker_payment():
+    """A bake pays BAKER_GRAIN grain (flax for what grain cannot) and BAKER_FUEL peat (wood for
+    what peat cannot); with too little the Baker cannot bake."""
+    def bake(**goods: int) -> dict[str, int] | None:
+        s = make(_winter({"goods": goods}))
+        s.apply(place("baker"))
+        if MORE not in s.legal_actions():
+            return None
+        s.apply(MORE)
+        g = _goods(s)
+        return {k: g[k] for k in ("grain", "flax", "peat", "wood", "food")}
+
+    assert bake(grain=1, flax=1, peat=0, wood=1, timber=0) == {
+        "grain": 0, "flax": 1, "peat": 0, "wood": 0, "food": 5 + 6}
+    with patched_rules(BAKER_GRAIN=2, BAKER_FUEL=2):
+        assert bake(grain=1, flax=0, peat=3, wood=0, timber=0) is None
+        assert bake(grain=1, flax=3, peat=1, wood=0, timber=0) is None
+        assert bake(grain=1, flax=3, peat=1, wood=2, timber=0) == {
+            "grain": 0, "flax": 2, "peat": 0, "wood": 1, "food": 5 + 6}
+    with pytest.raises(ValueError, match="BAKER_FUEL must be in 1..15, not 0"):
+        with patched_rules(BAKER_FUEL=0):
+            pass
+
+
+def test_peat_cut_and_the_winter_grocer_cuts():
+    """The winter Grocer cuts WINTER_GROCER_CUTS times from the boardwalk (4 peat on it), each
+    cut giving PEAT_PER_CUT peat."""
+    def grocer() -> tuple[int, int]:
+        s = play(make(_winter()), place("winter_grocer"), animal("sheep"))
+        d = s.to_dict()["players"][0]
+        return d["goods"]["peat"], d["home"]["boardwalk_peat"]
+
+    assert grocer() == (3 + 1, 4 - 1)
+    with patched_rules(PEAT_PER_CUT=2):
+        assert grocer() == (3 + 2, 4 - 1)
+    with patched_rules(WINTER_GROCER_CUTS=2):
+        assert grocer() == (3 + 2, 4 - 2)
+    with pytest.raises(ValueError, match="PEAT_PER_CUT must be in 1..15, not 0"):
+        with patched_rules(PEAT_PER_CUT=0):
+            pass
+
+
+def test_space_choice_count():
+    """A space's choice gives SPACE_CHOICE_COUNT of the chosen item; the table names exactly the
+    spaces with such a choice."""
+    def timber() -> int:
+        return _goods(play(make(position()), place("summer_grocer"), good("timber")))["timber"]
+
+    def cattle() -> int:
+        s = play(make(_winter()), place("cattle_trader"), animal("cattle"))
+        return int(s.to_dict()["players"][0]["animals"]["cattle"])
+
+    def merchant() -> tuple[int, int]:
+        g = _goods(play(make(_winter()), place("builders_merchant"), good("wood"), good("brick")))
+        return g["wood"], g["brick"]
+
+    assert (timber(), cattle(), merchant()) == (1, 1, (4 + 1, 1))
+    more = dict(rules.SPACE_CHOICE_COUNT, summer_grocer=3, cattle_trader=2, builders_merchant=2)
+    with patched_rules(SPACE_CHOICE_COUNT=more):
+        assert (timber(), cattle(), merchant()) == (3, 2, (4 + 2, 2))
+    with pytest.raises(ValueError, match=r"SPACE_CHOICE_COUNT\['dike_builder'\] must be in"):
+        with patched_rules(SPACE_CHOICE_COUNT=dict(rules.SPACE_CHOICE_COUNT, dike_builder=0)):
+            pass
+    fewer = {k: n for k, n in rules.SPACE_CHOICE_COUNT.items() if k != "winter_grocer"}
+    with pytest.raises(ValueError, match="SPACE_CHOICE_COUNT must name the spaces"):
+        with patched_rules(SPACE_CHOICE_COUNT=fewer):
+            pass

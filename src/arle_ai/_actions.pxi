@@ -513,9 +513,9 @@ cdef void summer_grocer_apply(State* s, Frame* f, Player* p, int a) noexcept nog
     cdef int pi = f.player
     pop(s)
     if a >= ACT_ANIMAL:
-        gain_animal(s, pi, a - ACT_ANIMAL, 1)
+        gain_animal(s, pi, a - ACT_ANIMAL, SPACE_CHOICE_N[S_GROCER])
     else:
-        gain(p, a - ACT_GOOD, 1)
+        gain(p, a - ACT_GOOD, SPACE_CHOICE_N[S_GROCER])
 
 # The exchange spaces (S3 Wool Weaver, W2 Tanner, W3 Linen Weaver, W8 Potter): up to (their
 # tool) times, pay one good and take others (rules.SPACE_EXCHANGES).
@@ -556,9 +556,9 @@ cdef int dike_builder_legal(State* s, Frame* f, Player* p, int* out) noexcept no
     return add(out, n, ACT_ANIMAL + A_CATTLE)
 
 cdef void take_animal_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
-    cdef int pi = f.player
+    cdef int pi = f.player, space = f.what
     pop(s)
-    gain_animal(s, pi, a - ACT_ANIMAL, 1)
+    gain_animal(s, pi, a - ACT_ANIMAL, SPACE_CHOICE_N[space])
 
 # S7 Clay Worker: clay by the shovels' lower row.
 cdef void clay_worker_start(State* s, int pi, Player* p, int space) noexcept nogil:
@@ -721,7 +721,7 @@ cdef void cattle_trader_apply(State* s, Frame* f, Player* p, int a) noexcept nog
             p.animals[code - GIVE_ANIMAL] += CHOICE_GAIN_N[space][j]
         elif code >= 0:
             gain(p, code, CHOICE_GAIN_N[space][j])
-    gain_animal(s, pi, a - ACT_ANIMAL, 1)
+    gain_animal(s, pi, a - ACT_ANIMAL, SPACE_CHOICE_N[space])
 
 # W6 Grocer (winter): 1 wood and 1 clay, then 1 animal and 1 peat cut from your moors.
 cdef void winter_grocer_start(State* s, int pi, Player* p, int space) noexcept nogil:
@@ -738,8 +738,8 @@ cdef void winter_grocer_apply(State* s, Frame* f, Player* p, int a) noexcept nog
     # the animal, then the cut from one of your own moors (nothing if none is left)
     cdef int pi = f.player
     pop(s)
-    gain_animal(s, pi, a - ACT_ANIMAL, 1)
-    push_cut(s, pi, 1)
+    gain_animal(s, pi, a - ACT_ANIMAL, SPACE_CHOICE_N[W_GROCER])
+    push_cut(s, pi, WINTER_GROCER_CUTS_N)
 
 # W7 Builders' Merchant: 2 hides, then 1 wood or 1 clay, then 1 timber or 1 brick (step 0, 1).
 cdef void builders_merchant_start(State* s, int pi, Player* p, int space) noexcept nogil:
@@ -752,7 +752,7 @@ cdef int builders_merchant_legal(State* s, Frame* f, Player* p, int* out) noexce
     return add(out, add(out, 0, ACT_GOOD + G_TIMBER), ACT_GOOD + G_BRICK)
 
 cdef void builders_merchant_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
-    gain(p, a - ACT_GOOD, 1)
+    gain(p, a - ACT_GOOD, SPACE_CHOICE_N[W_BUILDERS_MERCHANT])
     if f.step == 0:
         f.step = 1
     else:
@@ -767,22 +767,26 @@ cdef void baker_start(State* s, int pi, Player* p, int space) noexcept nogil:
     push_space(s, pi, space, tool_value(p, T_OVENS))
 
 cdef int baker_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
-    return repeat_legal(f, (p.goods[G_GRAIN] > 0 or p.goods[G_FLAX] > 0)
-                        and (p.goods[G_PEAT] > 0 or wood_like(p) > 0), out)
+    return repeat_legal(f, p.goods[G_GRAIN] + p.goods[G_FLAX] >= BAKER_GRAIN_N
+                        and p.goods[G_PEAT] + wood_like(p) >= BAKER_FUEL_N, out)
 
 cdef void baker_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
+    cdef int k
     if a == ACT_STOP:
         pop(s)
         return
-    # flax only when no grain is left, wood (then timber) only when no peat (docs/rules-decisions.md)
-    if p.goods[G_GRAIN] > 0:
-        p.goods[G_GRAIN] -= 1
-    else:
-        p.goods[G_FLAX] -= 1
-    if p.goods[G_PEAT] > 0:
-        p.goods[G_PEAT] -= 1
-    else:
-        pay_wood(p, 1)
+    # unit by unit: flax only when no grain is left, wood (then timber) only when no peat
+    # (docs/rules-decisions.md)
+    for k in range(BAKER_GRAIN_N):
+        if p.goods[G_GRAIN] > 0:
+            p.goods[G_GRAIN] -= 1
+        else:
+            p.goods[G_FLAX] -= 1
+    for k in range(BAKER_FUEL_N):
+        if p.goods[G_PEAT] > 0:
+            p.goods[G_PEAT] -= 1
+        else:
+            pay_wood(p, 1)
     gain(p, G_FOOD, BAKER_FOOD_N)
     f.count -= 1
 

@@ -86,6 +86,9 @@ cdef int8_t EXCH_GAIN_N[NSPACES][MAX_PARTS]
 cdef int8_t PEAT_BOATMAN_PEAT_N, PEAT_BOATMAN_PER_BOAT
 cdef int8_t BUTCHER_FOOD_BY_ANIMAL[NANIMALS]
 cdef int8_t BUTCHER_HIDES_N, BAKER_FOOD_N, WOOD_TRADER_WOOD_N, DIKE_WARDEN_DIKES_N
+cdef int8_t BAKER_GRAIN_N, BAKER_FUEL_N         # what one bake pays (rules.BAKER_GRAIN/_FUEL)
+cdef int8_t PEAT_PER_CUT_N, WINTER_GROCER_CUTS_N
+cdef int8_t SPACE_CHOICE_N[NSPACES]             # how many of a choice's item (0: no such choice)
 cdef int8_t STALL_COST_GOOD[MAX_PARTS]      # -1 none; wood/clay may be paid by timber/brick
 cdef int8_t STALL_COST_N[MAX_PARTS]
 cdef int8_t STABLE_UPGRADE_BRICKS_N
@@ -477,16 +480,26 @@ cdef void _fill_codes(int8_t* codes, int8_t* counts, items, bint animals, str na
         counts[j] = n
 
 
+# the spaces whose choice gives SPACE_CHOICE_N of the chosen item (their *_apply in _actions.pxi)
+_CHOICE_SPACES = ("summer_grocer", "dike_builder", "cattle_trader", "winter_grocer",
+                  "builders_merchant")
+
+
 cdef void _load_effects(r) except *:
     """What the spaces and buildings give: rules.SPACE_GAINS ... rules.BUILDING_USES."""
     global PEAT_BOATMAN_PEAT_N, PEAT_BOATMAN_PER_BOAT, BUTCHER_HIDES_N, BAKER_FOOD_N
     global WOOD_TRADER_WOOD_N, DIKE_WARDEN_DIKES_N, STABLE_UPGRADE_BRICKS_N
+    global BAKER_GRAIN_N, BAKER_FUEL_N, PEAT_PER_CUT_N, WINTER_GROCER_CUTS_N
     cdef int i, j
     spaces = [a.key for a in r.ACTION_SPACES]
     keys = [b.key for b in r.BUILDINGS]
     tools = [t.key for t in r.TOOLS]
     for name in ("SPACE_GAINS", "SPACE_GAINS_WITH_CHOICE", "SPACE_EXCHANGES"):
         _keys_within(name, getattr(r, name), spaces, "action spaces")
+    if set(r.SPACE_CHOICE_COUNT) != set(_CHOICE_SPACES):
+        raise ValueError(f"SPACE_CHOICE_COUNT must name the spaces whose choice gives a counted "
+                         f"item ({', '.join(_CHOICE_SPACES)}), not "
+                         f"{', '.join(map(str, r.SPACE_CHOICE_COUNT))}")
     for name in ("BUILDING_GAINS", "BUILDING_DIKES", "BUILDING_TOOL_STEPS", "BUILDING_USES"):
         _keys_within(name, getattr(r, name), keys, "buildings")
     for i, key in enumerate(spaces):
@@ -495,6 +508,7 @@ cdef void _load_effects(r) except *:
         _fill_codes(CHOICE_GAIN_CODE[i], CHOICE_GAIN_N[i],
                     r.SPACE_GAINS_WITH_CHOICE.get(key, ()), True,
                     f"SPACE_GAINS_WITH_CHOICE[{key}]")
+        SPACE_CHOICE_N[i] = r.SPACE_CHOICE_COUNT.get(key, 0)
         pay, gives = r.SPACE_EXCHANGES.get(key, ((None, 0), ()))
         EXCH_PAY_GOOD[i] = GOOD_NAMES.index(pay[0]) if pay[0] is not None else -1
         EXCH_PAY_N[i] = pay[1]
@@ -508,6 +522,10 @@ cdef void _load_effects(r) except *:
         BUTCHER_FOOD_BY_ANIMAL[i] = r.BUTCHER_FOOD[ANIMAL_NAMES[i]]
     BUTCHER_HIDES_N = r.BUTCHER_HIDES
     BAKER_FOOD_N = r.BAKER_FOOD
+    BAKER_GRAIN_N = r.BAKER_GRAIN
+    BAKER_FUEL_N = r.BAKER_FUEL
+    PEAT_PER_CUT_N = r.PEAT_PER_CUT
+    WINTER_GROCER_CUTS_N = r.WINTER_GROCER_CUTS
     WOOD_TRADER_WOOD_N = r.WOOD_TRADER_WOOD
     DIKE_WARDEN_DIKES_N = r.DIKE_WARDEN_DIKES
     _fill_codes(STALL_COST_GOOD, STALL_COST_N, r.STALL_COST, False, "STALL_COST")
@@ -700,9 +718,13 @@ def _check_numbers(r):
                  "DOUBLE_STALL_PENS"):
         if not 0 <= getattr(r, name) <= 20:
             raise ValueError(f"{name} must be in 0..20, not {getattr(r, name)}")
-    for name in ("PEAT_BOAT_PEAT", "PEAT_BOAT_GOOD"):
+    for name in ("PEAT_BOAT_PEAT", "PEAT_BOAT_GOOD", "BAKER_GRAIN", "BAKER_FUEL", "PEAT_PER_CUT",
+                 "WINTER_GROCER_CUTS"):
         if not 1 <= getattr(r, name) <= r.GOODS_CAP:
             raise ValueError(f"{name} must be in 1..{r.GOODS_CAP}, not {getattr(r, name)}")
+    for key, n in r.SPACE_CHOICE_COUNT.items():
+        if not 1 <= n <= r.GOODS_CAP:
+            raise ValueError(f"SPACE_CHOICE_COUNT[{key!r}] must be in 1..{r.GOODS_CAP}, not {n}")
     for name in ("MILKING_SHEEP", "MILKING_CATTLE", "SHEARING_SHEEP"):
         if len(getattr(r, name)) != 3:
             raise ValueError(f"{name} must have 3 thresholds")

@@ -139,14 +139,15 @@ cdef inline int peat_on_moors(Player* p) noexcept nogil:
     return p.dehydrated[0] + p.dehydrated[1] + p.dehydrated[2] + p.boardwalk
 
 cdef inline int cut_peat_from(Player* p, int source) noexcept nogil:
-    """Cut one peat. source 1..4: a dehydrated moor holding that many peat; 0: the boardwalk.
-    An emptied tile is removed and its spaces become land. Returns 0 if impossible."""
+    """Cut one peat piece, taking PEAT_PER_CUT peat. source 1..4: a dehydrated moor holding that
+    many pieces; 0: the boardwalk. An emptied tile is removed and its spaces become land.
+    Returns 0 if impossible."""
     cdef int i
     if source == 0:
         if p.boardwalk <= 0:
             return 0
         p.boardwalk -= 1
-        gain(p, G_PEAT, 1)
+        gain(p, G_PEAT, PEAT_PER_CUT_N)
         return 1
     for i in range(3):
         if p.dehydrated[i] == source:
@@ -154,7 +155,7 @@ cdef inline int cut_peat_from(Player* p, int source) noexcept nogil:
             if p.dehydrated[i] == 0:
                 p.moors_removed += 1
             sort_dehydrated(p)
-            gain(p, G_PEAT, 1)
+            gain(p, G_PEAT, PEAT_PER_CUT_N)
             return 1
     return 0
 

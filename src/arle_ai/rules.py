@@ -116,6 +116,11 @@ __all__ = [
     "BUTCHER_FOOD",
     "BUTCHER_HIDES",
     "BAKER_FOOD",
+    "BAKER_GRAIN",
+    "BAKER_FUEL",
+    "PEAT_PER_CUT",
+    "WINTER_GROCER_CUTS",
+    "SPACE_CHOICE_COUNT",
     "WOOD_TRADER_WOOD",
     "DIKE_WARDEN_DIKES",
     "STALL_COST",
@@ -862,7 +867,21 @@ PEAT_BOATMAN_PEAT = 3  # W1: peat taken ...
 PEAT_BOATMAN_PEAT_PER_BOAT = 1  # ... and more per peat boat owned
 BUTCHER_FOOD = {"sheep": 3, "cattle": 4, "horse": 3}  # W4, per animal slaughtered
 BUTCHER_HIDES = 2  # W4, per animal slaughtered
-BAKER_FOOD = 6  # W9, per 1 grain (or flax) and 1 peat (or wood) baked
+# How many of the chosen item a space's choice gives (summer Grocer: timber, brick or an animal;
+# Dike Builder, Cattle Trader, winter Grocer: an animal; Builders' Merchant: wood or clay, then
+# timber or brick, this many at each of its two choices).
+SPACE_CHOICE_COUNT: dict[str, int] = {
+    "summer_grocer": 1,
+    "dike_builder": 1,
+    "cattle_trader": 1,
+    "winter_grocer": 1,
+    "builders_merchant": 1,
+}
+WINTER_GROCER_CUTS = 1  # W6: peat cuts from your own moors, with the animal
+PEAT_PER_CUT = 1  # peat taken per cut from a moor or the boardwalk (Peat Cutter, winter Grocer)
+BAKER_FOOD = 6  # W9, per BAKER_GRAIN grain (or flax) and BAKER_FUEL peat (or wood) baked
+BAKER_GRAIN = 1  # W9: grain per bake; flax pays what grain cannot
+BAKER_FUEL = 1  # W9: peat per bake; wood (then timber) pays what peat cannot
 WOOD_TRADER_WOOD = 4  # W10
 DIKE_WARDEN_DIKES = 1  # W13, with the flip
 STALL_COST = (("clay", 2), ("grain", 1))  # S12 / W14 (clay: brick may pay)
