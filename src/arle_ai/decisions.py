@@ -97,8 +97,8 @@ SPACE_QUESTIONS = {
         "do you place a forest, or which building do you build?",
     ("forester", frozenset({"tile"})): "do you place a forest?",
     ("wood_trader", frozenset({"build", "good"})):
-        "do you take 4 wood, or which building do you build?",
-    ("wood_trader", frozenset({"good"})): "do you take 4 wood?",
+        f"do you take {rules.WOOD_TRADER_WOOD} wood, or which building do you build?",
+    ("wood_trader", frozenset({"good"})): f"do you take {rules.WOOD_TRADER_WOOD} wood?",
     ("summer_laborer", frozenset({"vehicle"})): "which vehicle do you build?",
     ("summer_laborer", frozenset({"vehicle", "imitate"})):
         "which vehicle do you build, or which action space do you copy?",
