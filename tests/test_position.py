@@ -5,6 +5,8 @@ from __future__ import annotations
 import copy
 import json
 import random
+import types
+from typing import Any
 
 import pytest
 
@@ -377,3 +379,54 @@ def test_checked_values_are_plain_ints():
     d["special_action_by"] = 1.0
     assert type(check_position(d).special_by) is int
     assert GameState.from_dict(d).to_dict()["special_action_by"] == 1
+
+
+def test_bounds_without_a_rules_number_are_the_cores():
+    # animals, loaded items and frame fields: check_position reads the core's bounds (the ones
+    # its guards use), so the two cannot disagree; the bound itself passes, one more is refused
+    from arle_ai import _core
+    from arle_ai.position import check_position
+
+    lim = _core._position_limits()
+    assert lim["animal_fields"] == tuple((a, lim["animals_max"]) for a in _core.ANIMAL_NAMES)
+    cases = [(("players", 0, "animals", "sheep"), lim["animals_max"]),
+             (("players", 1, "loaded", _core.LOAD_NAMES[0]), lim["loaded_max"]),
+             (("pending", 0, "b"), lim["frame_b_max"]),
+             (("pending", 0, "c"), lim["frame_a_max"]),
+             (("pending", 0, "m"), lim["frame_m_max"])]
+    for path, bound in cases:
+        for value, ok in ((bound, True), (bound + 1, False)):
+            d = base(0)
+            d["pending"] = [{"kind": "turn", "player": 0}]
+            node: Any = d
+            for key in path[:-1]:
+                node = node[key]
+            node[path[-1]] = value
+            if ok:
+                check_position(d)
+            else:
+                with pytest.raises(PositionError, match=rf"out of range 0\.\.{bound}$"):
+                    check_position(d)
+
+
+def test_position_limits_are_built_once_per_table_load():
+    from arle_ai import _core, rules
+    from arle_ai.position import check_position
+
+    lim = _core._position_limits()
+    assert _core._position_limits() is lim  # cached: from_dict does not rebuild it
+    copy = types.ModuleType("patched_rules")
+    copy.__dict__.update(vars(rules))
+    fields = rules.SUPPLY_TILES["field"]
+    copy.SUPPLY_TILES = dict(rules.SUPPLY_TILES, field=fields + 1)
+    d = base(0)
+    d["players"][0]["home"]["grain_fields"] = fields + 1
+    with pytest.raises(PositionError, match=rf"grain_fields: {fields + 1} is out of range"):
+        check_position(d)
+    _core._reload_tables(copy)
+    try:
+        assert _core._position_limits() is not lim  # the cache follows the tables
+        assert check_position(d).players[0].grain_fields == fields + 1
+    finally:
+        _core._reload_tables()
+    assert _core._position_limits() == lim

@@ -756,6 +756,8 @@ def _reload_tables(rules_module=None):
 
     For tests that change a rules number on a copy and check that the engine follows; call it
     again without an argument to restore. Names and sizes cannot change (they are compiled in)."""
+    global _POSITION_LIMITS
+    _POSITION_LIMITS = None     # a position's limits are read from these tables (_position.pxi)
     try:
         _load_data(_rules if rules_module is None else rules_module)
     except BaseException:

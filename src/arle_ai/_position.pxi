@@ -14,7 +14,7 @@ cdef dict _player_to_dict(Player* p):
         "home": {
             "dikes": p.dikes,
             "hydrated_moors": p.hydrated,
-            "dehydrated_moors": [p.dehydrated[i] for i in range(3) if p.dehydrated[i] > 0],
+            "dehydrated_moors": [p.dehydrated[i] for i in range(MOOR_TILES) if p.dehydrated[i] > 0],
             "boardwalk_peat": p.boardwalk,
             "grain_fields": p.grain_fields,
             "flax_fields": p.flax_fields,
@@ -81,23 +81,51 @@ cdef dict _state_to_dict(State* s):
 # engine: land and barn room, loaded widths, buildings owned once, supplies, the decision
 # stack, housing, a legal decision.
 
+# Bounds of a position's values that no rules number gives: what the core's int8/int16 fields
+# hold and a sound position stays within. The one source of these ranges for check_position
+# (through _position_limits) and for the core's guards below.
+cdef enum:
+    POS_ANIMALS_MAX = 99    # animals of one type
+    POS_LOADED_MAX = 16     # items of one kind loaded on a player's vehicles
+    POS_FRAME_A_MAX = 60    # a frame's "a" (Frame.what) and "c" (Frame.count)
+    POS_FRAME_B_MAX = 16    # a frame's "b" (Frame.step) and "d" (Frame.low)
+    POS_FRAME_M_MAX = 0x7FFF  # a frame's "m" (Frame.mask, int16)
+
+_POSITION_LIMITS = None  # built on first use; _reload_tables empties it
+
+
 def _position_limits():
     """The names and numbers a position is checked against (arle_ai.position.check_position),
-    from the tables the core holds now (a test's _reload_tables included)."""
+    from the tables the core holds now (a test's _reload_tables included: it empties the cache).
+    The same dict each call until then: read it, do not change it."""
+    global _POSITION_LIMITS
+    if _POSITION_LIMITS is None:
+        _POSITION_LIMITS = _build_position_limits()
+    return _POSITION_LIMITS
+
+
+def _index(keys):
+    return {k: i for i, k in enumerate(keys)}
+
+
+def _build_position_limits():
     cdef int g, t, k
     tools = []
     for t in range(NTOOLS):
         tools.append((TOOL_KEYS[t], tuple([TOOL_VALUE[t][k] for k in range(TOOL_LEN[t])])))
     return {
         "format": POSITION_FORMAT, "max_seed": MAX_SEED, "variants": VARIANTS,
-        "buildings": BUILDING_KEYS,
+        "buildings": BUILDING_KEYS, "building_index": _index(BUILDING_KEYS),
         "building_colours": tuple([BUILDING_COLOUR[k] for k in range(NBUILDINGS)]),
         "colour_spaces": dict(_rules.BUILDING_COLOUR_SPACES),
         "half_years": HALF_YEARS, "turns_per_half_year": TURNS_PER_HALF_YEAR,
-        "spaces": SPACE_KEYS, "space_seasons": tuple([space_season(k) for k in range(NSPACES)]),
+        "spaces": SPACE_KEYS, "space_index": _index(SPACE_KEYS), "space_seasons": tuple([space_season(k) for k in range(NSPACES)]),
         "goods": tuple([(GOOD_NAMES[g], good_cap(g)) for g in range(NGOODS)]),
-        "animals": ANIMAL_NAMES, "tools": tuple(tools),
-        "dike_steps": DIKE_STEPS_N, "start_hydrated": START_HYDRATED,
+        "animals": ANIMAL_NAMES, "animals_max": POS_ANIMALS_MAX,
+        "animal_fields": tuple([(ANIMAL_NAMES[t], POS_ANIMALS_MAX) for t in range(NANIMALS)]),
+        "tools": tuple(tools),
+        "dike_steps": DIKE_STEPS_N, "moor_tiles": MOOR_TILES, "moor_peat": MOOR_PEAT,
+        "start_hydrated": START_HYDRATED,
         "start_boardwalk": START_BOARDWALK, "start_grain_fields": START_GRAIN_FIELDS,
         "start_flax_fields": START_FLAX_FIELDS, "start_stalls": START_STALLS,
         "supply_fields": SUPPLY_FIELDS, "supply_forest_park": SUPPLY_FOREST_PARK,
@@ -105,10 +133,14 @@ def _position_limits():
         "supply_boat_plow": SUPPLY_BOAT_PLOW,
         "vehicle_keys": VEHICLE_KEYS, "first_vehicle": V_HANDCART,
         "vehicle_spaces": tuple([VEH_NSPACES[k] for k in range(NVKINDS)]),
-        "max_vehicles": MAXVEH, "loads": LOAD_NAMES, "destinations": DEST_KEYS,
+        "max_vehicles": MAXVEH, "loads": LOAD_NAMES, "loaded_max": POS_LOADED_MAX,
+        "loaded_fields": tuple([(LOAD_NAMES[t], POS_LOADED_MAX) for t in range(NLOAD)]),
+        "destinations": DEST_KEYS, "destination_index": _index(DEST_KEYS),
         "bottlenecks_max": BOTTLENECKS_MAX, "november_houses": BUILDING_KEYS[:4],
+        "november_index": _index(BUILDING_KEYS[:4]),
         "stack": STACK, "frame_kinds": FRAME_KINDS, "sub_frames": SUB_FRAMES,
-        "first_sub_frame": F_PAY_BUILDING,
+        "first_sub_frame": F_PAY_BUILDING, "frame_a_max": POS_FRAME_A_MAX,
+        "frame_b_max": POS_FRAME_B_MAX, "frame_m_max": POS_FRAME_M_MAX,
     }
 
 
@@ -127,19 +159,19 @@ cdef void _player_from_checked(Player* p, c, int pi) except *:
     cdef int g, t, i, k, m, used_width = 0, load_width = 0
     where = f"players[{pi}]"
     _guard(len(c.goods) == NGOODS and len(c.animals) == NANIMALS and len(c.tools) == NTOOLS
-           and len(c.loaded) == NLOAD and len(c.dehydrated) <= 3
+           and len(c.loaded) == NLOAD and len(c.dehydrated) <= MOOR_TILES
            and len(c.vehicles) <= MAXVEH, f"{where}: a table's length")
     for g in range(NGOODS):
         _guard(0 <= c.goods[g] <= good_cap(g), f"{where}.goods")
         p.goods[g] = c.goods[g]
     for t in range(NANIMALS):
-        _guard(0 <= c.animals[t] <= 99, f"{where}.animals")
+        _guard(0 <= c.animals[t] <= POS_ANIMALS_MAX, f"{where}.animals")
         p.animals[t] = c.animals[t]
     for t in range(NTOOLS):
         _guard(0 <= c.tools[t] < TOOL_LEN[t], f"{where}.tools")
         p.tools[t] = c.tools[t]
-    _guard(0 <= c.dikes <= DIKE_STEPS_N and 0 <= c.hydrated <= 3
-           and c.hydrated + len(c.dehydrated) + c.moors_removed == 3, f"{where}.home")
+    _guard(0 <= c.dikes <= DIKE_STEPS_N and 0 <= c.hydrated <= MOOR_TILES
+           and c.hydrated + len(c.dehydrated) + c.moors_removed == MOOR_TILES, f"{where}.home")
     p.dikes = c.dikes
     p.hydrated = c.hydrated
     for i in range(len(c.dehydrated)):
@@ -179,6 +211,7 @@ cdef void _player_from_checked(Player* p, c, int pi) except *:
         raise PositionError(f"{where}.barn: more pieces than the barn holds ({BARN_SMALL} small "
                             f"+ {BARN_LARGE} large + {BARN_FLEX} either)")
     for i in range(NLOAD):
+        _guard(0 <= c.loaded[i] <= POS_LOADED_MAX, f"{where}.loaded")
         p.loaded[i] = c.loaded[i]
         load_width += p.loaded[i] * LOAD_SIZE[i]
     _guard(_bits_within(c.dest_loaded, NDEST) and _bits_within(c.dest_done, NDEST),
@@ -208,8 +241,10 @@ cdef void _frames_from_checked(State* s, tuple frames) except *:
     _guard(0 < len(frames) <= STACK, "pending")
     for i in range(len(frames)):
         k, player, a, b, c, d, m = frames[i]
-        _guard(0 < k < NKINDS and k != 3 and -1 <= player <= 1 and 0 <= a <= 60
-               and 0 <= b <= 16 and 0 <= c <= 60 and 0 <= d <= 16 and 0 <= m <= 0x7FFF
+        _guard(0 < k < NKINDS and k != K_INVENTORY and -1 <= player <= 1
+               and 0 <= a <= POS_FRAME_A_MAX and 0 <= b <= POS_FRAME_B_MAX
+               and 0 <= c <= POS_FRAME_A_MAX and 0 <= d <= POS_FRAME_B_MAX
+               and 0 <= m <= POS_FRAME_M_MAX
                and (k != K_ACTION or a < NSPACES
                     or F_PAY_BUILDING <= a < F_PAY_BUILDING + len(SUB_FRAMES)),
                f"pending[{i}]")
@@ -417,7 +452,13 @@ cdef void _state_from_checked(State* s, c) except *:
         raise PositionError("pending: the position has no legal decision")
 
 
+_CHECK_POSITION = None  # arle_ai.position.check_position, imported on first use (it imports us)
+
+
 cdef void _state_from_dict(State* s, d) except *:
     """Check the Python objects of a position (arle_ai.position.check_position), then copy."""
-    from arle_ai.position import check_position
-    _state_from_checked(s, check_position(d))
+    global _CHECK_POSITION
+    if _CHECK_POSITION is None:
+        from arle_ai.position import check_position
+        _CHECK_POSITION = check_position
+    _state_from_checked(s, _CHECK_POSITION(d))

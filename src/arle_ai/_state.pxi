@@ -11,6 +11,7 @@ cdef enum:
     STACK = 12
     GOODS_MAX = 999     # the bound of uncapped goods: gains stop there, validation rejects more
     BOTTLENECKS_MAX = 60  # likewise for supply bottlenecks
+    MOOR_TILES = 3      # moor tiles of a home board: hydrated, dehydrated or removed
 
 # kinds of pending-decision frames
 cdef enum:
@@ -39,7 +40,7 @@ ctypedef struct Player:
     int8_t tools[NTOOLS]      # position index on each track (0 = leftmost)
     int8_t dikes              # dike steps taken, 0..7 (core.md 2.4)
     int8_t hydrated           # hydrated moor tiles
-    int8_t dehydrated[3]      # peat on each dehydrated moor, sorted descending; 0 = no tile
+    int8_t dehydrated[MOOR_TILES]  # peat on each dehydrated moor, sorted descending; 0 = no tile
     int8_t boardwalk          # peat on the boardwalk; 0 = removed
     int8_t moors_removed      # moor tiles gone (their 2 spaces are land)
     int8_t grain_fields

@@ -124,10 +124,11 @@ def _short(value: object, limit: int = 40) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-def _mask(keys: Sequence[str], allowed: Sequence[str]) -> int:
+def _mask(keys: Sequence[str], index: dict[str, int]) -> int:
+    """The bitmask of `keys` (checked names) by their `index` (from the core's limits)."""
     m = 0
     for k in keys:
-        m |= 1 << allowed.index(k)
+        m |= 1 << index[k]
     return m
 
 
@@ -146,17 +147,29 @@ class _Reader:
         return f"{self.path}.{key}" if self.path else key
 
     def get(self, key: str, default: Any = None, required: bool = False) -> Any:
-        if key not in self.data:
-            if required:
-                raise PositionError(f"{self.name(key)}: missing")
-            return default
-        self.used.add(key)
-        return self.data[key]
+        data = self.data
+        if key in data:
+            self.used.add(key)
+            return data[key]
+        if required:
+            raise PositionError(f"{self.name(key)}: missing")
+        return default
+
+    def counts(self, fields: Sequence[tuple[str, int]]) -> tuple[int, ...]:
+        """The integer fields (key, most) in order, each in 0..most, default 0 (as :meth:`int`)."""
+        return tuple([self.int(key, 0, most, default=0) for key, most in fields])
 
     def int(self, key: str, lo: int, hi: int, default: int | None = None,
             required: bool = False) -> int:
-        v = self.get(key, default, required)
-        if isinstance(v, bool) or not isinstance(v, int):
+        data = self.data
+        if key in data:
+            self.used.add(key)
+            v = data[key]
+        elif required:
+            raise PositionError(f"{self.name(key)}: missing")
+        else:
+            v = default
+        if type(v) is not int and (isinstance(v, bool) or not isinstance(v, int)):
             raise PositionError(f"{self.name(key)}: expected an integer, got {_short(v)}")
         if not lo <= v <= hi:
             raise PositionError(f"{self.name(key)}: {_short(v)} is out of range {lo}..{hi}")
@@ -186,10 +199,10 @@ class _Reader:
 
 def _check_player(r: _Reader, lim: dict[str, Any]) -> CheckedPlayer:
     goods_r = r.sub("goods")
-    goods = tuple(goods_r.int(name, 0, cap, default=0) for name, cap in lim["goods"])
+    goods = goods_r.counts(lim["goods"])
     goods_r.done()
     animals_r = r.sub("animals")
-    animals = tuple(animals_r.int(name, 0, 99, default=0) for name in lim["animals"])
+    animals = animals_r.counts(lim["animal_fields"])
     animals_r.done()
     tools_r = r.sub("tools")
     tools = []
@@ -202,15 +215,16 @@ def _check_player(r: _Reader, lim: dict[str, Any]) -> CheckedPlayer:
     tools_r.done()
     home = r.sub("home")
     dikes = home.int("dikes", 0, lim["dike_steps"], default=0)
-    hydrated = home.int("hydrated_moors", 0, 3, default=lim["start_hydrated"])
+    moors, peat = lim["moor_tiles"], lim["moor_peat"]
+    hydrated = home.int("hydrated_moors", 0, moors, default=lim["start_hydrated"])
     dm = home.get("dehydrated_moors", [])
-    if not isinstance(dm, list) or len(dm) > 3 - hydrated:
-        raise PositionError(f"{home.name('dehydrated_moors')}: a list of at most {3 - hydrated} "
-                            "peat counts (3 moor tiles in all)")
+    if not isinstance(dm, list) or len(dm) > moors - hydrated:
+        raise PositionError(f"{home.name('dehydrated_moors')}: a list of at most "
+                            f"{moors - hydrated} peat counts ({moors} moor tiles in all)")
     for v in dm:
-        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 4:
+        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= peat:
             raise PositionError(f"{home.name('dehydrated_moors')}: {_short(v)} is not a peat "
-                                "count 1..4 (an emptied moor is removed)")
+                                f"count 1..{peat} (an emptied moor is removed)")
     fields, forest_park = lim["supply_fields"], lim["supply_forest_park"]
     stall_depot, stable_double = lim["supply_stall_depot"], lim["supply_stable_double"]
     boardwalk = home.int("boardwalk_peat", 0, lim["start_boardwalk"],
@@ -224,7 +238,7 @@ def _check_player(r: _Reader, lim: dict[str, Any]) -> CheckedPlayer:
     stables = home.int("stables", 0, stable_double, default=0)
     double_stalls = home.int("double_stalls", 0, stable_double, default=0)
     buildings = _mask(home.keys_list("buildings", lim["buildings"], "building"),
-                      lim["buildings"])
+                      lim["building_index"])
     home.done()
     barn = r.sub("barn")
     peat_boats = barn.int("peat_boats", 0, lim["supply_boat_plow"], default=0)
@@ -259,18 +273,20 @@ def _check_player(r: _Reader, lim: dict[str, Any]) -> CheckedPlayer:
         veh.append((k, m))
     barn.done()
     loaded_r = r.sub("loaded")
-    loaded = tuple(loaded_r.int(name, 0, 16, default=0) for name in lim["loads"])
+    loaded = loaded_r.counts(lim["loaded_fields"])
     dests = lim["destinations"]
-    dest_loaded = _mask(loaded_r.keys_list("destinations", dests, "destination"), dests)
+    dest_index = lim["destination_index"]
+    dest_loaded = _mask(loaded_r.keys_list("destinations", dests, "destination"), dest_index)
     loaded_r.done()
-    dest_done = _mask(r.keys_list("travel", dests, "destination"), dests)
+    dest_done = _mask(r.keys_list("travel", dests, "destination"), dest_index)
     bottlenecks = r.int("bottlenecks", 0, lim["bottlenecks_max"], default=0)
     houses = lim["november_houses"]
-    november_used = _mask(r.keys_list("november_used", houses, "light-green house"), houses)
+    november_used = _mask(r.keys_list("november_used", houses, "light-green house"),
+                          lim["november_index"])
     r.done()
     return CheckedPlayer(
         goods, animals, tuple(tools), dikes, hydrated,
-        tuple(int(v) for v in sorted(dm, reverse=True)), 3 - hydrated - len(dm), boardwalk,
+        tuple(int(v) for v in sorted(dm, reverse=True)), moors - hydrated - len(dm), boardwalk,
         grain_fields, flax_fields, forests, parks, stalls, depots, stables, double_stalls,
         buildings, peat_boats, plows, tuple(veh), loaded, dest_loaded, dest_done, bottlenecks,
         november_used)
@@ -282,6 +298,7 @@ def _check_frames(frames: list[Any], lim: dict[str, Any]) -> tuple[CheckedFrame,
     kinds: tuple[str, ...] = lim["frame_kinds"]
     spaces: tuple[str, ...] = lim["spaces"]
     sub_frames: tuple[str, ...] = lim["sub_frames"]
+    a_max, b_max = lim["frame_a_max"], lim["frame_b_max"]
     out = []
     for i, fr in enumerate(frames):
         r = _Reader(fr, f"pending[{i}]")
@@ -299,11 +316,11 @@ def _check_frames(frames: list[Any], lim: dict[str, Any]) -> tuple[CheckedFrame,
             else:
                 raise PositionError(f"{r.name('step')}: unknown step {_short(step)}")
         else:
-            a = r.int("a", 0, 60, default=0)
-        b = r.int("b", 0, 16, default=0)
-        c = r.int("c", 0, 60, default=0)
-        d = r.int("d", 0, 16, default=0)
-        m = r.int("m", 0, 0x7FFF, default=0)
+            a = r.int("a", 0, a_max, default=0)
+        b = r.int("b", 0, b_max, default=0)
+        c = r.int("c", 0, a_max, default=0)
+        d = r.int("d", 0, b_max, default=0)
+        m = r.int("m", 0, lim["frame_m_max"], default=0)
         r.done()
         if kind != "game_over" and player < 0:
             raise PositionError(f"{r.name('player')}: must be 0 or 1")
@@ -333,7 +350,9 @@ def check_position(d: object) -> CheckedPosition:
     buildings: tuple[str, ...] = lim["buildings"]
     in_play = setup.keys_list("buildings", buildings, "building")
     setup.done()
-    colours = [lim["building_colours"][buildings.index(k)] for k in in_play]
+    building_index: dict[str, int] = lim["building_index"]
+    building_colours = lim["building_colours"]
+    colours = [building_colours[building_index[k]] for k in in_play]
     counts = [colours.count(c) for c in range(6)]
     want = {"green": counts[0] + counts[1], "yellow": counts[2], "orange": counts[3],
             "blue": counts[4], "red": counts[5]}
@@ -341,7 +360,7 @@ def check_position(d: object) -> CheckedPosition:
         if want[colour] != spaces:
             raise PositionError(f"setup.buildings: {want[colour]} {colour} buildings in play, "
                                 f"the board has {spaces} {colour} spaces")
-    in_play_mask = _mask(in_play, buildings)
+    in_play_mask = _mask(in_play, building_index)
     half_year = r.int("half_year", 1, lim["half_years"], required=True)
     season = r.get("season", None)
     if season is not None and season != ("summer" if half_year & 1 else "winter"):
@@ -362,7 +381,7 @@ def check_position(d: object) -> CheckedPosition:
             raise PositionError(f"occupied.{key}: unknown action space")
         if isinstance(who, bool) or who not in (0, 1):
             raise PositionError(f"occupied.{key}: expected player 0 or 1, got {_short(who)}")
-        i = space_keys.index(key)
+        i = lim["space_index"][key]
         occupied |= 1 << i
         if who == 1:
             occupied_by |= 1 << i
@@ -373,7 +392,8 @@ def check_position(d: object) -> CheckedPosition:
                                     f"special_action_by = {who}")
     if off_season > 1:
         raise PositionError("occupied: only one worker per half-year may use the other season")
-    available = _mask(r.keys_list("buildings_on_board", buildings, "building"), buildings)
+    available = _mask(r.keys_list("buildings_on_board", buildings, "building"),
+                      building_index)
     if available & ~in_play_mask:
         raise PositionError("buildings_on_board: a building that is not in play "
                             "(setup.buildings)")
