@@ -62,7 +62,7 @@ cdef inline int barn_fits(Player* p, int kind) noexcept nogil:
     cdef int small = barn_small(p), large = large_vehicles(p)
     if small + large + 1 > BARN_SMALL + BARN_LARGE + BARN_FLEX:
         return 0
-    if VEH_KIND[kind] == 2:
+    if VEH_KIND[kind] == VK_LARGE:
         return large + 1 <= BARN_LARGE + BARN_FLEX
     return small + 1 <= BARN_SMALL + BARN_FLEX
 
@@ -275,7 +275,7 @@ cdef int cut_actions(Player* p, int* out, int n) noexcept nogil:
         n += 1
     for k in range(1, MOOR_PEAT + 1):
         seen = 0
-        for i in range(3):
+        for i in range(MOOR_TILES):
             if p.dehydrated[i] == k:
                 seen = 1
         if seen:

@@ -29,7 +29,7 @@ FRAME_KINDS = ("none", "turn", "end_window", "unused", "feed", "breed", "discard
                "november", "action", "game_over", "advance", "half_end")
 SUB_FRAMES = ("pay_building", "cut", "flip", "master", "field", "forest", "animals", "deliver",
               "smithy", "farmers_inn", "bakehouse", "give_animals", "give_clothing", "junk_dealer")
-VARIANTS = ("standard", "first-game")
+VARIANTS = ("standard", "first-game")  # by VARIANT_* value (_state.pxi)
 POSITION_FORMAT = "arle-position/1"
 
 # The action-id layout is rules.ACTION_LAYOUT (the enums ACT_* are generated from it).

@@ -18,7 +18,14 @@ cdef uint32_t NOVEMBER_HOUSES               # light green: used before each Nove
 cdef uint32_t CLOCK_BUILDINGS               # dark green: used any time
 
 cdef int8_t VEH_VP[NVKINDS]
-cdef int8_t VEH_KIND[NVKINDS]               # 0 equipment, 1 small, 2 large
+# what a barn piece is (rules.Vehicle.kind, named in _VKINDS): equipment, or a small or a large
+# vehicle (each takes a barn space of its size, core.md 5.2)
+cdef enum:
+    VK_EQUIPMENT = 0
+    VK_SMALL = 1
+    VK_LARGE = 2
+
+cdef int8_t VEH_KIND[NVKINDS]               # VK_EQUIPMENT, VK_SMALL or VK_LARGE
 cdef int8_t VEH_COST_WOOD[NVKINDS]
 cdef int8_t VEH_COST_HORSE[NVKINDS]
 cdef int8_t VEH_COST_CATTLE_OR_HORSE[NVKINDS]
@@ -147,10 +154,10 @@ cdef int16_t START_ANIMALS_ARR[NANIMALS]
 cdef int8_t START_HYDRATED, START_BOARDWALK, START_GRAIN_FIELDS, START_FLAX_FIELDS, START_STALLS
 cdef enum:
     MAX_DRAWS = 8
-cdef int8_t NDRAWS[2]                       # per variant (standard, first-game)
-cdef int8_t DRAW_FIRST[2][MAX_DRAWS]        # a colour group: first building, group size,
-cdef int8_t DRAW_COUNT[2][MAX_DRAWS]        # and how many go on the board (drawn at random
-cdef int8_t DRAW_KEEP[2][MAX_DRAWS]         # when fewer than the group)
+cdef int8_t NDRAWS[NVARIANTS]               # per variant (standard, first-game)
+cdef int8_t DRAW_FIRST[NVARIANTS][MAX_DRAWS]  # a colour group: first building, group size,
+cdef int8_t DRAW_COUNT[NVARIANTS][MAX_DRAWS]  # and how many go on the board (drawn at random
+cdef int8_t DRAW_KEEP[NVARIANTS][MAX_DRAWS]   # when fewer than the group)
 
 cdef int8_t HOME_VP_STALL, HOME_VP_DEPOT, HOME_VP_STABLE, HOME_VP_DOUBLE_STALL
 cdef int8_t HOME_VP_FOREST, HOME_VP_PARK, HOME_VP_HYDRATED, HOME_VP_DEHYDRATED, HOME_VP_BOARDWALK
@@ -178,7 +185,7 @@ cdef enum:
 GOOD_NAMES = tuple(_rules.GOODS)
 ANIMAL_NAMES = tuple(_rules.ANIMALS)
 LOAD_NAMES = tuple(_rules.LOAD_GOODS)
-_VKINDS = ("equipment", "small", "large")
+_VKINDS = ("equipment", "small", "large")  # rules.Vehicle.kind, by VK_* value
 _COLOURS = ("light_green", "dark_green", "yellow", "orange", "blue", "red")
 _GIVE_TILES = {"any_animal": GIVE_ANY_ANIMAL, "any_clothing": GIVE_ANY_CLOTHING,
                "grain_field": GIVE_GRAIN_FIELD, "flax_field": GIVE_FLAX_FIELD,
@@ -289,14 +296,14 @@ cdef void _load_setup_draws(r) except *:
         if i == 0 or r.BUILDINGS[i - 1].colour != b.colour:
             groups.append([i, 0])
         groups[len(groups) - 1][1] += 1
-    for v in range(2):
+    for v in range(NVARIANTS):
         n = 0
         for first, count in groups:
             colour = r.BUILDINGS[first].colour
             space = "green" if colour.endswith("green") else colour
             if space == "green":
                 first_game = keys[first] in r.FIRST_GAME_GREEN
-                if first_game != (v == 1):
+                if first_game != (v == VARIANT_FIRST_GAME):
                     continue
             if n >= MAX_DRAWS:
                 raise ValueError(f"BUILDINGS: more than {MAX_DRAWS} colour groups to draw "

@@ -180,12 +180,12 @@ cdef void pay_food_sustenance(State* s, int pi) noexcept nogil:
     add_bottlenecks(p, need - k)
     if k == 0:
         return
-    for t in range(3):
+    for t in range(NANIMALS):
         if p.animals[t] > 0:
             types += 1
     if types == 1 or k == animal_total(p):
         # no choice: one type, or every animal goes
-        for t in range(3):
+        for t in range(NANIMALS):
             while k > 0 and p.animals[t] > 0:
                 p.animals[t] -= 1
                 k -= 1
@@ -208,7 +208,7 @@ cdef void pay_fuel(Player* p) noexcept nogil:
 
 cdef void apply_breeding(Player* p, int8_t* v) noexcept nogil:
     cdef int t
-    for t in range(3):
+    for t in range(NANIMALS):
         p.animals[t] += v[t]
 
 cdef void start_breeding(State* s, int pi) noexcept nogil:
@@ -458,7 +458,7 @@ cdef int legal_actions(State* s, int* out) noexcept nogil:
         n = give_animal_actions(&s.pl[pi], f.what, f.step, out, n)
     elif f.kind == K_DISCARD:
         if not housable(&s.pl[pi]):
-            for t in range(3):
+            for t in range(NANIMALS):
                 if s.pl[pi].animals[t] > 0:
                     out[n] = ACT_ANIMAL + t
                     n += 1

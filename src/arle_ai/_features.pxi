@@ -39,7 +39,7 @@ cdef int write_player(State* s, int pi, float* out) noexcept nogil:
     cdef int parts[NSCORE]
     for i in range(NGOODS):
         out[k] = p.goods[i]; k += 1
-    for i in range(3):
+    for i in range(NANIMALS):
         out[k] = p.animals[i]; k += 1
     for i in range(NTOOLS):
         out[k] = p.tools[i]; k += 1
@@ -97,7 +97,7 @@ cdef int write_features(State* s, int me, float* out) noexcept nogil:
     out[k] = 1 if s.start_player == me else 0; k += 1
     out[k] = 1 if s.special_by == me else 0; k += 1
     out[k] = 1 if s.special_by == opp else 0; k += 1
-    out[k] = 1 if s.variant == 1 else 0; k += 1
+    out[k] = 1 if s.variant == VARIANT_FIRST_GAME else 0; k += 1
     out[k] = fields_left(s); k += 1
     out[k] = forests_left(s); k += 1
     out[k] = stalls_left(s); k += 1

@@ -87,7 +87,7 @@ cdef inline int popcount32(uint32_t x) noexcept nogil:
 
 cdef inline int dehydrated_count(Player* p) noexcept nogil:
     cdef int n = 0, i
-    for i in range(3):
+    for i in range(MOOR_TILES):
         if p.dehydrated[i] > 0:
             n += 1
     return n
@@ -115,8 +115,8 @@ cdef inline void build_dikes(Player* p, int n) noexcept nogil:
 cdef inline void sort_dehydrated(Player* p) noexcept nogil:
     cdef int i, j
     cdef int8_t t
-    for i in range(3):
-        for j in range(2 - i):
+    for i in range(MOOR_TILES):
+        for j in range(MOOR_TILES - 1 - i):
             if p.dehydrated[j] < p.dehydrated[j + 1]:
                 t = p.dehydrated[j]
                 p.dehydrated[j] = p.dehydrated[j + 1]
@@ -127,7 +127,7 @@ cdef inline int dehydrate_moor(Player* p) noexcept nogil:
     cdef int i
     if p.hydrated <= 0:
         return 0
-    for i in range(3):
+    for i in range(MOOR_TILES):
         if p.dehydrated[i] == 0:
             p.hydrated -= 1
             p.dehydrated[i] = MOOR_PEAT
@@ -149,7 +149,7 @@ cdef inline int cut_peat_from(Player* p, int source) noexcept nogil:
         p.boardwalk -= 1
         gain(p, G_PEAT, PEAT_PER_CUT_N)
         return 1
-    for i in range(3):
+    for i in range(MOOR_TILES):
         if p.dehydrated[i] == source:
             p.dehydrated[i] -= 1
             if p.dehydrated[i] == 0:
@@ -212,11 +212,11 @@ cdef int housable_counts(int n0, int n1, int n2, int pens3, int pens6, int land,
     return 0
 
 cdef inline int housable(Player* p) noexcept nogil:
-    return housable_counts(p.animals[0], p.animals[1], p.animals[2],
+    return housable_counts(p.animals[A_SHEEP], p.animals[A_CATTLE], p.animals[A_HORSE],
                            stall_pens(p), p.stables, land_free(p), flex_places(p))
 
 cdef inline int animal_total(Player* p) noexcept nogil:
-    return p.animals[0] + p.animals[1] + p.animals[2]
+    return p.animals[A_SHEEP] + p.animals[A_CATTLE] + p.animals[A_HORSE]
 
 # ---- breeding (May) ----
 # The owner arranges the animals before breeding; what can be chosen is the vector of newborns.

@@ -429,9 +429,9 @@ cdef void _state_from_checked(State* s, c) except *:
                               for i in range(s.sp))
         if not discard_pending and not housable(&s.pl[pi]):
             p = &s.pl[pi]
-            raise PositionError(f"players[{pi}].animals: {p.animals[0]} sheep, {p.animals[1]} "
-                                f"cattle, {p.animals[2]} horses do not fit (stalls, stables, parks, "
-                                "empty land, dikes)")
+            raise PositionError(f"players[{pi}].animals: {p.animals[A_SHEEP]} sheep, "
+                                f"{p.animals[A_CATTLE]} cattle, {p.animals[A_HORSE]} horses do "
+                                "not fit (stalls, stables, parks, empty land, dikes)")
     # the worker of an action still being carried out is placed but not yet counted
     placing = 1 if s.stack[0].kind == K_ADVANCE else 0
     n_occupied = popcount32(s.occupied)

@@ -49,11 +49,11 @@ cdef double eval_player(State* s, int pi, Weights* w) noexcept nogil:
     v += w.w[W_GOODS] * (p.goods[G_WOOD] + p.goods[G_CLAY] + p.goods[G_PEAT]
                          + p.goods[G_TIMBER] + p.goods[G_BRICK]) * left
     v += w.w[W_TEXTILE] * (p.goods[G_LINEN] + p.goods[G_WOOLEN] + p.goods[G_LEATHER]) * left
-    least = p.animals[0]
-    if p.animals[1] < least:
-        least = p.animals[1]
-    if p.animals[2] < least:
-        least = p.animals[2]
+    least = p.animals[A_SHEEP]
+    if p.animals[A_CATTLE] < least:
+        least = p.animals[A_CATTLE]
+    if p.animals[A_HORSE] < least:
+        least = p.animals[A_HORSE]
     v += w.w[W_DIVERSITY] * least * left
     return v
 

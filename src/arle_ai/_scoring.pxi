@@ -37,7 +37,7 @@ cdef extern from *:
 cdef inline int large_vehicles(Player* p) noexcept nogil:
     cdef int n = 0, i
     for i in range(p.nveh):
-        if VEH_KIND[p.veh[i].kind] == 2:
+        if VEH_KIND[p.veh[i].kind] == VK_LARGE:
             n += 1
     return n
 
@@ -83,9 +83,9 @@ cdef void score_parts(Player* p, int* out) noexcept nogil:
         v += HOME_VP_BOARDWALK
     v += tidal_penalty(p)
     out[SC_HOME] = 2 * v
-    a0 = p.animals[0]
-    a1 = p.animals[1]
-    a2 = p.animals[2]
+    a0 = p.animals[A_SHEEP]
+    a1 = p.animals[A_CATTLE]
+    a2 = p.animals[A_HORSE]
     # sort ascending: the least kept type scores ANIMAL_VP_BY_RANK[0] each, and so on
     if a0 > a1:
         a0, a1 = a1, a0

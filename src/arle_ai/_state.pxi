@@ -13,6 +13,12 @@ cdef enum:
     BOTTLENECKS_MAX = 60  # likewise for supply bottlenecks
     MOOR_TILES = 3      # moor tiles of a home board: hydrated, dehydrated or removed
 
+# the game's variants (State.variant; VARIANTS in _api.pxi names them in this order)
+cdef enum:
+    VARIANT_STANDARD = 0
+    VARIANT_FIRST_GAME = 1
+    NVARIANTS = 2
+
 # kinds of pending-decision frames
 cdef enum:
     K_NONE = 0
@@ -89,7 +95,7 @@ ctypedef struct State:
     int8_t turn               # workers placed (or passed) this half-year, 0..8
     int8_t start_player
     int8_t special_by         # player who used the special action this half-year, or -1
-    int8_t variant            # 0 standard, 1 first-game
+    int8_t variant            # VARIANT_STANDARD or VARIANT_FIRST_GAME
     int8_t sp                 # frames on the stack
     int8_t pad0
     int8_t pad1

@@ -176,7 +176,7 @@ cdef void discard_moor(Player* p) noexcept nogil:
         p.hydrated -= 1
         p.moors_removed += 1
         return
-    for i in range(2, -1, -1):
+    for i in range(MOOR_TILES - 1, -1, -1):
         if p.dehydrated[i] > 0:
             p.dehydrated[i] = 0
             p.moors_removed += 1
