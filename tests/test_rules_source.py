@@ -353,6 +353,41 @@ def test_building_uses():
         assert hut_dikes() == 4
 
 
+def test_november_houses_are_the_buildings_timed_november():
+    # The game's November houses are the 4 light-green ones, first in rules.BUILDINGS; the
+    # engine and the position format follow the timing, not the place in the table: two
+    # dark-green buildings timed 'november' (at indexes 4..10) are offered before November, and
+    # the one used is kept in november_used through to_dict and from_dict.
+    assert [b.key for b in rules.BUILDINGS if b.timing == "november"] == BUILDING_KEYS[:4]
+    assert _core._position_limits()["november_houses"] == tuple(BUILDING_KEYS[:4])
+    d = base(0)
+    keys = [k for k in d["setup"]["buildings"]
+            if rules.BUILDINGS[BUILDING_KEYS.index(k)].colour == "dark_green"][:2]
+    first, second = (BUILDING_KEYS.index(k) for k in keys)
+    d.update(half_year=1, season="summer", start_player=0, workers_placed=8)
+    d["players"][0]["home"]["buildings"] = keys
+    for k in keys:
+        d["buildings_on_board"].remove(k)
+    d["players"][0]["goods"].update(grain=5, flax=5, wool=5, brick=3, food=10, peat=3)
+    table = tuple(dataclasses.replace(b, timing="november") if b.key in keys else b
+                  for b in rules.BUILDINGS)
+    with patched_rules(BUILDINGS=table):
+        assert _core._position_limits()["november_houses"] == \
+            tuple(BUILDING_KEYS[:4]) + tuple(sorted(keys, key=BUILDING_KEYS.index))
+        s = make(d)
+        while s.pending == "end_window":
+            s.apply(STOP)
+        assert s.pending == "november"
+        assert {L_USE + first, L_USE + second} <= set(s.legal_actions())
+        s.apply(L_USE + first)
+        while s.pending != "november":  # the use's own steps (a peat cut), if any
+            s.apply(s.legal_actions()[0])
+        assert L_USE + first not in s.legal_actions() and L_USE + second in s.legal_actions()
+        out = s.to_dict()
+        assert out["players"][0]["november_used"] == [BUILDING_KEYS[first]]
+        assert arle_ai.GameState.from_dict(out) == s
+
+
 # ---- dikes and land (rules.DIKE_STEPS_MAX ... TIDAL_GAP_VP) ----
 
 

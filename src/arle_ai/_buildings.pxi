@@ -147,7 +147,7 @@ cdef void apply_november(State* s, Frame* f, int a) noexcept nogil:
         pop(s)
         return
     b = a - ACT_USE
-    p.november_used |= <int8_t>(1 << b)
+    p.november_used |= <uint8_t>(1 << b)
     use_building(s, pi, b)
 
 # ---- sub-decisions of buildings ----

@@ -14,7 +14,8 @@ cdef int8_t DIKE_VALUE[MAX_TOOL_LEN]
 
 cdef int8_t BUILDING_VP[NBUILDINGS]
 cdef int8_t BUILDING_COLOUR[NBUILDINGS]     # index in _COLOURS (position validation)
-cdef uint32_t NOVEMBER_HOUSES               # light green: used before each November
+cdef uint32_t NOVEMBER_HOUSES               # timing 'november' (the 4 light-green houses in the
+                                            # game): used before each November
 cdef uint32_t CLOCK_BUILDINGS               # dark green: used any time
 
 cdef int8_t VEH_VP[NVKINDS]
@@ -252,9 +253,10 @@ cdef void _load_buildings(r) except *:
         BUILDING_VP[i] = b.vp
         BUILDING_COLOUR[i] = _COLOURS.index(b.colour)
         if b.timing == "november":
-            if i >= 8:
+            if i >= NOVEMBER_BITS:
                 raise ValueError(f"BUILDINGS[{b.key}]: a 'november' building must be among the "
-                                 f"first 8 (november_used keeps them in 8 bits), not at {i}")
+                                 f"first {NOVEMBER_BITS} (november_used keeps them in "
+                                 f"{NOVEMBER_BITS} bits), not at {i}")
             NOVEMBER_HOUSES |= (<uint32_t>1) << i
         elif b.timing == "anytime":
             CLOCK_BUILDINGS |= (<uint32_t>1) << i

@@ -37,7 +37,7 @@ cdef dict _player_to_dict(Player* p):
                        destinations=_bits(p.dest_loaded, DEST_KEYS)),
         "travel": _bits(p.dest_done, DEST_KEYS),
         "bottlenecks": p.bottlenecks,
-        "november_used": _bits(p.november_used, BUILDING_KEYS[:4]),
+        "november_used": _bits(p.november_used & NOVEMBER_HOUSES, BUILDING_KEYS),
     }
 
 
@@ -110,6 +110,8 @@ def _index(keys):
 
 def _build_position_limits():
     cdef int g, t, k
+    # the November houses by their building index (a mask over BUILDING_KEYS, like owned ones)
+    november = tuple([BUILDING_KEYS[k] for k in range(NBUILDINGS) if (NOVEMBER_HOUSES >> k) & 1])
     tools = []
     for t in range(NTOOLS):
         tools.append((TOOL_KEYS[t], tuple([TOOL_VALUE[t][k] for k in range(TOOL_LEN[t])])))
@@ -136,8 +138,8 @@ def _build_position_limits():
         "max_vehicles": MAXVEH, "loads": LOAD_NAMES, "loaded_max": POS_LOADED_MAX,
         "loaded_fields": tuple([(LOAD_NAMES[t], POS_LOADED_MAX) for t in range(NLOAD)]),
         "destinations": DEST_KEYS, "destination_index": _index(DEST_KEYS),
-        "bottlenecks_max": BOTTLENECKS_MAX, "november_houses": BUILDING_KEYS[:4],
-        "november_index": _index(BUILDING_KEYS[:4]),
+        "bottlenecks_max": BOTTLENECKS_MAX, "november_houses": november,
+        "november_index": {key: BUILDING_KEYS.index(key) for key in november},
         "stack": STACK, "frame_kinds": FRAME_KINDS, "sub_frames": SUB_FRAMES,
         "first_sub_frame": F_PAY_BUILDING, "frame_a_max": POS_FRAME_A_MAX,
         "frame_b_max": POS_FRAME_B_MAX, "frame_m_max": POS_FRAME_M_MAX,
@@ -231,7 +233,8 @@ cdef void _player_from_checked(Player* p, c, int pi) except *:
         if (p.dest_done >> i) & 1:
             p.travel += DEST_SIZE[i]
     p.bottlenecks = c.bottlenecks
-    _guard(0 <= c.november_used < 16, f"{where}.november_used")
+    _guard(_bits_within(c.november_used, NOVEMBER_BITS) and c.november_used & ~NOVEMBER_HOUSES == 0,
+           f"{where}.november_used")
     p.november_used = c.november_used
 
 

@@ -12,6 +12,7 @@ cdef enum:
     GOODS_MAX = 999     # the bound of uncapped goods: gains stop there, validation rejects more
     BOTTLENECKS_MAX = 60  # likewise for supply bottlenecks
     MOOR_TILES = 3      # moor tiles of a home board: hydrated, dehydrated or removed
+    NOVEMBER_BITS = 8   # Player.november_used's bits: the November houses are among the first 8
 
 # the game's variants (State.variant; VARIANTS in _api.pxi names them in this order)
 cdef enum:
@@ -64,7 +65,8 @@ ctypedef struct Player:
     int8_t loaded[NLOAD]      # items on vehicles, converted at the next inventorying
     int8_t travel             # spaces covered on the travel-experience track
     int8_t bottlenecks        # supply bottlenecks suffered (rules.BOTTLENECK_VP each)
-    int8_t november_used      # light-green houses already used in this November window (bitmask by index 0..3)
+    uint8_t november_used     # November houses used in this November window (bit = building
+                              # index; NOVEMBER_HOUSES are among the first NOVEMBER_BITS)
     int16_t dest_loaded       # destinations on vehicles (bit = rules.DESTINATIONS index)
     int16_t dest_done         # destinations on the travel track
     uint32_t buildings        # owned buildings (bit = rules.BUILDINGS index)

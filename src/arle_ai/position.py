@@ -79,7 +79,7 @@ class CheckedPlayer(NamedTuple):
     dest_loaded: int  # mask over DEST_KEYS
     dest_done: int  # mask over DEST_KEYS
     bottlenecks: int
-    november_used: int  # mask over the light-green houses (BUILDING_KEYS[:4])
+    november_used: int  # mask over BUILDING_KEYS, of November houses only (light green)
 
 
 class CheckedFrame(NamedTuple):
