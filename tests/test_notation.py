@@ -273,6 +273,30 @@ def test_errors_name_moves_and_decisions_with_printed_names_not_keys(typed):
         "'more'")
 
 
+@pytest.mark.parametrize("a", [place("summer_grocer"), 0, -1, N, 10**30, "3", None,
+                               True, 2.0])
+def test_apply_refuses_in_printed_names_like_parse_action(a):
+    # GameState.apply and apply_traced speak the player's language too: no engine key, no
+    # engine decision name; the message of an int id is parse_action's for the same id
+    s = arle_ai.new_game(seed=0)
+    s.apply(parse_action(s, "place summer_grocer"))  # P0 at the Grocer: which good?
+    before = s.copy()
+    for method in (s.apply, s.apply_traced):
+        with pytest.raises(arle_ai.IllegalActionError) as e:
+            method(a)
+        msg = str(e.value)
+        assert not KEYS.search(msg), msg
+        assert "(decision: P0 - Grocer: which good" in msg and "; legal: 'good timber'" in msg
+        if isinstance(a, int) and not isinstance(a, bool):
+            with pytest.raises(arle_ai.IllegalActionError) as parsed:
+                parse_action(s, a)
+            assert str(e.value) == str(parsed.value)
+        assert s == before
+    with pytest.raises(arle_ai.IllegalActionError,
+                       match=r"^cannot play \d+: action \d+ \('place Grocer'\) is not legal now"):
+        s.apply(place("summer_grocer"))
+
+
 def test_taken_space_cannot_be_parsed():
     s = _summer_state()
     s.apply(place("fisherman"))

@@ -209,9 +209,7 @@ cdef class GameState:
         """Apply action id `a` in place; IllegalActionError (state unchanged) if it is not legal."""
         if not (isinstance(a, int) and not isinstance(a, bool) and 0 <= a < NUM_ACTIONS
                 and is_legal(&self.s, a)):
-            raise IllegalActionError(
-                f"illegal action {a!r} ({self._describe_id(a)}) in decision {self.pending!r} "
-                f"of player {self.current_player}")
+            raise self._illegal(a)
         apply_action(&self.s, a)
         return self
 
@@ -228,9 +226,7 @@ cdef class GameState:
         """
         if not (isinstance(a, int) and not isinstance(a, bool) and 0 <= a < NUM_ACTIONS
                 and is_legal(&self.s, a)):
-            raise IllegalActionError(
-                f"illegal action {a!r} ({self._describe_id(a)}) in decision {self.pending!r} "
-                f"of player {self.current_player}")
+            raise self._illegal(a)
         cdef int buf[MAX_LEGAL]
         cdef Frame* f
         cdef int n, guard = 0, kind, pc, player, sp
@@ -255,6 +251,17 @@ cdef class GameState:
             elif kind != K_ADVANCE:
                 steps.append(("forced" if pc >= 0 else "finished", pc, player, self.copy()))
         return steps
+
+    def _illegal(self, a):
+        """The IllegalActionError for `a`, in printed names (arle_ai.notation.illegal_action);
+        should building it fail, a plain one naming the id and the decision."""
+        try:
+            from arle_ai.notation import illegal_action
+            return illegal_action(self, a)
+        except Exception:
+            return IllegalActionError(
+                f"illegal action {a!r} ({self._describe_id(a)}) in decision {self.pending!r} "
+                f"of player {self.current_player}")
 
     def _describe_id(self, a):
         if isinstance(a, int) and 0 <= a < NUM_ACTIONS:

@@ -38,6 +38,7 @@ __all__ = [
     "action_to_string",
     "action_label",
     "parse_action",
+    "illegal_action",
     "legal_moves_text",
     "action_range",
 ]
@@ -307,6 +308,18 @@ def parse_action(state: GameState, text: str | int) -> int:
     if not 0 <= a < NUM_ACTIONS:
         raise _failure(state, text, legal, f"{a} is not an action id (0..{NUM_ACTIONS - 1})")
     raise _failure(state, text, legal, f"action {a} ({action_label(state, a)!r}) is not legal now")
+
+
+def illegal_action(state: GameState, a: object) -> IllegalActionError:
+    """The error :meth:`GameState.apply` raises for `a` (an action id that is not legal now, or
+    no action id): like :func:`parse_action`'s, with printed names, the decision and the legal
+    moves."""
+    legal = state.legal_actions()
+    if isinstance(a, bool) or not isinstance(a, int):
+        return _failure(state, a, legal, "not an action id (an integer)")
+    if not 0 <= a < NUM_ACTIONS:
+        return _failure(state, a, legal, f"{a} is not an action id (0..{NUM_ACTIONS - 1})")
+    return _failure(state, a, legal, f"action {a} ({action_label(state, a)!r}) is not legal now")
 
 
 def legal_moves_text(state: GameState, printed: bool = False) -> list[tuple[int, str]]:
