@@ -261,7 +261,9 @@ cdef void _add_plan(BreedPlans* out, int x0, int x1, int x2) noexcept nogil:
 cdef void _breed_stables(Player* p, int k, int nst, int* st1, int* st2, BreedPlans* out) noexcept nogil:
     """Enumerate stable uses (k-th stable onward): none, +1 of a type (STABLE_ONE_MIN..
     STABLE_ONE_MAX animals), +STABLE_MORE_N (STABLE_MORE_AT animals; none when it is -1)."""
-    cdef int t, n[3], pens3, a0, a1, a2, r[3], free3, i, need
+    cdef int t, pens3, a0, a1, a2, free3, i, need
+    cdef int n[NANIMALS]    # the animals of each type
+    cdef int r[NANIMALS]    # of those, the ones left to house after breeding
     cdef int c2 = STALL_BREED_AT, lo = STABLE_ONE_MIN, hi = STABLE_ONE_MAX, c4 = STABLE_MORE_AT
     if k < nst:
         _breed_stables(p, k + 1, nst, st1, st2, out)
