@@ -144,3 +144,68 @@ def test_questions_say_what_the_chosen_thing_is_for():
                 asked.setdefault(s.pending, decisions.question(s).split(" - ", 1)[1])
             s.apply(rng.choice(s.legal_actions()))
     assert asked == ASKED
+
+
+# ---- menu labels in the game's words; the notation is read as before ----
+
+FLIP_LABELS = {
+    "moor": "flip moor to dehydrated moor", "forest": "flip forest to park",
+    "stall": "flip stall to depot", "stable": "flip stable to double stall",
+    "peat_boat": "flip Peat Boat to Plow", "handcart": "flip Handcart to Wagon",
+    "cart": "flip Cart to Horse Cart", "carriage": "flip Carriage to Droshky",
+}
+
+
+def _warden() -> arle_ai.GameState:
+    """P0 at the Warden (S14) with one of every flippable tile and vehicle."""
+    from helpers import veh
+    d = position({"home": {"forests": 1, "stalls": 1, "stables": 1},
+                  "barn": {"peat_boats": 1, "vehicles": veh("handcart", "cart", "carriage")}})
+    return run(d, place("warden"))
+
+
+def test_flip_labels_say_what_the_tile_becomes_and_the_engine_agrees():
+    s = _warden()
+    assert s.pending == "action:flip"
+    menu = {o.notation: o for o in decisions.menu(s)}
+    for target, label in FLIP_LABELS.items():
+        option = menu[f"flip {target}"]  # the notation is unchanged
+        assert option.label == label
+        assert s.parse_action(f"flip {target}") == option.action == s.parse_action(label)
+        # what the flip turns the target into is rules.FLIP_BACKS[target], as the label says
+        after = s.copy()
+        after.apply(option.action)
+        back = rules.FLIP_BACKS[target]
+        p0, p1 = s.to_dict()["players"][0], after.to_dict()["players"][0]
+        if target in {v.key for v in rules.VEHICLES}:
+            kinds = [v["kind"] for v in p1["barn"]["vehicles"]]
+            if target == "peat_boat":
+                assert (p1["barn"]["peat_boats"], p1["barn"]["plows"]) == (0, 1)
+            else:
+                assert back in kinds and target not in kinds
+        elif target == "moor":
+            assert p1["home"]["hydrated_moors"] == p0["home"]["hydrated_moors"] - 1
+            assert len(p1["home"]["dehydrated_moors"]) == len(p0["home"]["dehydrated_moors"]) + 1
+        else:
+            plural = {"park": "parks", "depot": "depots", "double_stall": "double_stalls"}[back]
+            assert p1["home"][plural] == p0["home"][plural] + 1
+
+
+def test_the_winter_carpenter_upgrades_a_stall_to_a_stable():
+    s = run(position({"goods": {"brick": 9, "clay": 9, "grain": 9}, "home": {"stalls": 1}},
+                     half_year=2), place("winter_carpenter"))
+    labels = {o.notation: o.label for o in decisions.menu(s)}
+    assert labels["flip stall"] == "upgrade stall to stable"
+    assert s.parse_action("flip stall") == s.parse_action("upgrade stall to stable")
+
+
+def test_cut_labels_name_the_boardwalk_or_the_moor():
+    d = position({"home": {"hydrated_moors": 1, "dehydrated_moors": [4, 2]}})
+    s = run(d, place("peat_cutter"))
+    assert s.pending == "action:cut"
+    labels = {o.notation: o.label for o in decisions.menu(s)}
+    assert labels == {"cut boardwalk": "cut 1 peat from the boardwalk",
+                      "cut moor(4)": "cut 1 peat from a moor with 4 peat",
+                      "cut moor(2)": "cut 1 peat from a moor with 2 peat"}
+    for notation, label in labels.items():
+        assert s.parse_action(notation) == s.parse_action(label)

@@ -329,7 +329,7 @@ def test_gamestate_methods_use_the_notation():
 
 def test_apply_error_names_the_action_text():
     s = _summer_state()
-    with pytest.raises(arle_ai.IllegalActionError, match="'flip moor'"):
+    with pytest.raises(arle_ai.IllegalActionError, match="'flip moor to dehydrated moor'"):
         s.apply(flip("moor"))
 
 

@@ -182,9 +182,21 @@ def _norm(text: str) -> str:
     return t
 
 
+# The decision where "flip stall" upgrades a stall to a stable (W14 Carpenter) instead of
+# flipping it to a depot.
+CARPENTER_UPGRADE = "action:winter_carpenter"
+
+
+def _flip_side(key: str) -> str:
+    """A side of a flippable tile or vehicle as printed: ``double stall``, ``Horse Cart``."""
+    return names.vehicle(key) if key in VEHICLES else names.thing(key)
+
+
 def action_label(state: GameState, a: int) -> str:
     """The text of action id `a` with printed names (:mod:`arle_ai.names`) in place of keys:
-    ``place Builders' Merchant (special)``, ``build Farmer's House``, ``good summer wear``.
+    ``place Builders' Merchant (special)``, ``build Farmer's House``, ``good summer wear``,
+    ``cut 1 peat from a moor with 4 peat``, ``flip stall to depot`` (``upgrade stall to stable``
+    at the winter Carpenter).
     :func:`parse_action` reads it back; a player reads it in menus, pvs and analyses."""
     kind, i = action_range(a)
     text = action_to_string(state, a)
@@ -199,6 +211,13 @@ def action_label(state: GameState, a: int) -> str:
         return f"tool {names.tool(TOOLS[i])}"
     if kind == "vehicle" and i < len(VEHICLES):
         return f"vehicle {names.vehicle(VEHICLES[i])}"
+    if kind == "cut" and i <= rules.MOOR_PEAT:
+        source = "the boardwalk" if i == 0 else f"a moor with {i} peat"
+        return f"cut {names.count(rules.PEAT_PER_CUT, 'peat')} from {source}"
+    if kind == "flip" and i < len(FLIPS):
+        if state.pending == CARPENTER_UPGRADE:  # W14: the stall is replaced by a stable
+            return "upgrade stall to stable"
+        return f"flip {_flip_side(FLIPS[i])} to {_flip_side(rules.FLIP_BACKS[FLIPS[i]])}"
     if kind == "breed":
         return _breed_label(text) or text
     if kind == "deliver":

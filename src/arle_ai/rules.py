@@ -146,6 +146,7 @@ __all__ = [
     "GOODS",
     "LOAD_GOODS",
     "FLIP_TARGETS",
+    "FLIP_BACKS",
     "HOME_TILES",
     "DeliveryChoice",
     "DELIVERY_CHOICES",
@@ -986,6 +987,12 @@ GOODS = (
 LOAD_GOODS = ("wood", "clay", "linen", "woolen", "leather", "peat")
 # What a flip (Warden, Dike Warden, Berum Castle) can turn over (actions.md §8.5).
 FLIP_TARGETS = ("moor", "forest", "stall", "stable", "peat_boat", "handcart", "cart", "carriage")
+# The back side each flip turns a target into (actions.md §8.5; a vehicle's back is the vehicle
+# with that front), as the menus name it; the engine's apply_flip does the same (tested).
+FLIP_BACKS: dict[str, str] = {
+    "moor": "dehydrated_moor", "forest": "park", "stall": "depot", "stable": "double_stall",
+    **{v.front: v.key for v in VEHICLES if v.front != v.key},
+}
 # Home tiles a choice places.
 HOME_TILES = ("grain_field", "flax_field", "forest", "stall")
 
