@@ -2,8 +2,8 @@
 game, with the default budget of ``arle analyze``; the share of positions where both seeds
 agree on the best move, and on the mark (none, ``?``, ``??``) of the move played.
 
-    python bench/stability.py [--time SEC | --iterations N] [--every K] [--games-seed S]
-                              [--out FILE]
+    python bench/stability.py [--time SEC | --iterations N] [--every K] [--start K]
+                              [--games-seed S] [--out FILE]
 
 A time budget gives fewer simulations on a loaded machine; ``--iterations N`` fixes the
 simulations per search instead (e.g. what the default time gives on an idle machine), so the
@@ -33,7 +33,7 @@ from tqdm import tqdm
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from arle_ai.agents import agent_from_spec  # noqa: E402
-from arle_ai.analysis import DEFAULT_TIME, analyze_game  # noqa: E402
+from arle_ai.analysis import DEFAULT_TIME, review_position  # noqa: E402
 from arle_ai.reading import same_move  # noqa: E402
 from arle_ai.records import GameRecord  # noqa: E402
 
@@ -72,6 +72,10 @@ def main() -> None:
                         help="simulations per search instead of a time budget")
     parser.add_argument("--games-seed", type=int, default=1)
     parser.add_argument("--every", type=int, default=1, help="analyse every k-th decision")
+    parser.add_argument("--start", type=int, default=0,
+                        help="from the k-th decision (0-based; with --every, e.g. two "
+                             "processes --every 2 --start 0 / 1 writing one --out file each, "
+                             "concatenated to one file and read with --every 1)")
     parser.add_argument("--out", default="stability.jsonl")
     args = parser.parse_args()
     load = os.getloadavg()[0]
@@ -84,29 +88,33 @@ def main() -> None:
             done[row["ply"]] = row
     states = list(rec.states())
     plies = [p for p in range(len(rec.actions))
-             if p % args.every == 0 and len(states[p].legal_actions()) > 1]
+             if p % args.every == args.start % args.every
+             and len(states[p].legal_actions()) > 1]
     with out.open("a") as f:
         for ply in tqdm(plies, desc="positions", file=sys.stderr):
             if ply + 1 in done:
                 continue
-            part = GameRecord(start=states[ply].copy(), actions=rec.actions[ply:ply + 1],
-                              setup=None, players=rec.players)
             row = {"ply": ply + 1}
             for seed in (0, 1):
                 t = time.perf_counter()
                 budget = ({"iterations": args.iterations} if args.iterations
                           else {"time_limit": args.time})
-                d = analyze_game(part, seed=seed * 7919, **budget).decisions[0]
+                # what analyze_game does for this decision (seed + ply, the ply being 0 here)
+                d, result = review_position(states[ply], rec.actions[ply], seed=seed * 7919,
+                                            **budget)
                 row[f"seed{seed}"] = {"best": d.best, "top": d.top,
                                       "mark": d.mark, "near": list(d.near_best),
                                       "lost": d.value_lost, "pv": list(d.best_pv),
                                       "sims": d.simulations,
                                       "s": time.perf_counter() - t,
-                                      # the numbers behind the mark, to study mark rules on
-                                      # the same searches
+                                      # the numbers behind the verdicts, to study rules of
+                                      # marks and ties offline on the same searches
+                                      "played": d.played,
                                       "best_value": d.best_value, "best_visits": d.best_visits,
                                       "played_value": d.played_value,
-                                      "played_visits": d.played_visits}
+                                      "played_visits": d.played_visits,
+                                      "moves": [[a.text, a.mean_value, a.visits]
+                                                for a in result.actions]}
             f.write(json.dumps(row) + "\n")
             f.flush()
             done[row["ply"]] = row

@@ -25,16 +25,17 @@ def _printed(state, text: str) -> str:
 
 
 LEGEND = (
-    "best: the engine's best move, or the move played if the search cannot tell the two apart",
-    "  (a move other than the engine's is searched on from the position after it)",
+    "best: the engine's best move; the move played when it got no mark (it did not lose over",
+    "  0.01 beyond statistical noise; a move other than the engine's is searched on from the",
+    "  position after it)",
     "lost: the engine's choice's value minus the played move's (value: the mover's mean "
     "result,",
     "  1 win, 0 loss, blended with the VP margin); VP lost: the drop in the mean final VP "
     "margin",
     "?, ??: the played move lost over 0.01, 0.05 beyond statistical noise (2 standard "
     "errors)",
-    "~: other moves are within statistical noise of the best (the search cannot tell them "
-    "apart)",
+    "~: other moves are as good as the best: the engine's choice, or within statistical noise",
+    "  of it (the search cannot tell them apart)",
 )
 
 

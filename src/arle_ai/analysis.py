@@ -17,11 +17,15 @@ simulations as the most visited move got (at most the same time again), as a che
 evaluates the position after the move played. A move of few simulations in the first search
 is valued by the little exploration it got, differently with each seed (0.59 with one seed
 and 0.49 searched on, in one position), and its marks flipped with the seed (docs/
-benchmarks.md, "Stability of verdicts"). When the played move is then within statistical
-noise of the most visited one, the review names the played move the best, the others within
-noise following with ``~``: the search cannot tell them apart, and which of them it visits
-most depends on its seed. Values lost are measured against the most visited move
-(``best_value``).
+benchmarks.md, "Stability of verdicts").
+
+A move the review does not mark is one of the best, and the review names it the best: it is
+the most visited move, or within statistical noise of it, or what it lost beyond noise is
+under :data:`DOUBTFUL`, a difference the review does not count (as a chess site names a
+better move only for an inaccuracy or worse). Only a marked move gets another move named
+the best: the most visited one, the others within noise of it following with ``~`` (the
+search cannot tell them apart, and which of them it visits most depends on its seed). Values
+lost are measured against the most visited move (``best_value``, kept as ``top``).
 """
 
 from __future__ import annotations
@@ -33,11 +37,11 @@ from typing import Any
 
 from arle_ai import _core
 from arle_ai.mcts import MCTS, SearchResult
-from arle_ai.reading import NOISE_Z, standard_error, within_noise
+from arle_ai.reading import EXACT_VISITS, NOISE_Z, standard_error, within_noise
 from arle_ai.records import GameRecord
 
 __all__ = ["DecisionReview", "GameAnalysis", "analyze_game", "mark", "confident_loss",
-           "DEFAULT_TIME"]
+           "DEFAULT_TIME", "EXACT_VISITS", "review_position"]
 
 # Seconds of search per decision by default (a time budget: stable verdicts on any machine
 # speed; docs/benchmarks.md, "Stability of verdicts").
@@ -47,7 +51,6 @@ DEFAULT_TIME = 1.0
 DOUBTFUL, MISTAKE = 0.01, 0.05
 
 
-EXACT_VISITS = 10**9  # a finished game's value is exact
 
 
 def mark(value_lost: float) -> str:
@@ -82,11 +85,13 @@ class DecisionReview:
     vp_lost: float
     best_visits: int = 0  # simulations behind best_value
     played_visits: int = 0  # simulations behind played_value (exact: EXACT_VISITS)
-    near_best: tuple[str, ...] = ()  # other moves within statistical noise of the best
+    # other moves as good as the best: the most visited move when the played move is named
+    # the best, and the moves within statistical noise of the most visited one
+    near_best: tuple[str, ...] = ()
     best_pv: tuple[str, ...] = ()  # the best move and the continuation the search expects
     simulations: int = 0  # the search's simulations in this position (the first search)
     # the search's most visited move (what it would play; best_value is its value): `best`
-    # unless the played move is within noise of it, when `best` is the played move
+    # unless the played move gets no mark, when `best` is the played move
     top: str = ""
 
     @property
@@ -131,8 +136,9 @@ class GameAnalysis:
         return None if not lost else sum(lost) / len(lost)
 
     def best_move_rate(self, player: int) -> float | None:
-        """Share of the player's reviewed decisions where a best move was played: the
-        search's most visited move or one within statistical noise of it."""
+        """Share of the player's reviewed decisions where a best move was played: one
+        without a mark (the search's most visited move, one within statistical noise of it,
+        or one that lost under 0.01 beyond noise)."""
         mine = [d for d in self.decisions if d.player == player]
         return None if not mine else sum(d.played == d.best for d in mine) / len(mine)
 
@@ -208,14 +214,23 @@ def analyze_game(
         mover = state.current_player
         assert mover is not None, "a recorded action is played in a position with a decision"
         if (player is None or mover == player) and len(state.legal_actions()) > 1:
-            search = MCTS(iterations=iterations, time_limit=time_limit, seed=seed + ply,
-                          reuse=False, **search_options)
-            result = search.search(state)
-            analysis.decisions.append(_review(state, ply, action, result, search_options,
-                                              time_limit, seed))
+            review, _ = review_position(state, action, iterations, time_limit, seed, ply,
+                                        **search_options)
+            analysis.decisions.append(review)
         if progress is not None:
             progress(ply + 1, total)
     return analysis
+
+
+def review_position(state: _core.GameState, action: int, iterations: int | None = None,
+                    time_limit: float | None = None, seed: int = 0, ply: int = 0,
+                    **search_options: Any) -> tuple[DecisionReview, SearchResult]:
+    """The review of ``action`` played in ``state`` (the ``ply``-th decision of its game, which
+    sets the seeds as :func:`analyze_game` does) and the first search's result there."""
+    search = MCTS(iterations=iterations, time_limit=time_limit, seed=seed + ply, reuse=False,
+                  **search_options)
+    result = search.search(state)
+    return _review(state, ply, action, result, search_options, time_limit, seed), result
 
 
 def _review(state: _core.GameState, ply: int, action: int, result: SearchResult,
@@ -223,8 +238,8 @@ def _review(state: _core.GameState, ply: int, action: int, result: SearchResult,
             ) -> DecisionReview:
     """The review of ``action`` played in ``state`` from the search ``result`` there: the
     played move searched on from the position after it to as many simulations as the most
-    visited move got (:func:`_value_after`) when it had fewer, and named the best when it is
-    then within noise of the most visited move."""
+    visited move got (:func:`_value_after`) when it had fewer, and named the best when it
+    then gets no mark."""
     mover = result.player
     top = result.actions[0]
     played = next(a for a in result.actions if a.action == action)
@@ -239,9 +254,9 @@ def _review(state: _core.GameState, ply: int, action: int, result: SearchResult,
         played_value, played_margin, played_visits, after_pv = _value_after(
             state, action, mover, more)
         played_pv = [played.text, *after_pv]
-    tied = action == top.action or within_noise(top.mean_value, top.visits, played_value,
-                                                played_visits)
-    best, best_pv = (played, played_pv) if tied else (top, list(top.pv))
+    unmarked = action == top.action or mark(confident_loss(
+        top.mean_value, top.visits, played_value, played_visits)) == ""
+    best, best_pv = (played, played_pv) if unmarked else (top, list(top.pv))
     rivals = tuple(a.text for a in result.actions if a is not best and a is not played and (
         a is top or within_noise(top.mean_value, top.visits, a.mean_value, a.visits)))
     return DecisionReview(

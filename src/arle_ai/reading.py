@@ -5,9 +5,11 @@ the browser app show).
 A move's *value* is the search's mean result for the player to decide over the simulations
 through it: a win counts 1, a loss 0, blended with a squashed VP margin
 (``Weights.margin_blend``); it ranks moves but is not a probability of winning. Two values are
-*within noise* when their difference is under two standard errors of the difference, each
-value's variance taken at its Bernoulli bound ``v (1 - v)`` (values lie in 0..1), so the mark
-errs on the side of calling moves equal.
+*within noise* when their difference is under two standard errors of the difference. A
+value's standard error has two parts: its sampling error, the variance taken at the Bernoulli
+bound ``v (1 - v)`` (values lie in 0..1, so it errs on the side of calling moves equal), and
+the spread between two searches of one position, which grow different trees
+(:data:`SEARCH_SPREAD`, measured).
 """
 
 from __future__ import annotations
@@ -21,10 +23,21 @@ from arle_ai.notation import action_label
 if TYPE_CHECKING:  # pragma: no cover
     from arle_ai._core import GameState
 
-__all__ = ["LEGEND", "NOISE_Z", "standard_error", "within_noise", "pv_steps", "pv_text",
+__all__ = ["LEGEND", "NOISE_Z", "SEARCH_SPREAD", "EXACT_VISITS", "binomial_error",
+           "standard_error", "within_noise", "pv_steps", "pv_text",
            "turn_end", "same_move"]
 
 NOISE_Z = 2.0
+# The spread of a move's value between two searches of one position that sampling error does
+# not explain: the searches grow different trees, so their values for a well-visited move
+# differ more than coin flips would (at `arle analyze`'s default budget 6.6% of same-move
+# pairs of two seeds, moves with 5% of the simulations or more, lay beyond 1.96 binomial
+# standard errors, where 5% is meant; 4.7% with this floor). Measured with bench/noise_floor.py
+# on two games other than the one the stability figure is taken on (docs/benchmarks.md,
+# "Stability of verdicts").
+SEARCH_SPREAD = 0.002
+# Visits standing for an exact value (a finished game's): no error.
+EXACT_VISITS = 10**9
 
 LEGEND = (
     "visits: simulations through the move (the search plays the most visited one)",
@@ -36,11 +49,20 @@ LEGEND = (
 )
 
 
-def standard_error(value: float, visits: int) -> float:
-    """Upper bound of the standard error of a mean value in 0..1 over ``visits``
-    simulations."""
+def binomial_error(value: float, visits: int) -> float:
+    """Upper bound of the sampling error of a mean value in 0..1 over ``visits`` simulations:
+    the standard error at the Bernoulli bound ``v (1 - v)``."""
     v = min(1.0, max(0.0, value))
     return math.sqrt(max(v * (1 - v), 1e-4) / max(1, visits))
+
+
+def standard_error(value: float, visits: int) -> float:
+    """The standard error of a search's mean value: its sampling error
+    (:func:`binomial_error`) and the spread between searches (:data:`SEARCH_SPREAD`), added
+    in quadrature; 0 for an exact value (``visits`` at least :data:`EXACT_VISITS`)."""
+    if visits >= EXACT_VISITS:
+        return 0.0
+    return math.hypot(binomial_error(value, visits), SEARCH_SPREAD)
 
 
 def within_noise(best_value: float, best_visits: int, value: float, visits: int) -> bool:
