@@ -120,9 +120,9 @@ def review(best: tuple[float, int], played: tuple[float, int]) -> DecisionReview
 def test_marks_count_only_the_loss_beyond_statistical_noise():
     # the loss's confidence interval: 2 standard errors of the difference, each the Bernoulli
     # bound and the spread between searches in quadrature:
-    # 2 * sqrt(0.2475 / 1000 + 0.2499 / 1000 + 2 * 0.002 ** 2) = 0.0450
-    assert SEARCH_SPREAD == 0.002
-    assert confident_loss(0.55, 1000, 0.49, 1000) == pytest.approx(0.06 - 0.0450, abs=1e-4)
+    # 2 * sqrt(0.2475 / 1000 + 0.2499 / 1000 + 2 * 0.003 ** 2) = 0.0454
+    assert SEARCH_SPREAD == 0.003
+    assert confident_loss(0.55, 1000, 0.49, 1000) == pytest.approx(0.06 - 0.0454, abs=1e-4)
     assert review((0.55, 1000), (0.53, 1000)).mark == ""  # 0.02 lost: noise explains it
     # 0.06 lost is over the ?? threshold, but only 0.015 of it is beyond noise: "?"
     assert review((0.55, 1000), (0.49, 1000)).mark == "?"
@@ -134,7 +134,7 @@ def test_marks_count_only_the_loss_beyond_statistical_noise():
     # a finished game's value is exact: only the best move's noise counts
     exact = review((0.6, 4000), (0.5, EXACT_VISITS))
     assert confident_loss(0.6, 4000, 0.5, EXACT_VISITS) == pytest.approx(
-        0.1 - 2 * (0.24 / 4000 + 0.002 ** 2) ** 0.5, abs=1e-4)
+        0.1 - 2 * (0.24 / 4000 + 0.003 ** 2) ** 0.5, abs=1e-4)
     assert exact.mark == "??"
     # more simulations never lower a mark for the same values
     for best, played in ((0.6, 0.55), (0.6, 0.5), (0.7, 0.6)):
@@ -144,15 +144,15 @@ def test_marks_count_only_the_loss_beyond_statistical_noise():
 
 def test_a_standard_error_holds_the_spread_between_searches():
     # sampling error at the Bernoulli bound and the spread between searches, in quadrature
-    assert standard_error(0.5, 1000) == pytest.approx((0.25 / 1000 + 0.002 ** 2) ** 0.5)
+    assert standard_error(0.5, 1000) == pytest.approx((0.25 / 1000 + 0.003 ** 2) ** 0.5)
     # with many simulations the spread between searches is most of it: two searches of one
     # position differ by more than coin flips explain, however long they run
-    assert standard_error(0.5, 10**7) == pytest.approx(0.002, abs=1e-5)
+    assert standard_error(0.5, 10**7) == pytest.approx(0.003, abs=1e-5)
     assert standard_error(0.6, EXACT_VISITS) == 0.0  # a finished game's value is exact
-    # so two values 0.005 apart are within noise at any number of simulations
-    # (2 * sqrt(2) * 0.002 = 0.0057), 0.007 apart beyond it
-    assert within_noise(0.60, 10**7, 0.595, 10**7)
-    assert not within_noise(0.60, 10**7, 0.593, 10**7)
+    # so two values 0.008 apart are within noise at any number of simulations
+    # (2 * sqrt(2) * 0.003 = 0.0085), 0.010 apart beyond it
+    assert within_noise(0.60, 10**7, 0.592, 10**7)
+    assert not within_noise(0.60, 10**7, 0.590, 10**7)
 
 
 def test_the_largest_mistakes_are_ranked_by_the_loss_beyond_noise_as_the_marks_are():
@@ -182,7 +182,7 @@ def test_the_largest_mistakes_are_ranked_by_the_loss_beyond_noise_as_the_marks_a
     assert [d.ply for d in analysis.mistakes(2)] == [4, 3]
     data = analysis.to_dict()
     assert [m["ply"] for m in data["mistakes"]] == [4, 3, 7, 2]
-    assert data["decisions"][1]["loss_beyond_noise"] == pytest.approx(0.06 - 0.0450, abs=1e-4)
+    assert data["decisions"][1]["loss_beyond_noise"] == pytest.approx(0.06 - 0.0454, abs=1e-4)
     # a loss that noise can explain, however large, is no mistake
     assert GameAnalysis(decisions=[review((0.7, 10), (0.3, 3))]).mistakes() == []
 
@@ -221,15 +221,15 @@ def test_a_loss_under_the_first_mark_beyond_noise_does_not_name_another_move(mon
     result = _fake_result(start, [(grocer, 40000, 0.600), (woodcutter, 500, 0.55)])
     played = start.parse_action(woodcutter)
     # 2 standard errors of the difference at 40,000 visits each:
-    # 2 * sqrt(0.24 / 40000 + 0.2419 / 40000 + 2 * 0.002 ** 2) = 0.0090
-    found[woodcutter] = 0.585  # 0.015 lost, 0.006 beyond noise: no mark, one of the best
+    # 2 * sqrt(0.24 / 40000 + 0.2428 / 40000 + 2 * 0.003 ** 2) = 0.0110
+    found[woodcutter] = 0.585  # 0.015 lost, 0.004 beyond noise: no mark, one of the best
     fine = analysis_module._review(start, 0, played, result, {}, None, 0)
     assert not within_noise(0.600, 40000, 0.585, 40000)  # the search tells them apart...
-    assert fine.loss_beyond_noise == pytest.approx(0.015 - 0.0090, abs=1e-4)
+    assert fine.loss_beyond_noise == pytest.approx(0.015 - 0.0110, abs=1e-4)
     assert fine.mark == "" and fine.best == woodcutter  # ...but by less than a "?"
     assert fine.top == grocer and fine.near_best == (grocer,)
     assert fine.value_lost == pytest.approx(0.015)  # the loss is still reported
-    found[woodcutter] = 0.580  # 0.020 lost, 0.011 beyond noise: "?", the engine's choice
+    found[woodcutter] = 0.575  # 0.025 lost, 0.014 beyond noise: "?", the engine's choice
     doubtful = analysis_module._review(start, 0, played, result, {}, None, 0)
     assert doubtful.mark == "?" and doubtful.best == grocer and doubtful.near_best == ()
 

@@ -29,13 +29,13 @@ __all__ = ["LEGEND", "NOISE_Z", "SEARCH_SPREAD", "EXACT_VISITS", "binomial_error
 
 NOISE_Z = 2.0
 # The spread of a move's value between two searches of one position that sampling error does
-# not explain: the searches grow different trees, so their values for a well-visited move
-# differ more than coin flips would (at `arle analyze`'s default budget 6.6% of same-move
-# pairs of two seeds, moves with 5% of the simulations or more, lay beyond 1.96 binomial
-# standard errors, where 5% is meant; 4.7% with this floor). Measured with bench/noise_floor.py
-# on two games other than the one the stability figure is taken on (docs/benchmarks.md,
-# "Stability of verdicts").
-SEARCH_SPREAD = 0.002
+# not explain: the searches grow different trees, so their values for one move differ more
+# than coin flips would. Of the values `arle analyze`'s verdicts compare (the most visited
+# move's, the move played searched on), 10.0% of same-move pairs of two seeds lay beyond 1.96
+# binomial standard errors at its default budget, where 5% is meant; 4.5% with this spread
+# (290 pairs; bench/noise_floor.py on two games other than the one the stability figure is
+# taken on; docs/benchmarks.md, "Stability of verdicts").
+SEARCH_SPREAD = 0.003
 # Visits standing for an exact value (a finished game's): no error.
 EXACT_VISITS = 10**9
 
