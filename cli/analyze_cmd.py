@@ -10,19 +10,9 @@ from tqdm import tqdm
 from arle_ai import limits
 from arle_ai.analysis import DEFAULT_TIME, GameAnalysis, analyze_game
 from arle_ai.display import fit
-from arle_ai.errors import IllegalActionError
-from arle_ai.notation import action_label
+from arle_ai.reading import printed_move
 from arle_ai.records import GameRecord
 from arle_cli.common import IN_FILE, Count, Seconds, emit_json, fail, load_record_file, seed_option
-
-
-def _printed(state, text: str) -> str:
-    """The move ``text`` (notation) of ``state`` with printed names."""
-    try:
-        return action_label(state, state.parse_action(text))
-    except (IllegalActionError, ValueError):
-        return text
-
 
 LEGEND = (
     "best: the engine's best move; the move played when it got no mark (it did not lose over",
@@ -48,7 +38,7 @@ def format_analysis(analysis: GameAnalysis, players: list[str],
              f"{'VP lost':>7}"]
 
     def printed(d, text: str) -> str:
-        return text if states is None else _printed(states[d.ply - 1], text)
+        return text if states is None else printed_move(states[d.ply - 1], text)
 
     def moves(d) -> tuple[str, str]:
         return printed(d, d.played), printed(d, d.best)
@@ -115,6 +105,6 @@ def analyze(record: str, player: int | None, iterations: int | None, time_limit:
         analysis = analyze_game(rec, player=player, iterations=iterations, seed=seed,
                                 time_limit=time_limit, progress=advance)
     if as_json:
-        emit_json(analysis.to_dict())
+        emit_json(analysis.to_dict(rec))  # with printed names beside the notation
     else:
         click.echo(format_analysis(analysis, rec.players, rec))

@@ -37,7 +37,13 @@ from typing import Any
 
 from arle_ai import _core
 from arle_ai.mcts import MCTS, SearchResult
-from arle_ai.reading import EXACT_VISITS, NOISE_Z, standard_error, within_noise
+from arle_ai.reading import (
+    EXACT_VISITS,
+    NOISE_Z,
+    printed_move,
+    standard_error,
+    within_noise,
+)
 from arle_ai.records import GameRecord
 
 __all__ = ["DecisionReview", "GameAnalysis", "analyze_game", "mark", "confident_loss",
@@ -142,12 +148,25 @@ class GameAnalysis:
         mine = [d for d in self.decisions if d.player == player]
         return None if not mine else sum(d.played == d.best for d in mine) / len(mine)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, record: GameRecord | None = None) -> dict[str, Any]:
+        """The analysis as JSON data; with the ``record`` analysed, each decision also names
+        its moves in printed names (``played_label``, ``best_label``, ``near_best_labels``)."""
+        states = list(record.states()) if record is not None else None
+
+        def review(d: DecisionReview) -> dict[str, Any]:
+            data = _review_dict(d)
+            if states is not None:
+                state = states[d.ply - 1]
+                data.update(played_label=printed_move(state, d.played),
+                            best_label=printed_move(state, d.best),
+                            near_best_labels=[printed_move(state, t) for t in d.near_best])
+            return data
+
         return {
             "iterations": self.iterations,
             "time_limit": self.time_limit,
-            "decisions": [_review_dict(d) for d in self.decisions],
-            "mistakes": [_review_dict(d) for d in self.mistakes()],
+            "decisions": [review(d) for d in self.decisions],
+            "mistakes": [review(d) for d in self.mistakes()],
             "players": {str(p): {"accuracy": self.accuracy(p),
                                  "mean_vp_lost": self.mean_vp_lost(p),
                                  "best_move_rate": self.best_move_rate(p),

@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from arle_ai._core import GameState
 
 __all__ = ["LEGEND", "NOISE_Z", "SEARCH_SPREAD", "EXACT_VISITS", "binomial_error",
-           "standard_error", "within_noise", "pv_steps", "pv_text",
+           "standard_error", "printed_move", "within_noise", "pv_steps", "pv_text",
            "turn_end", "same_move"]
 
 NOISE_Z = 2.0
@@ -70,6 +70,15 @@ def within_noise(best_value: float, best_visits: int, value: float, visits: int)
     gap = best_value - value
     spread = math.hypot(standard_error(best_value, best_visits), standard_error(value, visits))
     return gap <= NOISE_Z * spread
+
+
+def printed_move(state: GameState, text: str) -> str:
+    """The move ``text`` (notation) of ``state`` in printed names; the text itself when it
+    does not name a legal move there."""
+    try:
+        return action_label(state, state.parse_action(text))
+    except (IllegalActionError, ValueError):
+        return text
 
 
 def pv_steps(state: GameState, pv: list[str]) -> list[tuple[int, str]]:

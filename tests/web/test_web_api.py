@@ -12,6 +12,7 @@ pytest.importorskip("starlette")
 from starlette.testclient import TestClient  # noqa: E402
 
 import arle_ai  # noqa: E402
+from arle_ai.notation import action_label  # noqa: E402
 from arle_ai.records import GameRecord, load_record  # noqa: E402
 from arle_ai.tournament import Tournament  # noqa: E402
 from arle_ai.web import app as web_app  # noqa: E402
@@ -475,6 +476,14 @@ def test_analysis_gives_values_margins_and_mistakes(client):
         result["mistakes"], key=lambda d: (-d["loss_beyond_noise"], -d["value_lost"], d["ply"]))
     marks = {d["ply"]: d["mark"] for d in result["decisions"]}
     assert all(m["mark"] == marks[m["ply"]] for m in result["mistakes"])  # as analyze marks
+    # each move also in printed names, for the page's list of mistakes
+    states = list(rec.states())
+    for d in result["decisions"]:
+        state = states[d["ply"] - 1]
+        assert d["played_label"] == action_label(state, state.parse_action(d["played"]))
+        assert d["best_label"] == action_label(state, state.parse_action(d["best"]))
+        assert len(d["near_best_labels"]) == len(d["near_best"])
+    assert any(d["played_label"] != d["played"] for d in result["decisions"])
     assert msgs[-1]["stored"] is True
     assert client.get(f"/api/games/{gid}").json()["game"]["analysis"] == result
     assert "iterations must be" in error(client.get(f"/api/games/{gid}/analysis?iterations=0"),

@@ -158,7 +158,7 @@ def _analysis_main(conn: Any, record: GameRecord, iterations: int, seed: int) ->
             conn.send(("progress", {"done": done, "total": total}))
 
         analysis = analyze_game(record, iterations=iterations, seed=seed, progress=progress)
-        conn.send(("done", analysis.to_dict()))
+        conn.send(("done", analysis.to_dict(record)))  # with printed names
     except (ValueError, MemoryError) as exc:
         conn.send(("error", f"analysis failed: {exc}"))
     finally:

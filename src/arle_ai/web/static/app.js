@@ -484,7 +484,7 @@ function renderGraph(g) {
   for (const m of marked) {
     list.append(el("li", { onclick: () => act("goto", { ply: m.ply - 1 }, { autoAI: false }) },
       el("span", { class: `tag p${m.player}`, text: `P${m.player}` }),
-      ` decision ${m.ply} (half-year ${m.half_year}): played ${m.played}, best ${m.best}, lost ${m.value_lost.toFixed(3)} (${m.vp_lost.toFixed(1)} VP) ${m.mark}`));
+      ` decision ${m.ply} (half-year ${m.half_year}): played ${m.played_label || m.played}, best ${m.best_label || m.best}, lost ${m.value_lost.toFixed(3)} (${m.vp_lost.toFixed(1)} VP) ${m.mark}`));
   }
 }
 
