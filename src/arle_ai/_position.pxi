@@ -285,7 +285,7 @@ _PROGRAM_STEPS = {
 
 
 cdef inline bint _holds(State* s, int space, int player):
-    return (s.occupied >> space) & 1 and ((s.occupied_by >> space) & 1) == player
+    return (s.occupied >> space) & 1 and <int>((s.occupied_by >> space) & 1) == player
 
 
 cdef void _check_stack(State* s) except *:
