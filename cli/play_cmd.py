@@ -3,7 +3,8 @@
 
 At each decision a person makes, the question is asked in words and the legal moves are listed
 with numbers, each with its cost and immediate gain. The player types a number, a move in
-notation or with printed names (``place Builders' Merchant``), or a command: ``hint`` (the
+notation or with printed names (``place Builders' Merchant``; an option without its first
+word, ``timber`` for ``good timber``), or a command: ``hint`` (the
 search's three best moves), ``show`` (the whole position), ``list`` (the moves again), ``log``
 (the game so far), ``undo`` (back to the start of the last turn, taking back the AI's replies
 too), ``help`` or ``quit``. After every turn, the AI's too, one line says what it did; each
@@ -52,8 +53,8 @@ HUMAN = "human"
 HINT_ITERATIONS = 2000
 HINT_TOP = 3
 HELP_TEXT = (
-    "Type the number of a move, or the move itself (e.g. 'place Fisherman', 'build Mill';\n"
-    "keys such as 'place summer_grocer' work too), or:\n"
+    "Type the number of a move, or the move itself (e.g. 'place Fisherman', 'build Mill',\n"
+    "'timber' for 'good timber'; keys such as 'place summer_grocer' work too), or:\n"
     "  hint   the search's three best moves here\n"
     "  show   the whole position (home boards, goods, board, pending decision)\n"
     "  list   the legal moves again\n"
@@ -150,6 +151,9 @@ def parse_choice(state: arle_ai.GameState, text: str) -> int:
         return state.parse_action(t)
     except IllegalActionError:
         if state.pending != "turn":
+            named = _option_without_verb(state, t)
+            if named is not None:
+                return named
             raise
         if not t.lower().startswith(PLACE):
             try:  # a space name alone, as the turn menu shows it
@@ -160,6 +164,16 @@ def parse_choice(state: arle_ai.GameState, text: str) -> int:
         if taken:
             raise IllegalActionError(taken) from None
         raise
+
+
+def _option_without_verb(state: arle_ai.GameState, text: str) -> int | None:
+    """The one option of the decision's menu whose label, less its first word, is ``text``
+    (``timber`` for ``good timber``, ``sheep`` for ``animal sheep``; any case); None when
+    none or several are."""
+    want = " ".join(text.split()).casefold()
+    hits = [o.action for o in decisions.menu(state)
+            if o.label.partition(" ")[2].casefold() == want]
+    return hits[0] if len(hits) == 1 else None
 
 
 def _taken_space(state: arle_ai.GameState, text: str) -> str:

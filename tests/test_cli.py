@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 import arle_ai
 from arle_ai.agents import RandomAgent
+from arle_ai.errors import IllegalActionError
 from arle_ai.records import GameRecord, load_record
 from arle_cli.main import cli
 
@@ -261,6 +262,20 @@ def test_show_moves_lists_the_legal_moves_as_play_numbers_them(record_file):
         assert f"{o.number}. {shown}" in listed
         assert parse_choice(state, shown) == parse_choice(state, str(o.number)) == o.action
     assert "legal moves" not in run("show", str(record_file), "--moves").output  # game over
+
+
+def test_an_option_may_be_typed_without_its_first_word():
+    from arle_cli.play_cmd import parse_choice
+
+    state = arle_ai.new_game(seed=2)
+    state.apply(state.parse_action("place summer_grocer"))  # the Grocer asks: which good?
+    assert state.pending != "turn"
+    assert parse_choice(state, "timber") == state.parse_action("good timber")
+    assert parse_choice(state, " Sheep ") == state.parse_action("animal sheep")
+    with pytest.raises(IllegalActionError):  # not an option of this decision
+        parse_choice(state, "wood")
+    with pytest.raises(IllegalActionError):
+        parse_choice(state, "")
 
 
 def test_analyze_text_marks_moves_within_noise_and_has_a_legend():
