@@ -57,8 +57,6 @@ DEFAULT_TIME = 1.0
 DOUBTFUL, MISTAKE = 0.01, 0.05
 
 
-
-
 def mark(value_lost: float) -> str:
     """The verdict on a move by the value it lost: ``""``, ``"?"`` or ``"??"``."""
     return "" if value_lost < DOUBTFUL else "?" if value_lost < MISTAKE else "??"
