@@ -317,23 +317,38 @@ def no_serving() -> Iterator[None]:
         uvicorn.Server.serve = real  # type: ignore[method-assign]
 
 
-def outputs(args: list[str], command: str) -> set[str]:
+def outputs(args: list[str], command: str, cmd: click.Command) -> set[str]:
     """The files a run may write: its -o/--out/--output value, edit's FILE, play's record,
     datagen's parts, selfplay's lock."""
     out = set()
     for i, a in enumerate(args[:-1]):
         if a in ("-o", "--out", "--output"):
             out.add(args[i + 1])
-    if command == "edit" and len(args) > 1:
-        out.add(args[1])
-    if command == "play":
-        positional = [a for a in args[1:] if not a.startswith("-")]
-        out.update(positional[:1])
+    if command in ("edit", "play"):
+        out.update(positionals(cmd, args[1:])[:1])
     return out
 
 
+def positionals(cmd: click.Command, tokens: list[str]) -> list[str]:
+    """The positional arguments among ``tokens`` as click reads them: not an option, not an
+    option's value (``--seed 5``), and everything after ``--``."""
+    valued = {o for p in cmd.params if isinstance(p, click.Option) and not p.is_flag
+              and not p.count for o in p.opts}
+    found, i = [], 0
+    while i < len(tokens):
+        token = tokens[i]
+        if token == "--":
+            return found + tokens[i + 1:]
+        if token.startswith("-") and token != "-":
+            i += 1 if token in valued else 0  # its value follows, unless written --opt=value
+        else:
+            found.append(token)
+        i += 1
+    return found
+
+
 def check_run(command: str, args: list[str], result: Any, before: dict[str, str],
-              after: dict[str, str]) -> str | None:
+              after: dict[str, str], cmd: click.Command) -> str | None:
     """What is wrong with one run, or None."""
     exc = result.exception
     if exc is not None and not isinstance(exc, SystemExit):
@@ -348,7 +363,7 @@ def check_run(command: str, args: list[str], result: Any, before: dict[str, str]
             line.startswith("arle: error: ") for line in result.stderr.splitlines()):
         if "Usage:" not in result.stderr:  # bare group: click's help, as documented
             return f"exit 2 without an 'arle: error:' line: {result.stderr[-500:]!r}"
-    written = outputs(args, command)
+    written = outputs(args, command, cmd)
     for name, h in before.items():
         if after.get(name) != h and name not in written and not name.endswith(".lock") and (
                 ".parts" not in name):
@@ -416,7 +431,7 @@ def main() -> int:
                 if opts.verbose:
                     last = (result.output.strip().splitlines() or [""])[-1][:160]
                     print(f"{result.exit_code} arle {shlex.join(args)[:200]}\n    {last!r}")
-                problem = check_run(name, args, result, before, digest(root))
+                problem = check_run(name, args, result, before, digest(root), cli.commands[name])
                 if problem is not None:
                     key = problem.splitlines()[0][:120]
                     if key not in failures:
