@@ -612,6 +612,34 @@ def test_breeding_shapes_the_search_cannot_read_are_refused(changes, words):
             pass
 
 
+# ---- the board spaces of the building colours (rules.BUILDING_SPACE_OF_COLOUR) ----
+
+
+def test_building_colours_go_on_their_board_spaces():
+    """Light and dark green share the board's 4 green spaces: the standard game draws 4 dark-
+    green houses for them, and a position is checked by the spaces its buildings go on."""
+    colour = {b.key: b.colour for b in rules.BUILDINGS}
+    standard = arle_ai.new_game(seed=0).to_dict()
+    assert sum(colour[k] == "dark_green" for k in standard["setup"]["buildings"]) == 4
+    yellow_dark = {**rules.BUILDING_SPACE_OF_COLOUR, "dark_green": "yellow"}
+    with patched_rules(BUILDING_SPACE_OF_COLOUR=yellow_dark):
+        drawn = arle_ai.new_game(seed=0).to_dict()["setup"]["buildings"]
+        assert sum(colour[k] == "dark_green" for k in drawn) == 2  # for the 2 yellow spaces
+        with pytest.raises(ValueError, match="setup.buildings: 0 green buildings in play, "
+                                             "the board has 4 green spaces"):
+            arle_ai.GameState.from_dict(standard)
+    no_red = {c: space for c, space in rules.BUILDING_SPACE_OF_COLOUR.items() if c != "red"}
+    with pytest.raises(ValueError, match="BUILDING_SPACE_OF_COLOUR: no board space for the "
+                                         "building colour 'red'"):
+        with patched_rules(BUILDING_SPACE_OF_COLOUR=no_red):
+            pass
+    purple = {**rules.BUILDING_SPACE_OF_COLOUR, "red": "purple"}
+    with pytest.raises(ValueError, match="the building colour 'red' goes on 'purple' spaces, "
+                                         "which BUILDING_COLOUR_SPACES does not count"):
+        with patched_rules(BUILDING_SPACE_OF_COLOUR=purple):
+            pass
+
+
 # ---- the peat boat exchange (rules.PEAT_BOAT_PEAT, PEAT_BOAT_GOOD) ----
 
 

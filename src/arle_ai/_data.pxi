@@ -13,7 +13,6 @@ cdef int8_t TOOL_COST_AMOUNT[NTOOLS]
 cdef int8_t DIKE_VALUE[MAX_TOOL_LEN]
 
 cdef int8_t BUILDING_VP[NBUILDINGS]
-cdef int8_t BUILDING_COLOUR[NBUILDINGS]     # index in _COLOURS (position validation)
 cdef uint32_t NOVEMBER_HOUSES               # timing 'november' (the 4 light-green houses in the
                                             # game): used before each November
 cdef uint32_t CLOCK_BUILDINGS               # dark green: used any time
@@ -187,7 +186,22 @@ GOOD_NAMES = tuple(_rules.GOODS)
 ANIMAL_NAMES = tuple(_rules.ANIMALS)
 LOAD_NAMES = tuple(_rules.LOAD_GOODS)
 _VKINDS = ("equipment", "small", "large")  # rules.Vehicle.kind, by VK_* value
-_COLOURS = ("light_green", "dark_green", "yellow", "orange", "blue", "red")
+# the board's building space of each building and the spaces of each colour, as loaded
+# (position validation: _position_limits)
+_BUILDING_SPACES = ()
+_COLOUR_SPACES = {}
+
+
+def _building_space(r, colour):
+    """The board space colour a building of ``colour`` goes on (BUILDING_SPACE_OF_COLOUR)."""
+    if colour not in r.BUILDING_SPACE_OF_COLOUR:
+        raise ValueError(f"BUILDING_SPACE_OF_COLOUR: no board space for the building colour "
+                         f"{colour!r}")
+    space = r.BUILDING_SPACE_OF_COLOUR[colour]
+    if space not in r.BUILDING_COLOUR_SPACES:
+        raise ValueError(f"BUILDING_SPACE_OF_COLOUR: the building colour {colour!r} goes on "
+                         f"{space!r} spaces, which BUILDING_COLOUR_SPACES does not count")
+    return space
 _GIVE_TILES = {"any_animal": GIVE_ANY_ANIMAL, "any_clothing": GIVE_ANY_CLOTHING,
                "grain_field": GIVE_GRAIN_FIELD, "flax_field": GIVE_FLAX_FIELD,
                "plow": GIVE_PLOW, "peat_boat": GIVE_PEAT_BOAT, "moor": GIVE_MOOR}
@@ -244,14 +258,15 @@ cdef void _load_tools(r) except *:
 
 
 cdef void _load_buildings(r) except *:
-    global NOVEMBER_HOUSES, CLOCK_BUILDINGS
+    global NOVEMBER_HOUSES, CLOCK_BUILDINGS, _BUILDING_SPACES, _COLOUR_SPACES
     cdef int i, j
     _count("BUILDINGS", len(r.BUILDINGS), NBUILDINGS)
     NOVEMBER_HOUSES = 0
     CLOCK_BUILDINGS = 0
+    _BUILDING_SPACES = tuple([_building_space(r, b.colour) for b in r.BUILDINGS])
+    _COLOUR_SPACES = dict(r.BUILDING_COLOUR_SPACES)
     for i, b in enumerate(r.BUILDINGS):
         BUILDING_VP[i] = b.vp
-        BUILDING_COLOUR[i] = _COLOURS.index(b.colour)
         if b.timing == "november":
             if i >= NOVEMBER_BITS:
                 raise ValueError(f"BUILDINGS[{b.key}]: a 'november' building must be among the "
@@ -288,7 +303,8 @@ cdef void _load_buildings(r) except *:
 
 cdef void _load_setup_draws(r) except *:
     """The colour groups of rules.BUILDINGS (contiguous, in board order) and how many of each
-    go on the board (BUILDING_COLOUR_SPACES). Light and dark green share the green spaces:
+    go on the board (BUILDING_COLOUR_SPACES, by BUILDING_SPACE_OF_COLOUR). Light and dark
+    green share the green spaces:
     the first-game variant puts FIRST_GAME_GREEN there, the standard game draws from the other
     green buildings."""
     cdef int v, n
@@ -301,8 +317,7 @@ cdef void _load_setup_draws(r) except *:
     for v in range(NVARIANTS):
         n = 0
         for first, count in groups:
-            colour = r.BUILDINGS[first].colour
-            space = "green" if colour.endswith("green") else colour
+            space = _building_space(r, r.BUILDINGS[first].colour)
             if space == "green":
                 first_game = keys[first] in r.FIRST_GAME_GREEN
                 if first_game != (v == VARIANT_FIRST_GAME):

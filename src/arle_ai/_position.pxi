@@ -118,8 +118,8 @@ def _build_position_limits():
     return {
         "format": POSITION_FORMAT, "max_seed": MAX_SEED, "variants": VARIANTS,
         "buildings": BUILDING_KEYS, "building_index": _index(BUILDING_KEYS),
-        "building_colours": tuple([BUILDING_COLOUR[k] for k in range(NBUILDINGS)]),
-        "colour_spaces": dict(_rules.BUILDING_COLOUR_SPACES),
+        # the board's building space each building goes on (its colour's), as loaded
+        "building_spaces": _BUILDING_SPACES, "colour_spaces": dict(_COLOUR_SPACES),
         "half_years": HALF_YEARS, "turns_per_half_year": TURNS_PER_HALF_YEAR,
         "spaces": SPACE_KEYS, "space_index": _index(SPACE_KEYS), "space_seasons": tuple([space_season(k) for k in range(NSPACES)]),
         "goods": tuple([(GOOD_NAMES[g], good_cap(g)) for g in range(NGOODS)]),

@@ -10,6 +10,7 @@ the decision stack, housing, a legal decision).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -351,11 +352,8 @@ def check_position(d: object) -> CheckedPosition:
     in_play = setup.keys_list("buildings", buildings, "building")
     setup.done()
     building_index: dict[str, int] = lim["building_index"]
-    building_colours = lim["building_colours"]
-    colours = [building_colours[building_index[k]] for k in in_play]
-    counts = [colours.count(c) for c in range(6)]
-    want = {"green": counts[0] + counts[1], "yellow": counts[2], "orange": counts[3],
-            "blue": counts[4], "red": counts[5]}
+    building_spaces: tuple[str, ...] = lim["building_spaces"]
+    want = Counter(building_spaces[building_index[k]] for k in in_play)
     for colour, spaces in lim["colour_spaces"].items():
         if want[colour] != spaces:
             raise PositionError(f"setup.buildings: {want[colour]} {colour} buildings in play, "

@@ -43,6 +43,7 @@ __all__ = [
     "Building",
     "BUILDINGS",
     "BUILDING_COLOUR_SPACES",
+    "BUILDING_SPACE_OF_COLOUR",
     "FIRST_GAME_GREEN",
     # barn pieces
     "Vehicle",
@@ -503,6 +504,9 @@ BUILDINGS: tuple[Building, ...] = (
 
 # Building spaces on the game board (light and dark green share the 4 green spaces).
 BUILDING_COLOUR_SPACES = {"green": 4, "yellow": 2, "orange": 6, "blue": 3, "red": 3}
+# The board's building spaces each building colour goes on.
+BUILDING_SPACE_OF_COLOUR = {"light_green": "green", "dark_green": "green", "yellow": "yellow",
+                            "orange": "orange", "blue": "blue", "red": "red"}
 
 # The green houses of the first-game variant (the 4 light-green houses).
 FIRST_GAME_GREEN = ("farmers_house", "plow_makers_workshop", "novices_hut", "workshop")
