@@ -340,3 +340,25 @@ def test_resume_edge_cases_of_the_file(tmp_path):
     result = run(*args, "--out", str(forged))
     assert result.exit_code == 2
     assert "does not match this tournament (setup_seed)" in result.stderr
+
+
+def test_a_parallel_run_ignores_ctrl_c_only_while_it_starts_its_workers(monkeypatch):
+    # sigint_ignored drops a Ctrl-C that arrives within it; around every later submission it
+    # made a run deaf to Ctrl-C now and then (the CI's Ctrl-C test saw exit 0, all games played)
+    from contextlib import contextmanager
+
+    from arle_ai import procs
+
+    real = procs.sigint_ignored
+    entered = []
+
+    @contextmanager
+    def counted():
+        entered.append(1)
+        with real():
+            yield
+
+    monkeypatch.setattr(procs, "sigint_ignored", counted)
+    results = Tournament(["random", "greedy"], 10, seed=3).run(workers=2)
+    assert len(results) == 10  # 6 of them submitted after the first 4
+    assert len(entered) == 1  # the first submissions alone, which start the workers

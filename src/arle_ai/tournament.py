@@ -451,8 +451,11 @@ def _run_parallel(tasks: Iterable[dict[str, Any]], workers: int, mp_context: str
                     finish(f.result())  # re-raises a worker's exception after the good ones
                     nxt = next(todo, None)
                     if nxt is not None:
-                        with procs.sigint_ignored():
-                            futures.add(pool.submit(play_game, nxt))
+                        # starts no process: the executor started one a submission until it
+                        # had `workers`, all in the first 2 * workers. Not under
+                        # sigint_ignored, which drops a Ctrl-C arriving meanwhile: the run
+                        # then went on to its last game and exited 0.
+                        futures.add(pool.submit(play_game, nxt))
         except BaseException:
             # the games in play are lost anyway: stop their workers rather than wait for them.
             # No future is cancelled first: the executor marks the pending ones broken, and
