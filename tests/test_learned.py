@@ -330,6 +330,21 @@ def test_format_1_data_loads(tmp_path) -> None:
     train(loaded, TrainConfig(hidden=4, epochs=1))
 
 
+def test_a_datagen_file_with_arrays_of_other_lengths_is_refused(tmp_path) -> None:
+    data = linear_data(60)
+    data["game"] = data["game"][:30]  # 30 game ids for 60 positions
+    write_npz(tmp_path / "bad.npz", data)
+    with pytest.raises(ValueError, match=r"bad.npz: not a datagen file \(game has shape "
+                                         r"\(30,\), the features 60 rows\)"):
+        load_data(tmp_path / "bad.npz")
+    # an empty file among several adds nothing (it used to fail in numpy's min)
+    empty = {k: v[:0] for k, v in linear_data(60).items()}
+    write_npz(tmp_path / "empty.npz", empty)
+    write_npz(tmp_path / "good.npz", linear_data(60))
+    both = load_datasets([str(tmp_path / "empty.npz"), str(tmp_path / "good.npz")])
+    assert len(both["player"]) == 60 and both["source"].tolist() == [1] * 60
+
+
 def test_several_data_files_train_together_each_holding_out_its_own_games(tmp_path) -> None:
     a, b = linear_data(600), linear_data(900)
     b["game"] = b["game"] + 7  # overlapping ids in the two files are told apart

@@ -119,6 +119,11 @@ def load_data(path: str | os.PathLike[str]) -> dict[str, np.ndarray]:
     if data["features"].ndim != 2 or data["features"].shape[1] != _core.NUM_FEATURES:
         raise ValueError(f"{path}: features have shape {data['features'].shape}, the engine "
                          f"has {_core.NUM_FEATURES} features (made by another version?)")
+    rows = len(data["features"])
+    for k, v in data.items():
+        if k != "features" and (v.ndim != 1 or len(v) != rows):
+            raise ValueError(f"{path}: not a datagen file ({k} has shape {v.shape}, the "
+                             f"features {rows} rows)")
     return data
 
 
@@ -138,8 +143,9 @@ def load_datasets(paths: list[str] | tuple[str, ...]) -> dict[str, np.ndarray]:
     games, base = [], 0
     for d in datas:
         g = np.asarray(d["game"], dtype=np.int64)
-        games.append(g - int(g.min()) + base)
-        base = int(games[-1].max()) + 1
+        games.append(g - int(g.min()) + base if len(g) else g)  # an empty file adds none
+        if len(g):
+            base = int(games[-1].max()) + 1
     merged["game"] = np.concatenate(games)
     merged["source"] = np.concatenate([np.full(len(d["game"]), i, dtype=np.int32)
                                        for i, d in enumerate(datas)])
