@@ -209,3 +209,13 @@ def test_cut_labels_name_the_boardwalk_or_the_moor():
                       "cut moor(2)": "cut 1 peat from a moor with 2 peat"}
     for notation, label in labels.items():
         assert s.parse_action(notation) == s.parse_action(label)
+
+
+def test_the_more_texts_read_the_rules_numbers():
+    # the Baker's and Potter's questions carry the numbers of the rules tables, not copies
+    (clay, n_clay), gives = rules.SPACE_EXCHANGES["potter"]
+    food, peat = dict(gives)["food"], dict(gives)["peat"]
+    assert decisions.MORE["potter"] == f"turn {n_clay} {clay} into {food} food and {peat} peat"
+    assert decisions.MORE["baker"] == (f"turn {rules.BAKER_GRAIN} grain (or flax) and "
+                                       f"{rules.BAKER_FUEL} peat (or wood) into "
+                                       f"{rules.BAKER_FOOD} food")

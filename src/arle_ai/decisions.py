@@ -34,8 +34,11 @@ MORE = {
     "wool_weaver": "turn wool into woolen",
     "linen_weaver": "turn flax into linen",
     "tanner": "turn a hide into leather",
-    "baker": "turn 1 grain (or flax) and 1 peat (or wood) into 6 food",
-    "potter": "turn 1 clay into 3 food and 1 peat",
+    # the numbers from the rules (rules.BAKER_*, rules.SPACE_EXCHANGES), not typed again
+    "baker": (f"turn {rules.BAKER_GRAIN} grain (or flax) and {rules.BAKER_FUEL} peat (or wood) "
+              f"into {names.amounts([('food', rules.BAKER_FOOD)])}"),
+    "potter": (f"turn {names.amounts([rules.SPACE_EXCHANGES['potter'][0]])} into "
+               f"{names.amounts(rules.SPACE_EXCHANGES['potter'][1]).replace(', ', ' and ')}"),
 }
 
 # A building that asks before each exchange (the first too): what "more" does there.
