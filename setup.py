@@ -1,4 +1,4 @@
-"""Build the Cython extension ``arle_ai._core``; all metadata lives in pyproject.toml."""
+"""Build the Cython extension ``arle_ai.engine._core``; all metadata lives in pyproject.toml."""
 
 import importlib.util
 from pathlib import Path
@@ -7,11 +7,11 @@ import numpy as np
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-CORE_DIR = "src/arle_ai"
+CORE_DIR = "src/arle_ai/engine"
 
 
 def _generate_tables() -> None:
-    """Write src/arle_ai/_tables.pxi (the engine's enums) from rules.py before compiling."""
+    """Write src/arle_ai/engine/_tables.pxi (the engine's enums) from rules.py before compiling."""
     path = Path(__file__).resolve().parent / CORE_DIR / "_gen_tables.py"
     spec = importlib.util.spec_from_file_location("_arle_gen_tables", path)
     assert spec is not None and spec.loader is not None
@@ -24,7 +24,7 @@ _generate_tables()
 
 extensions = [
     Extension(
-        "arle_ai._core",
+        "arle_ai.engine._core",
         sources=[f"{CORE_DIR}/_core.pyx"],
         include_dirs=[np.get_include(), CORE_DIR],
         extra_compile_args=["-O3"],

@@ -20,9 +20,9 @@ import pyspiel
 from open_spiel.python.algorithms import mcts as os_mcts
 
 import arle_ai
-from arle_ai.openspiel import RolloutEvaluator, load_game
-from arle_ai.pettingzoo import env as pz_env
-from arle_ai.pettingzoo import play_random
+from arle_ai.adapters.openspiel import RolloutEvaluator, load_game
+from arle_ai.adapters.pettingzoo import env as pz_env
+from arle_ai.adapters.pettingzoo import play_random
 
 
 def core_loop(games: int) -> int:
@@ -39,7 +39,7 @@ def core_loop(games: int) -> int:
 
 def pettingzoo_loop(games: int) -> int:
     """Random play through the AEC env: every step observes (features + mask) and picks a
-    legal action from the mask (arle_ai.pettingzoo.play_random)."""
+    legal action from the mask (arle_ai.adapters.pettingzoo.play_random)."""
     rng = random.Random(0)
     e = pz_env()
     steps = 0

@@ -22,7 +22,10 @@ import sys
 _PROBE = r"""
 import json, time
 import arle_ai
-from arle_ai import mcts as m
+try:
+    from arle_ai.search import mcts as m
+except ImportError:  # a build from before the layer packages (9884162 and older)
+    from arle_ai import mcts as m
 state = arle_ai.new_game(0)
 def rate(n, **kw):
     search = m.MCTS(iterations=n, seed=1, reuse=False, **kw)

@@ -37,8 +37,8 @@ import click
 from click.testing import CliRunner
 
 import arle_ai
-from arle_ai.agents import RandomAgent
-from arle_ai.records import GameRecord
+from arle_ai.formats.records import GameRecord
+from arle_ai.play.agents import RandomAgent
 
 SLOW_SECONDS = 30.0  # one run longer than this is stopped and counted as slow, not failed
 
@@ -84,16 +84,16 @@ def make_corpus(root: Path, seed: int) -> dict[str, list[str]]:
     half["moves"] = half["moves"][: len(half["moves"]) // 2]
     (root / "half.json").write_text(json.dumps(half))
 
-    from arle_ai.tournament import Tournament
+    from arle_ai.play.tournament import Tournament
 
     Tournament(["random", "greedy"], 2, seed=3).run(out=root / "results.jsonl")
-    from arle_ai.datagen import DatagenConfig, generate
+    from arle_ai.learn.datagen import DatagenConfig, generate
 
     generate(root / "data.npz", DatagenConfig(games=2, seed=0, iterations=5, explore=2))
 
     (root / "exiting_import.py").write_text("import sys\nsys.exit(3)\n")
     (root / "exiting_agent.py").write_text(
-        "import sys\nfrom arle_ai.agents import Agent\n\n"
+        "import sys\nfrom arle_ai.play.agents import Agent\n\n"
         "class Exit(Agent):\n    def __init__(self, seed=0, x=0):\n        pass\n"
         "    def select(self, state):\n        sys.exit(4)\n\n"
         "class ExitInInit(Agent):\n    def __init__(self, seed=0):\n        sys.exit(5)\n"

@@ -15,8 +15,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from arle_ai import _core
-from arle_ai.benchmark import _search_rate
+from arle_ai.engine import _core
+from arle_ai.play.benchmark import _search_rate
 
 LEAVES: list[tuple[str, dict[str, Any]]] = [
     ("rollout random, horizon 1", dict(rollout="random", horizon=1)),

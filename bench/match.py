@@ -8,7 +8,7 @@ import json
 import statistics
 import sys
 
-from arle_ai.tournament import Tournament, format_summary, summarize
+from arle_ai.play.tournament import Tournament, format_summary, summarize
 
 
 def mean_final_vp(out: str, specs: list[str]) -> dict[str, float]:

@@ -1,5 +1,5 @@
 """How far two seeds' searches disagree on the value of the same move, against the binomial
-standard error the noise tests use (:func:`arle_ai.reading.standard_error`): the share of
+standard error the noise tests use (:func:`arle_ai.text.reading.standard_error`): the share of
 same-move pairs further apart than 1.96 standard errors of their difference, for a range of
 floors added in quadrature to each standard error, and the smallest floor that brings the
 share to 5% (what two standard errors are meant to cover): for the values the verdicts of
@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from arle_ai.reading import EXACT_VISITS, binomial_error  # noqa: E402
+from arle_ai.text.reading import EXACT_VISITS, binomial_error  # noqa: E402
 
 FLOORS = [0.0, 0.001, 0.0015, 0.002, 0.0025, 0.003, 0.0035, 0.004, 0.005, 0.006, 0.008]
 

@@ -17,13 +17,13 @@ import json
 import subprocess
 from typing import Any
 
-from arle_ai import _core
-from arle_ai.agents import Agent
+from arle_ai.engine import _core
+from arle_ai.play.agents import Agent
 
 _SERVER = r"""
 import json, sys
 from arle_ai import GameState
-from arle_ai.mcts import MCTS
+from arle_ai.search.mcts import MCTS
 options = json.loads(sys.argv[1])
 search = MCTS(**options)
 for line in sys.stdin:

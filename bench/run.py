@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from arle_ai.benchmark import format_report, run_benchmarks
+from arle_ai.play.benchmark import format_report, run_benchmarks
 
 
 def main(argv: list[str]) -> int:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Build arle_ai._core with AddressSanitizer and UBSan in a scratch copy of the source, then run
+# Build arle_ai.engine._core with AddressSanitizer and UBSan in a scratch copy of the source, then run
 # random games, short searches, damaged inputs (bench/sanitize_run.py), the fuzz tests and the
 # core's boundary tests (tests/test_core_boundary.py: None, bad weights, bad tables) under it.
 # Any out-of-bounds access or undefined behaviour in the core aborts with a report.
@@ -32,7 +32,7 @@ trap 'rm -rf "$work"' EXIT
 # the tracked and new files of the working tree (not .so files, builds or venvs)
 (cd "$root" && git ls-files -z --cached --others --exclude-standard \
     | xargs -0 -I{} sh -c 'test -f "{}" && cp --parents "{}" "'"$work"'"')
-rm -f "$work"/src/arle_ai/_core.c
+rm -f "$work"/src/arle_ai/engine/_core.c
 
 echo "sanitize: building the extension with -fsanitize=address,undefined in $work"
 (
@@ -48,9 +48,9 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 export PYTHONPATH="$work/src"
 cd "$work"
 python - <<'EOF'
-import arle_ai._core, os, sys
-if not arle_ai._core.__file__.startswith(os.getcwd()):
-    sys.exit(f"sanitize: imported {arle_ai._core.__file__}, not the sanitized build")
+import arle_ai.engine._core, os, sys
+if not arle_ai.engine._core.__file__.startswith(os.getcwd()):
+    sys.exit(f"sanitize: imported {arle_ai.engine._core.__file__}, not the sanitized build")
 EOF
 
 if [[ $quick == 1 ]]; then

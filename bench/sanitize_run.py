@@ -17,8 +17,8 @@ import sys
 import time
 
 import arle_ai
-from arle_ai import _core
-from arle_ai.testing import biased_policy, check_invariants, play_random_game
+from arle_ai.engine import _core
+from arle_ai.engine.testing import biased_policy, check_invariants, play_random_game
 
 
 def games(n: int) -> list[arle_ai.GameState]:
@@ -103,7 +103,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--searches", type=int, default=60)
     parser.add_argument("--forgeries", type=int, default=3000)
     args = parser.parse_args(argv)
-    print(f"arle_ai._core from {_core.__file__}", flush=True)
+    print(f"arle_ai.engine._core from {_core.__file__}", flush=True)
     t0 = time.perf_counter()
     positions = games(args.games)
     print(f"{args.games} random games checked ({time.perf_counter() - t0:.0f} s)", flush=True)

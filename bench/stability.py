@@ -12,10 +12,10 @@ figure does not depend on the load.
 It writes one JSON line per decision to FILE (resumable: decisions already there are kept)
 and prints the agreement figures (docs/benchmarks.md, "Stability of verdicts"): the same
 best move (the same action, or another order of the same own decisions that reaches the
-identical position: :func:`arle_ai.reading.same_move` on the two principal variations), the
+identical position: :func:`arle_ai.text.reading.same_move` on the two principal variations), the
 same action strictly, the same most visited move (the search's own choice, which ``arle
 suggest`` lists first; the review may name another move within noise of it the best:
-:mod:`arle_ai.analysis`), the same mark, and the same best move up to noise (the two bests
+:mod:`arle_ai.play.analysis`), the same mark, and the same best move up to noise (the two bests
 are equal, or each is within statistical noise of the other in the other's search).
 """
 
@@ -32,10 +32,10 @@ from tqdm import tqdm
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from arle_ai.agents import agent_from_spec  # noqa: E402
-from arle_ai.analysis import DEFAULT_TIME, review_position  # noqa: E402
-from arle_ai.reading import same_move  # noqa: E402
-from arle_ai.records import GameRecord  # noqa: E402
+from arle_ai.formats.records import GameRecord  # noqa: E402
+from arle_ai.play.agents import agent_from_spec  # noqa: E402
+from arle_ai.play.analysis import DEFAULT_TIME, review_position  # noqa: E402
+from arle_ai.text.reading import same_move  # noqa: E402
 
 
 def recorded_game(seed: int) -> GameRecord:

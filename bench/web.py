@@ -105,7 +105,7 @@ print(json.dumps([report.iterations, report.time_taken, time.process_time() - cp
 
 def cli_suggest(seconds: float) -> tuple[float, float]:
     """Iterations per second and per CPU second of the search ``arle suggest --time S``
-    runs (arle_ai.suggest on the standard opening, in a fresh process)."""
+    runs (arle_ai.play.suggest on the standard opening, in a fresh process)."""
     out = subprocess.run([sys.executable, "-c", CLI_SEARCH, str(seconds)],
                          capture_output=True, text=True, check=True).stdout
     iterations, wall, cpu = json.loads(out)

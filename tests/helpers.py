@@ -6,7 +6,7 @@ import copy
 from typing import Any
 
 import arle_ai
-from arle_ai import rules
+from arle_ai.engine import rules
 
 L = arle_ai.ACTION_LAYOUT
 SPACES = [a.key for a in rules.ACTION_SPACES]

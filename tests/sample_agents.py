@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from arle_ai.agents import Agent
+from arle_ai.play.agents import Agent
 
 
 class FirstMove(Agent):

@@ -1,21 +1,21 @@
-"""arle_ai.analysis: value and VP lost per decision, accuracy, VP lost per decision."""
+"""arle_ai.play.analysis: value and VP lost per decision, accuracy, VP lost per decision."""
 
 from __future__ import annotations
 
 import pytest
 
 import arle_ai
-from arle_ai.agents import GreedyAgent
-from arle_ai.analysis import (
+from arle_ai.formats.records import GameRecord
+from arle_ai.play.agents import GreedyAgent
+from arle_ai.play.analysis import (
     EXACT_VISITS,
     DecisionReview,
     GameAnalysis,
     analyze_game,
     confident_loss,
 )
-from arle_ai.mcts import MCTS, ActionStats, SearchResult
-from arle_ai.reading import SEARCH_SPREAD, standard_error, within_noise
-from arle_ai.records import GameRecord
+from arle_ai.search.mcts import MCTS, ActionStats, SearchResult
+from arle_ai.text.reading import SEARCH_SPREAD, standard_error, within_noise
 
 
 def passer_vs_greedy(seed: int = 3) -> GameRecord:
@@ -93,7 +93,7 @@ def _random_state(seed: int, plies: int):
 
 
 def test_same_move_is_the_same_action_or_the_same_turn_in_another_order():
-    from arle_ai.reading import same_move, turn_end
+    from arle_ai.text.reading import same_move, turn_end
 
     s = _random_state(0, 109)  # cutting peat: the boardwalk and a moor, in either order
     assert s.pending == "action:cut"
@@ -158,7 +158,7 @@ def test_a_standard_error_holds_the_spread_between_searches():
 def test_the_largest_mistakes_are_ranked_by_the_loss_beyond_noise_as_the_marks_are():
     import dataclasses
 
-    from arle_ai.analysis import GameAnalysis
+    from arle_ai.play.analysis import GameAnalysis
 
     reviews = [  # (best, played) as (value, visits); ply k+1
         ((0.70, 10), (0.30, 3)),  # 0.40 lost (the most), all of it within noise: no mark
@@ -211,7 +211,7 @@ def test_a_played_move_without_a_mark_is_named_the_best(analysis):
 
 
 def test_a_loss_under_the_first_mark_beyond_noise_does_not_name_another_move(monkeypatch):
-    import arle_ai.analysis as analysis_module
+    import arle_ai.play.analysis as analysis_module
 
     start = arle_ai.new_game(seed=0)
     grocer, woodcutter = "place winter_grocer (special)", "place woodcutter"
@@ -244,7 +244,7 @@ def _fake_result(state, stats: list[tuple[str, int, float]]) -> SearchResult:
 
 def test_the_review_of_a_played_near_tie_does_not_depend_on_the_move_visited_most(
         monkeypatch):
-    import arle_ai.analysis as analysis_module
+    import arle_ai.play.analysis as analysis_module
 
     start = arle_ai.new_game(seed=0)
     grocer, trader = "place winter_grocer (special)", "place cattle_trader (special)"

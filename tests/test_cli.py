@@ -9,9 +9,9 @@ import pytest
 from click.testing import CliRunner
 
 import arle_ai
-from arle_ai.agents import RandomAgent
-from arle_ai.errors import IllegalActionError
-from arle_ai.records import GameRecord, load_record
+from arle_ai.base.errors import IllegalActionError
+from arle_ai.formats.records import GameRecord, load_record
+from arle_ai.play.agents import RandomAgent
 from arle_cli.main import cli
 
 
@@ -177,7 +177,7 @@ def test_check_passes_on_clean_games():
 
 
 def test_check_reports_a_violation_with_its_seed_and_moves(monkeypatch):
-    import arle_ai.testing as testing
+    import arle_ai.engine.testing as testing
 
     real = testing.check_invariants
     calls = {"n": 0}
@@ -248,7 +248,7 @@ def test_ply_bad_uses_exit_2(tmp_path, record_file):
 
 
 def test_show_moves_lists_the_legal_moves_as_play_numbers_them(record_file):
-    from arle_ai import decisions
+    from arle_ai.text import decisions
     from arle_cli.play_cmd import parse_choice
 
     rec = load_record(record_file)
@@ -279,7 +279,7 @@ def test_an_option_may_be_typed_without_its_first_word():
 
 
 def test_analyze_text_marks_moves_within_noise_and_has_a_legend():
-    from arle_ai.analysis import DecisionReview, GameAnalysis
+    from arle_ai.play.analysis import DecisionReview, GameAnalysis
     from arle_cli.analyze_cmd import LEGEND, format_analysis
 
     def review(ply: int, near: tuple[str, ...], played_value: float) -> DecisionReview:

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 import arle_ai
-from arle_ai.records import load_record
+from arle_ai.formats.records import load_record
 from arle_cli.main import cli
 
 
@@ -219,7 +219,7 @@ def test_an_out_file_in_a_missing_folder_is_refused_before_play(tmp_path):
 
 
 def test_ctrl_c_while_the_ai_thinks_saves_the_game_so_far(tmp_path, monkeypatch):
-    from arle_ai.agents import RandomAgent
+    from arle_ai.play.agents import RandomAgent
 
     def interrupted(self, state):
         raise KeyboardInterrupt

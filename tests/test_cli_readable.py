@@ -10,8 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 import arle_ai
-from arle_ai import decisions, rules
-from arle_ai.records import load_record
+from arle_ai.engine import rules
+from arle_ai.formats.records import load_record
+from arle_ai.text import decisions
 from arle_cli.main import cli
 
 
@@ -116,7 +117,7 @@ def test_list_shows_every_name_and_key(kind, table):
 
 
 def test_show_puts_the_players_side_by_side_when_wide():
-    from arle_ai.display import describe_wide
+    from arle_ai.text.display import describe_wide
 
     text = describe_wide(arle_ai.new_game(seed=0), 120)
     assert all(len(line) <= 120 for line in text.splitlines())
@@ -140,7 +141,7 @@ def test_the_menu_fits_80_columns_without_cutting_words():
 
 
 def test_long_menu_cells_wrap_instead_of_being_cut():
-    from arle_ai.display import columns
+    from arle_ai.text.display import columns
     from arle_cli.play_cmd import format_menu
 
     long = "2. Fisherman (special)  [Fish Traps 3 -> 4 (+4 food, +1 sheep; +2 VP)]"
@@ -195,7 +196,7 @@ def test_position_files_accept_printed_names(tmp_path):
     d["setup"]["buildings"] = [rules.building(k).name.upper() for k in d["setup"]["buildings"]]
     path = tmp_path / "named.json"
     path.write_text(json.dumps(d))
-    from arle_ai.position import load_position
+    from arle_ai.formats.position import load_position
 
     assert load_position(path) == keyed
     assert run("show", str(path)).exit_code == 0

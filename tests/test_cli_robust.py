@@ -11,10 +11,10 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from arle_ai._core import MAX_SEED
-from arle_ai.datagen import MAX_SEED as DATAGEN_MAX_SEED
-from arle_ai.errors import PositionError
-from arle_ai.files import MAX_FILE_BYTES
+from arle_ai.base.errors import PositionError
+from arle_ai.base.files import MAX_FILE_BYTES
+from arle_ai.engine._core import MAX_SEED
+from arle_ai.learn.datagen import MAX_SEED as DATAGEN_MAX_SEED
 from arle_cli.common import games_bar
 from arle_cli.main import cli
 
@@ -90,10 +90,10 @@ def _odd_files(tmp_path):
 
 
 def test_library_readers_refuse_odd_files_by_name(tmp_path):
-    from arle_ai.position import load_position
-    from arle_ai.records import RecordError, load_record
-    from arle_ai.tournament import Tournament, TournamentError
-    from arle_ai.train import load_data
+    from arle_ai.formats.position import load_position
+    from arle_ai.formats.records import RecordError, load_record
+    from arle_ai.learn.train import load_data
+    from arle_ai.play.tournament import Tournament, TournamentError
 
     for path, words in _odd_files(tmp_path):
         with pytest.raises(PositionError, match=words):
@@ -134,7 +134,7 @@ def test_commands_refuse_odd_input_files(command, tmp_path, monkeypatch):
 
 
 def test_a_results_file_with_an_endless_line_is_refused(tmp_path):
-    from arle_ai.tournament import Tournament, TournamentError
+    from arle_ai.play.tournament import Tournament, TournamentError
 
     t = Tournament(["random", "random"], 2)
     path = tmp_path / "r.jsonl"
@@ -178,7 +178,7 @@ def test_nul_in_an_input_file_name_is_a_clear_error(tmp_path):
 
 EXITING = '''
 import sys
-from arle_ai.agents import Agent
+from arle_ai.play.agents import Agent
 
 class ExitsInSelect(Agent):
     def __init__(self, seed=0):
@@ -206,7 +206,7 @@ def exiting_agents(tmp_path, monkeypatch):
     ("py:exiting_agents.ExitsInInit", "called sys.exit('bye')"),
 ])
 def test_an_agent_calling_sys_exit_while_made_is_named(spec, words, exiting_agents):
-    from arle_ai.agents import agent_from_spec
+    from arle_ai.play.agents import agent_from_spec
 
     with pytest.raises(ValueError, match=re.escape(words)):
         agent_from_spec(spec)
@@ -216,7 +216,7 @@ def test_an_agent_calling_sys_exit_while_made_is_named(spec, words, exiting_agen
 
 def test_an_agent_calling_sys_exit_in_select_is_named(exiting_agents):
     import arle_ai
-    from arle_ai.agents import AgentError, agent_from_spec, choose_action
+    from arle_ai.play.agents import AgentError, agent_from_spec, choose_action
 
     agent = agent_from_spec("py:exiting_agents.ExitsInSelect")
     state = arle_ai.new_game(seed=0)
@@ -288,7 +288,7 @@ def test_workers_started_under_sigint_ignored_leave_ctrl_c_to_the_parent(method)
     import multiprocessing
     import signal
 
-    from arle_ai import procs
+    from arle_ai.base import procs
 
     ctx = multiprocessing.get_context(method)
     before = signal.getsignal(signal.SIGINT)
@@ -340,7 +340,7 @@ def test_ctrl_c_in_a_parallel_selfplay_keeps_the_finished_games_and_resumes(tmp_
                      r"the same command resumes", err), err
     lines = out.read_text().splitlines()
     assert all(json.loads(line) for line in lines) and len(lines) >= 3  # whole lines only
-    from arle_ai.tournament import Tournament
+    from arle_ai.play.tournament import Tournament
 
     assert len(Tournament(["mcts:iterations=30", "random"], 200).load(out)) == len(lines) - 1
 
@@ -469,7 +469,7 @@ def test_datagen_writes_its_own_file_again_when_resumed(tmp_path, monkeypatch):
 
 
 def test_json_nested_past_the_bound_is_refused_by_name():
-    from arle_ai.jsontext import MAX_DEPTH, parse_json
+    from arle_ai.base.jsontext import MAX_DEPTH, parse_json
 
     assert parse_json("[" * MAX_DEPTH + "]" * MAX_DEPTH) is not None
     for n in (MAX_DEPTH + 1, 600, 900):  # 600 and 900 passed json.loads, then recursed
@@ -503,7 +503,7 @@ def test_positions_of_odd_shape_are_clear_errors(change, words, tmp_path):
     (lambda m: m.__setitem__("seats", [None, 1]), "seats"),
 ])
 def test_results_lines_with_odd_values_are_refused_by_cli_and_web(change, words, tmp_path):
-    from arle_ai.tournament import Tournament
+    from arle_ai.play.tournament import Tournament
     from arle_ai.web.tournaments import TournamentFileError, read_results
 
     out = tmp_path / "r.jsonl"
@@ -525,7 +525,7 @@ def test_results_lines_with_odd_values_are_refused_by_cli_and_web(change, words,
 def test_damaged_weights_files_are_named(tmp_path):
     import numpy as np
 
-    from arle_ai.net import WEIGHT_ARRAYS, NetError, load_weights
+    from arle_ai.search.net import WEIGHT_ARRAYS, NetError, load_weights
 
     bad_zip = tmp_path / "badzip.npz"
     bad_zip.write_bytes(b"PK\x03\x04" + bytes(100))  # BadZipFile escaped before

@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 
 import arle_ai
-from arle_ai import _core
-from arle_ai.errors import IllegalActionError
-from arle_ai.heuristics import DEFAULT_WEIGHTS
-from arle_ai.mcts import MCTS
+from arle_ai.base.errors import IllegalActionError
+from arle_ai.engine import _core
+from arle_ai.search.heuristics import DEFAULT_WEIGHTS
+from arle_ai.search.mcts import MCTS
 
 W = DEFAULT_WEIGHTS.as_array()
 
@@ -196,7 +196,7 @@ def _rules_copy(**changes):
     import dataclasses
     import types
 
-    from arle_ai import rules
+    from arle_ai.engine import rules
 
     copy = types.ModuleType("patched_rules")
     copy.__dict__.update(vars(rules))
@@ -247,7 +247,7 @@ def _replace_at(table, index, **changes):
 
 def _choice_table(dest, k, **changes):
     """rules.DELIVERY_CHOICES with choice k of destination index `dest` changed."""
-    from arle_ai import rules
+    from arle_ai.engine import rules
 
     out = list(rules.DELIVERY_CHOICES)
     out[dest] = _replace_at(out[dest], k, **changes)
@@ -255,7 +255,7 @@ def _choice_table(dest, k, **changes):
 
 
 def _bad_tables():
-    from arle_ai import rules
+    from arle_ai.engine import rules
 
     T = rules.TOOLS
     B = rules.BUILDINGS
@@ -368,7 +368,7 @@ def test_table_checks_hold_under_python_O():
 
     code = (
         "import dataclasses, types\n"
-        "from arle_ai import _core, rules\n"
+        "from arle_ai.engine import _core, rules\n"
         "c = types.ModuleType('c'); c.__dict__.update(vars(rules))\n"
         "c.TOOLS = (dataclasses.replace(rules.TOOLS[0], values=(1,) * 9, vp=(0,) * 9),)"
         " + rules.TOOLS[1:]\n"
@@ -405,7 +405,7 @@ def test_the_largest_user_seed_plus_a_ply_still_searches():
 def test_weights_files_with_odd_contents_are_net_errors(tmp_path, change, words):
     # before: a meta that is no JSON object raised AttributeError; complex weights were cast
     # to their real part with only a warning
-    from arle_ai.net import NetError, features_digest, load_net
+    from arle_ai.search.net import NetError, features_digest, load_net
 
     parts = {k: v for k, v in _net_arrays().items()}
     parts["meta"] = np.array(json.dumps({"features_digest": features_digest()}))

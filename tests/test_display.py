@@ -1,4 +1,4 @@
-"""arle_ai.describe(): the plain-text view of a position (arle_ai.display)."""
+"""arle_ai.describe(): the plain-text view of a position (arle_ai.text.display)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import random
 import pytest
 
 import arle_ai
-from arle_ai import decisions, names
-from arle_ai.display import free_land
+from arle_ai.text import decisions, names
+from arle_ai.text.display import free_land
 from helpers import base, make, place
 
 
@@ -170,7 +170,7 @@ def test_final_position_shows_final_scores_and_winner():
 
 
 def test_package_describe_wraps_display():
-    from arle_ai.display import describe
+    from arle_ai.text.display import describe
 
     s = _mid_game()
     assert arle_ai.describe(s) == describe(s)

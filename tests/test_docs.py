@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 import arle_ai
-from arle_ai.agents import RandomAgent
-from arle_ai.records import GameRecord
+from arle_ai.formats.records import GameRecord
+from arle_ai.play.agents import RandomAgent
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -84,7 +84,7 @@ def test_doctests_pass(module):
 
 def test_doctests_are_found():
     tried = sum(doctest.testmod(importlib.import_module(m)).attempted
-                for m in ("arle_ai.notation", "arle_ai.suggest"))
+                for m in ("arle_ai.text.notation", "arle_ai.play.suggest"))
     assert tried >= 4
 
 

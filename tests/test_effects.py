@@ -1,4 +1,4 @@
-"""Effects of moves in game terms (arle_ai.effects): exact texts for a few moves, the structure
+"""Effects of moves in game terms (arle_ai.text.effects): exact texts for a few moves, the structure
 for every action space and building, and the inventorying steps one by one."""
 
 from __future__ import annotations
@@ -8,7 +8,8 @@ import random
 import pytest
 
 import arle_ai
-from arle_ai import effects, names, rules
+from arle_ai.engine import rules
+from arle_ai.text import effects, names
 
 GREEN = ("light_green", "dark_green")
 

@@ -10,7 +10,7 @@ import pytest
 
 import arle_ai
 from arle_ai import FEATURE_NAMES, NUM_FEATURES
-from arle_ai._core import features_batch
+from arle_ai.engine._core import features_batch
 from helpers import make, position, veh
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "features.md"
@@ -73,14 +73,14 @@ def test_chosen_slots_of_a_hand_built_position() -> None:
     assert f[slot("opp.score.total")] == s.scores()[1]
     # buildings on the board and in play, from the setup draw
     d = s.to_dict()
-    for b in arle_ai.rules.BUILDINGS:
+    for b in arle_ai.engine.rules.BUILDINGS:
         assert f[slot(f"in_play.{b.key}")] == (b.key in d["setup"]["buildings"])
         assert f[slot(f"available.{b.key}")] == (b.key in d["buildings_on_board"])
 
 
 def test_tool_and_pending_action_step() -> None:
     s = built()
-    s.apply(arle_ai.ACTION_LAYOUT["place"] + [a.key for a in arle_ai.rules.ACTION_SPACES]
+    s.apply(arle_ai.ACTION_LAYOUT["place"] + [a.key for a in arle_ai.engine.rules.ACTION_SPACES]
             .index("builders_merchant"))
     f = s.features()
     assert f[slot("space_me.builders_merchant")] == 1

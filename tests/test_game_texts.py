@@ -8,7 +8,8 @@ import pytest
 from click.testing import CliRunner
 
 import arle_ai
-from arle_ai import decisions, rules
+from arle_ai.engine import rules
+from arle_ai.text import decisions
 from arle_cli.main import cli
 from helpers import MORE, place, position, run
 

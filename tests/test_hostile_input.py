@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 import arle_ai
-from arle_ai.errors import PositionError
-from arle_ai.position import load_position
-from arle_ai.records import GameRecord, RecordError, load_record, record_from_dict
+from arle_ai.base.errors import PositionError
+from arle_ai.formats.position import load_position
+from arle_ai.formats.records import GameRecord, RecordError, load_record, record_from_dict
 from arle_cli.main import cli
 
 BOM = "\ufeff"

@@ -11,9 +11,9 @@ import random
 import pytest
 
 import arle_ai
-from arle_ai import _core
-from arle_ai.errors import PositionError
-from arle_ai.testing import check_invariants
+from arle_ai.base.errors import PositionError
+from arle_ai.engine import _core
+from arle_ai.engine.testing import check_invariants
 from tests.helpers import L
 
 CUT_BOARDWALK = L["cut"]

@@ -10,12 +10,30 @@ import pytest
 from click.testing import CliRunner
 
 import arle_ai
-from arle_ai import _core, datagen
-from arle_ai.agents import agent_from_spec
-from arle_ai.datagen import DatagenConfig, generate, load_position, parts_dir, visit_distribution
-from arle_ai.heuristics import DEFAULT_WEIGHTS
-from arle_ai.mcts import MCTS
-from arle_ai.net import (
+from arle_ai.base.npzfile import write_npz
+from arle_ai.engine import _core
+from arle_ai.learn import datagen
+from arle_ai.learn.datagen import (
+    DatagenConfig,
+    generate,
+    load_position,
+    parts_dir,
+    visit_distribution,
+)
+from arle_ai.learn.train import (
+    TrainConfig,
+    ignored_slots,
+    load_data,
+    load_datasets,
+    split_by_source,
+    split_games,
+    train,
+)
+from arle_ai.play.agents import agent_from_spec
+from arle_ai.play.tournament import Tournament
+from arle_ai.search.heuristics import DEFAULT_WEIGHTS
+from arle_ai.search.mcts import MCTS
+from arle_ai.search.net import (
     WEIGHT_ARRAYS,
     NetError,
     default_net,
@@ -25,17 +43,6 @@ from arle_ai.net import (
     reference_outputs,
     save_weights,
     weights_digest,
-)
-from arle_ai.npzfile import write_npz
-from arle_ai.tournament import Tournament
-from arle_ai.train import (
-    TrainConfig,
-    ignored_slots,
-    load_data,
-    load_datasets,
-    split_by_source,
-    split_games,
-    train,
 )
 from arle_cli.main import cli
 

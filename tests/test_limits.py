@@ -10,9 +10,10 @@ import pytest
 from click.testing import CliRunner
 
 import arle_ai
-from arle_ai import _core, limits
-from arle_ai.agents import agent_from_spec
-from arle_ai.tournament import Tournament, TournamentError
+from arle_ai.base import limits
+from arle_ai.engine import _core
+from arle_ai.play.agents import agent_from_spec
+from arle_ai.play.tournament import Tournament, TournamentError
 from arle_cli.main import cli
 
 

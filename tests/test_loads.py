@@ -1,11 +1,11 @@
-"""arle_ai.loads: the vehicle compartments that loaded goods and destinations take."""
+"""arle_ai.text.loads: the vehicle compartments that loaded goods and destinations take."""
 
 from __future__ import annotations
 
 import pytest
 
 import arle_ai
-from arle_ai.loads import item_sizes, place_loads
+from arle_ai.text.loads import item_sizes, place_loads
 
 
 def test_item_sizes_follow_the_rules_tables():

@@ -9,10 +9,10 @@ import random
 import pytest
 
 import arle_ai
-from arle_ai import heuristics
-from arle_ai.agents import GreedyAgent, MCTSAgent, RandomAgent, agent_from_spec
-from arle_ai.mcts import MCTS, make_evaluator
-from arle_ai.testing import random_position
+from arle_ai.engine.testing import random_position
+from arle_ai.play.agents import GreedyAgent, MCTSAgent, RandomAgent, agent_from_spec
+from arle_ai.search import heuristics
+from arle_ai.search.mcts import MCTS, make_evaluator
 from helpers import base, exchange, make
 
 
@@ -276,7 +276,7 @@ def test_equal_positions_have_equal_hashes_and_different_ones_differ():
 
 
 def _core_hashes(state):
-    from arle_ai import _core
+    from arle_ai.engine import _core
 
     return _core.state_hashes(state)
 
@@ -336,7 +336,7 @@ def test_searches_from_random_positions_return_legal_moves():
 
 
 def test_the_cheaper_rollout_policy_chooses_as_the_reference():
-    from arle_ai import _core
+    from arle_ai.engine import _core
 
     w = heuristics.DEFAULT_WEIGHTS.as_array()
     for i in range(12):
@@ -347,7 +347,7 @@ def test_the_cheaper_rollout_policy_chooses_as_the_reference():
 
 
 def test_evaluators_and_the_finished_game_value():
-    from arle_ai import _core
+    from arle_ai.engine import _core
 
     w = heuristics.DEFAULT_WEIGHTS
     end = _finished_game()
@@ -381,7 +381,7 @@ def _random_game(seed):
 
 
 def test_the_finished_game_value_in_numbers():
-    from arle_ai import _core
+    from arle_ai.engine import _core
 
     end = _random_game(0)
     assert end.scores() == [22.0, 12.0] and end.winner() == 0
@@ -410,7 +410,7 @@ def test_the_finished_game_value_in_numbers():
 
 
 def test_the_own_score_value_searches_deterministically_and_legally():
-    from arle_ai import _core
+    from arle_ai.engine import _core
 
     w = heuristics.DEFAULT_WEIGHTS.with_(own_blend=0.3)
     for i, leaf in enumerate(("net", "rollout", "static")):

@@ -1,4 +1,4 @@
-"""Printed names (arle_ai.names) and the printed action labels of the notation."""
+"""Printed names (arle_ai.text.names) and the printed action labels of the notation."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ import re
 import pytest
 
 import arle_ai
-from arle_ai import names, rules
-from arle_ai.notation import action_label, action_to_string, parse_action
+from arle_ai.engine import rules
+from arle_ai.text import names
+from arle_ai.text.notation import action_label, action_to_string, parse_action
 
 
 def test_printed_names_come_from_rules():

@@ -8,7 +8,7 @@ import re
 import pytest
 
 import arle_ai
-from arle_ai.notation import (
+from arle_ai.text.notation import (
     BUILDINGS,
     DESTINATIONS,
     SPACES,

@@ -1,4 +1,5 @@
-"""arle_ai.openspiel: the game passes OpenSpiel's own checks, and OpenSpiel's MCTSBot plays it."""
+"""arle_ai.adapters.openspiel: the game passes OpenSpiel's own checks, and OpenSpiel's MCTSBot
+plays it."""
 
 from __future__ import annotations
 
@@ -8,11 +9,11 @@ import numpy as np
 import pytest
 
 import arle_ai
-from arle_ai import _core
-from arle_ai.heuristics import DEFAULT_WEIGHTS
+from arle_ai.engine import _core
+from arle_ai.search.heuristics import DEFAULT_WEIGHTS
 
 pyspiel = pytest.importorskip("pyspiel")
-aos = pytest.importorskip("arle_ai.openspiel")
+aos = pytest.importorskip("arle_ai.adapters.openspiel")
 from open_spiel.python.algorithms import mcts  # noqa: E402
 
 

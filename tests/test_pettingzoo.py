@@ -1,4 +1,5 @@
-"""arle_ai.pettingzoo: the AEC env passes PettingZoo's API and seed tests and plays the game."""
+"""arle_ai.adapters.pettingzoo: the AEC env passes PettingZoo's API and seed tests and plays the
+game."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ import numpy as np
 import pytest
 
 import arle_ai
-from arle_ai.errors import IllegalActionError
+from arle_ai.base.errors import IllegalActionError
 
-pz = pytest.importorskip("arle_ai.pettingzoo")
+pz = pytest.importorskip("arle_ai.adapters.pettingzoo")
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 

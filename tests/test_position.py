@@ -278,7 +278,7 @@ def test_rejected_json_leaves_no_partial_state():
 def test_pickle_round_trip_and_corrupted_pickles_are_refused():
     import pickle
 
-    from arle_ai import _core
+    from arle_ai.engine import _core
 
     s = arle_ai.new_game(seed=3)
     s.apply(s.legal_actions()[1])
@@ -295,8 +295,8 @@ def test_pickle_round_trip_and_corrupted_pickles_are_refused():
 
 
 def test_a_record_pushes_and_pops_moves_like_a_move_stack():
-    from arle_ai.errors import IllegalActionError
-    from arle_ai.records import GameRecord, load_record
+    from arle_ai.base.errors import IllegalActionError
+    from arle_ai.formats.records import GameRecord, load_record
 
     rec = GameRecord.new(seed=2, players=["a", "b"])
     a = rec.push("place fisherman")
@@ -321,12 +321,12 @@ def test_a_record_pushes_and_pops_moves_like_a_move_stack():
         rec.pop()
 
 
-# ---- where the checks live: arle_ai.position checks the Python objects, the core copies ----
+# ---- where the checks live: arle_ai.formats.position checks the Python objects, the core copies
 
 
 def test_check_position_normalises_in_the_cores_order():
-    from arle_ai import _core
-    from arle_ai.position import CheckedFrame, CheckedPosition, check_position
+    from arle_ai.engine import _core
+    from arle_ai.formats.position import CheckedFrame, CheckedPosition, check_position
 
     s = arle_ai.new_game(5)
     for _ in range(30):
@@ -337,7 +337,7 @@ def test_check_position_normalises_in_the_cores_order():
     p = c.players[1]
     assert p.goods == tuple(d["players"][1]["goods"][g] for g in _core.GOOD_NAMES)
     assert p.animals == tuple(d["players"][1]["animals"][a] for a in _core.ANIMAL_NAMES)
-    tracks = {t.key: t.values for t in arle_ai.rules.TOOLS}
+    tracks = {t.key: t.values for t in arle_ai.engine.rules.TOOLS}
     assert p.tools == tuple(tracks[k].index(d["players"][1]["tools"][k])
                             for k in _core.TOOL_KEYS)   # positions on the track, not values
     assert c.in_play == sum(1 << _core.BUILDING_KEYS.index(k) for k in d["setup"]["buildings"])
@@ -347,7 +347,7 @@ def test_check_position_normalises_in_the_cores_order():
 
 
 def test_python_object_errors_come_from_check_position():
-    from arle_ai.position import check_position
+    from arle_ai.formats.position import check_position
 
     d = base(0)
     d["players"][1]["goods"]["grain"] = "3"
@@ -361,7 +361,7 @@ def test_python_object_errors_come_from_check_position():
 
 def test_engine_checks_stay_in_the_core():
     # land room needs the engine's land count: the Python check passes, loading refuses
-    from arle_ai.position import check_position
+    from arle_ai.formats.position import check_position
 
     d = base(0)
     d["players"][0]["home"].update(grain_fields=5, flax_fields=5)
@@ -373,7 +373,7 @@ def test_engine_checks_stay_in_the_core():
 
 def test_checked_values_are_plain_ints():
     # 1.0 compares equal to 1: accepted as before, and handed over as the int 1
-    from arle_ai.position import check_position
+    from arle_ai.formats.position import check_position
 
     d = base(0)
     d["special_action_by"] = 1.0
@@ -384,8 +384,8 @@ def test_checked_values_are_plain_ints():
 def test_bounds_without_a_rules_number_are_the_cores():
     # animals, loaded items and frame fields: check_position reads the core's bounds (the ones
     # its guards use), so the two cannot disagree; the bound itself passes, one more is refused
-    from arle_ai import _core
-    from arle_ai.position import check_position
+    from arle_ai.engine import _core
+    from arle_ai.formats.position import check_position
 
     lim = _core._position_limits()
     assert lim["animal_fields"] == tuple((a, lim["animals_max"]) for a in _core.ANIMAL_NAMES)
@@ -410,8 +410,8 @@ def test_bounds_without_a_rules_number_are_the_cores():
 
 
 def test_position_limits_are_built_once_per_table_load():
-    from arle_ai import _core, rules
-    from arle_ai.position import check_position
+    from arle_ai.engine import _core, rules
+    from arle_ai.formats.position import check_position
 
     lim = _core._position_limits()
     assert _core._position_limits() is lim  # cached: from_dict does not rebuild it

@@ -9,7 +9,7 @@ import random
 import pytest
 
 import arle_ai
-from arle_ai.testing import check_invariants
+from arle_ai.engine.testing import check_invariants
 
 
 def reachable_dicts(seed: int) -> list[dict]:

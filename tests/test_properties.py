@@ -1,4 +1,4 @@
-"""Property tests: random legal play never reaches an impossible position (arle_ai.testing's
+"""Property tests: random legal play never reaches an impossible position (arle_ai.engine.testing's
 invariants after every decision), bad actions are rejected without side effects, every game
 ends after the ninth half-year, and random play reaches every action space, building, vehicle
 kind and travel destination of the game."""
@@ -12,9 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import arle_ai
-from arle_ai import rules
-from arle_ai.errors import IllegalActionError
-from arle_ai.testing import (
+from arle_ai.base.errors import IllegalActionError
+from arle_ai.engine import rules
+from arle_ai.engine.testing import (
     InvariantError,
     action_family,
     biased_policy,
@@ -150,7 +150,7 @@ def test_check_invariants_names_the_broken_invariant(edit, message):
 
 
 def test_play_random_game_reports_the_seed_of_a_violation(monkeypatch):
-    import arle_ai.testing as testing
+    import arle_ai.engine.testing as testing
 
     calls = {"n": 0}
     real = testing.check_invariants

@@ -6,8 +6,8 @@ import pytest
 from click.testing import CliRunner
 from sample_agents import FirstMove
 
-from arle_ai.agents import agent_from_spec
-from arle_ai.tournament import Tournament, TournamentError
+from arle_ai.play.agents import agent_from_spec
+from arle_ai.play.tournament import Tournament, TournamentError
 from arle_cli.main import cli
 
 
@@ -20,8 +20,8 @@ def test_a_py_spec_builds_the_class_with_seed_and_literal_options():
 
 @pytest.mark.parametrize("spec, words", [
     ("py:nowhere_at_all.Agent", ["cannot import 'nowhere_at_all'"]),
-    ("py:sample_agents.Missing", ["not an arle_ai.agents.Agent subclass"]),
-    ("py:sample_agents.NotAnAgent", ["not an arle_ai.agents.Agent subclass"]),
+    ("py:sample_agents.Missing", ["not an arle_ai.play.agents.Agent subclass"]),
+    ("py:sample_agents.NotAnAgent", ["not an arle_ai.play.agents.Agent subclass"]),
     ("py:FirstMove", ["py:package.module.ClassName"]),
     ("py:sample_agents.FirstMove:index", ["needs key=value"]),
     ("py:sample_agents.FirstMove:depth=2", ["unexpected keyword argument 'depth'"]),
@@ -72,7 +72,7 @@ def test_the_cli_imports_py_agents_from_the_current_folder(tmp_path, monkeypatch
     import sys
 
     (tmp_path / "my_table_agents.py").write_text(
-        "from arle_ai.agents import Agent\n\n\n"
+        "from arle_ai.play.agents import Agent\n\n\n"
         "class Last(Agent):\n"
         "    def __init__(self, seed=0):\n"
         "        self.seed = seed\n\n"
@@ -91,7 +91,7 @@ def test_the_cli_imports_py_agents_from_the_current_folder(tmp_path, monkeypatch
     ("py:sample_agents.Crasher", ["RuntimeError: out of ideas"]),
 ])
 def test_play_against_a_misbehaving_agent_exits_2_and_keeps_the_game(tmp_path, spec, words):
-    from arle_ai.records import load_record
+    from arle_ai.formats.records import load_record
 
     out = tmp_path / "game.json"
     result = CliRunner().invoke(cli, ["play", "--ai", spec, "--out", str(out)], input="2\n")

@@ -1,4 +1,4 @@
-"""The match statistics of arle_ai.ratings against values worked out by hand."""
+"""The match statistics of arle_ai.play.ratings against values worked out by hand."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from arle_ai.ratings import (
+from arle_ai.play.ratings import (
     elo_from_score,
     elo_interval,
     expected_score,

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from arle_ai import tournament
-from arle_ai.ray_backend import RayRunner
-from arle_ai.tournament import Tournament, TournamentError
+from arle_ai.adapters.ray_backend import RayRunner
+from arle_ai.play import tournament
+from arle_ai.play.tournament import Tournament, TournamentError
 from arle_cli.main import cli
 
 ray = pytest.importorskip("ray")

@@ -1,7 +1,7 @@
-"""Exact checks of the game-data tables in src/arle_ai/rules.py against the rules reference.
+"""Exact checks of the game-data tables in src/arle_ai/engine/rules.py against the rules reference.
 
 Pure Python: loads rules.py by file path, so it neither needs the built package nor imports
-arle_ai._core. Section numbers refer to /work/shared/rules (core.md, actions.md, tiles.md).
+arle_ai.engine._core. Section numbers refer to /work/shared/rules (core.md, actions.md, tiles.md).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-_PATH = Path(__file__).resolve().parents[1] / "src" / "arle_ai" / "rules.py"
+_PATH = Path(__file__).resolve().parents[1] / "src" / "arle_ai" / "engine" / "rules.py"
 
 
 def _load_rules():

@@ -1,6 +1,7 @@
 """rules.py is the engine's one source of game data: change a number there and the engine follows.
 
-Each test loads the engine's number tables from a copy of arle_ai.rules with one value changed
+Each test loads the engine's number tables from a copy of arle_ai.engine.rules with one value
+changed
 (``_core._reload_tables``), checks that the engine's behaviour changed accordingly, and restores
 the real tables. The names and sizes are compiled in from the same module (see test_tables.py).
 """
@@ -16,7 +17,7 @@ from typing import Any
 import pytest
 
 import arle_ai
-from arle_ai import _core, rules
+from arle_ai.engine import _core, rules
 from helpers import (
     MORE,
     STOP,
@@ -42,7 +43,7 @@ BUILDING_KEYS = [b.key for b in rules.BUILDINGS]
 
 @contextmanager
 def patched_rules(**changes: Any) -> Iterator[types.ModuleType]:
-    """The engine reading a copy of arle_ai.rules with `changes`, restored afterwards."""
+    """The engine reading a copy of arle_ai.engine.rules with `changes`, restored afterwards."""
     copy = types.ModuleType("patched_rules")
     copy.__dict__.update(vars(rules))
     copy.__dict__.update(changes)

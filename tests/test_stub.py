@@ -1,5 +1,6 @@
-"""src/arle_ai/_core.pyi declares the compiled engine's interface (for type checkers): every name
-it declares exists in arle_ai._core, and every public function and class of arle_ai._core is
+"""src/arle_ai/engine/_core.pyi declares the compiled engine's interface (for type checkers):
+every name it declares exists in arle_ai.engine._core, and every public function and class of
+arle_ai.engine._core is
 declared there, with each method and property."""
 
 from __future__ import annotations
@@ -10,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from arle_ai import _core
+from arle_ai.engine import _core
 
-STUB = Path(__file__).resolve().parents[1] / "src" / "arle_ai" / "_core.pyi"
+STUB = Path(__file__).resolve().parents[1] / "src" / "arle_ai" / "engine" / "_core.pyi"
 
 
 def _stub() -> tuple[set[str], dict[str, set[str]]]:
@@ -45,12 +46,13 @@ def test_every_public_function_and_class_is_declared():
     names, classes = _stub()
     public = {n for n, v in vars(_core).items()
               if not n.startswith("_") and (inspect.isclass(v) or callable(v))
-              and getattr(v, "__module__", "arle_ai._core") == "arle_ai._core"}
+              and getattr(v, "__module__", "arle_ai.engine._core") == "arle_ai.engine._core"}
     undeclared = sorted(public - names)
-    assert not undeclared, f"add these to src/arle_ai/_core.pyi: {undeclared}"
+    assert not undeclared, f"add these to src/arle_ai/engine/_core.pyi: {undeclared}"
     for cls in classes:
         members = {n for n in vars(getattr(_core, cls))
                    if not n.startswith("_") or n in ("__init__",)}
         undeclared = sorted(m for m in members - classes[cls]
                             if m != "__init__" or cls == "GameState")
-        assert not undeclared, f"add these {cls} members to src/arle_ai/_core.pyi: {undeclared}"
+        assert not undeclared, (f"add these {cls} members to src/arle_ai/engine/_core.pyi: "
+                                f"{undeclared}")

@@ -1,4 +1,5 @@
-"""The engine's enums are generated from rules.py (src/arle_ai/_gen_tables.py -> _tables.pxi):
+"""The engine's enums are generated from rules.py (src/arle_ai/engine/_gen_tables.py ->
+_tables.pxi):
 the file in the tree is what the generator makes of the current rules.py, and the compiled
 engine was built from the same names."""
 
@@ -10,9 +11,10 @@ from pathlib import Path
 import pytest
 
 import arle_ai
-from arle_ai import _core, _gen_tables, notation, rules
+from arle_ai.engine import _core, _gen_tables, rules
+from arle_ai.text import notation
 
-SRC = Path(__file__).resolve().parents[1] / "src" / "arle_ai"
+SRC = Path(__file__).resolve().parents[1] / "src" / "arle_ai" / "engine"
 
 
 def test_generated_tables_are_not_stale():
@@ -20,7 +22,7 @@ def test_generated_tables_are_not_stale():
     if not path.exists():  # pragma: no cover - tests run from a source tree
         pytest.skip("no source tree")
     assert path.read_text() == _gen_tables.render(rules), (
-        "src/arle_ai/_tables.pxi is stale: run `python src/arle_ai/_gen_tables.py` "
+        "src/arle_ai/engine/_tables.pxi is stale: run `python src/arle_ai/engine/_gen_tables.py` "
         "and rebuild the extension")
 
 

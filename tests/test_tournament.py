@@ -1,4 +1,4 @@
-"""``arle selfplay`` and arle_ai.tournament: plan, determinism, resume, errors, records."""
+"""``arle selfplay`` and arle_ai.play.tournament: plan, determinism, resume, errors, records."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import pytest
 from click.testing import CliRunner
 
 import arle_ai
-from arle_ai import tournament
-from arle_ai.records import load_record
-from arle_ai.tournament import Tournament, TournamentError, json_safe, summarize
+from arle_ai.formats.records import load_record
+from arle_ai.play import tournament
+from arle_ai.play.tournament import Tournament, TournamentError, json_safe, summarize
 from arle_cli.main import cli
 
 
@@ -347,7 +347,7 @@ def test_a_parallel_run_ignores_ctrl_c_only_while_it_starts_its_workers(monkeypa
     # made a run deaf to Ctrl-C now and then (the CI's Ctrl-C test saw exit 0, all games played)
     from contextlib import contextmanager
 
-    from arle_ai import procs
+    from arle_ai.base import procs
 
     real = procs.sigint_ignored
     entered = []

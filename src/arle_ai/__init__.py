@@ -1,6 +1,6 @@
 """arle-ai: a complete rules engine and AI for the board game *Fields of Arle*.
 
-The rules engine is compiled (``arle_ai._core``); this package re-exports its public API::
+The rules engine is compiled (``arle_ai.engine._core``); this package re-exports its public API::
 
     import arle_ai
     s = arle_ai.new_game(seed=0)
@@ -12,17 +12,17 @@ from __future__ import annotations
 
 from importlib import metadata as _metadata
 
-from arle_ai import rules
-from arle_ai._core import (
+from arle_ai.base.errors import IllegalActionError, PositionError
+from arle_ai.engine import rules
+from arle_ai.engine._core import (
     FEATURE_NAMES,
     NUM_FEATURES,
     GameState,
     new_game,
     random_playout,
 )
-from arle_ai.errors import IllegalActionError, PositionError
-from arle_ai.mcts import MCTS, ActionStats, SearchResult
-from arle_ai.suggest import Suggestion, SuggestionReport, suggest
+from arle_ai.play.suggest import Suggestion, SuggestionReport, suggest
+from arle_ai.search.mcts import MCTS, ActionStats, SearchResult
 
 # The action-id layout: first id of each range (rules.ACTION_RANGES), "num_actions", "max_vehicles".
 ACTION_LAYOUT = rules.ACTION_LAYOUT
@@ -56,7 +56,7 @@ __all__ = [
 
 def describe(state: GameState, width: int = 100) -> str:
     """A readable multi-line text of a position in lines of at most ``width`` characters
-    (see :mod:`arle_ai.display`)."""
-    from arle_ai.display import describe as _describe
+    (see :mod:`arle_ai.text.display`)."""
+    from arle_ai.text.display import describe as _describe
 
     return _describe(state, width)

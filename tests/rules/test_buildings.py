@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import arle_ai
-from arle_ai import rules
+from arle_ai.engine import rules
 from helpers import (
     BUILDINGS,
     GOODS,

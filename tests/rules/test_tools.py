@@ -288,6 +288,6 @@ def test_tool_vp_all_at_maximum_is_27():
 
 
 def test_tool_tracks_match_rules_table():
-    from arle_ai import rules
+    from arle_ai.engine import rules
     assert {t.key: (t.values, t.vp, t.cost_good, t.cost_amount) for t in rules.TOOLS} == TRACKS
     assert rules.SHOVEL_DIKE_VALUES == SHOVEL_DIKES

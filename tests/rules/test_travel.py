@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 import arle_ai
-from arle_ai import rules
+from arle_ai.engine import rules
 from helpers import (
     DESTINATIONS,
     PASS,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import arle_ai
-from arle_ai import rules
+from arle_ai.engine import rules
 from helpers import PASS, SPACES, base, make, place
 
 SUMMER = SPACES[:15]

@@ -12,9 +12,9 @@ pytest.importorskip("starlette")
 from starlette.testclient import TestClient  # noqa: E402
 
 import arle_ai  # noqa: E402
-from arle_ai.notation import action_label  # noqa: E402
-from arle_ai.records import GameRecord, load_record  # noqa: E402
-from arle_ai.tournament import Tournament  # noqa: E402
+from arle_ai.formats.records import GameRecord, load_record  # noqa: E402
+from arle_ai.play.tournament import Tournament  # noqa: E402
+from arle_ai.text.notation import action_label  # noqa: E402
 from arle_ai.web import app as web_app  # noqa: E402
 from arle_ai.web.app import MAX_BODY, create_app  # noqa: E402
 
@@ -62,8 +62,8 @@ def test_catalog_has_printed_names(client):
     assert len(cat["spaces"]) == 30 and len(cat["tools"]) == 10
     grocer = next(sp for sp in cat["spaces"] if sp["key"] == "summer_grocer")
     assert grocer["name"] == "Grocer" and cat["names"]["summer_grocer"] == "Grocer (summer)"
-    assert grocer["text"] == arle_ai.rules.action_space("summer_grocer").text  # the card's hover
-    assert {b["key"] for b in cat["buildings"]} == {b.key for b in arle_ai.rules.BUILDINGS}
+    assert grocer["text"] == arle_ai.engine.rules.action_space("summer_grocer").text  # hover
+    assert {b["key"] for b in cat["buildings"]} == {b.key for b in arle_ai.engine.rules.BUILDINGS}
     assert cat["variants"] == ["standard", "first-game"]
 
 
@@ -256,7 +256,7 @@ def test_seats_and_ai_moves(client):
 
 @pytest.mark.parametrize("ai, words", [
     ({"kind": "py:os.System"}, "not loaded from the web"),
-    ("py:arle_ai.agents.RandomAgent", "not loaded from the web"),
+    ("py:arle_ai.play.agents.RandomAgent", "not loaded from the web"),
     ({"kind": "mcts", "seconds": 0}, "ai.seconds must be"),
     ({"kind": "mcts", "seconds": 1e9}, "ai.seconds must be"),
     ({"kind": "mcts", "seconds": "nan"}, "ai.seconds must be"),

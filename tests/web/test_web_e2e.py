@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from arle_ai import _core, rules
-from arle_ai.records import GameRecord, load_record
-from arle_ai.tournament import Tournament
+from arle_ai.engine import _core, rules
+from arle_ai.formats.records import GameRecord, load_record
+from arle_ai.play.tournament import Tournament
 
 sync_api = pytest.importorskip("playwright.sync_api")
 

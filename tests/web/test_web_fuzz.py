@@ -17,7 +17,7 @@ from starlette.exceptions import HTTPException  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
 import arle_ai  # noqa: E402
-from arle_ai.records import GameRecord  # noqa: E402
+from arle_ai.formats.records import GameRecord  # noqa: E402
 from arle_ai.web import app as web_app  # noqa: E402
 
 SETTINGS = settings(max_examples=150, deadline=None, derandomize=True,

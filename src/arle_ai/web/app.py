@@ -28,11 +28,11 @@ from starlette.responses import FileResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from arle_ai import _core
-from arle_ai.errors import IllegalActionError, PositionError
-from arle_ai.jsontext import parse_json
-from arle_ai.records import FORMAT as RECORD_FORMAT
-from arle_ai.records import RecordError, record_from_dict
+from arle_ai.base.errors import IllegalActionError, PositionError
+from arle_ai.base.jsontext import parse_json
+from arle_ai.engine import _core
+from arle_ai.formats.records import FORMAT as RECORD_FORMAT
+from arle_ai.formats.records import RecordError, record_from_dict
 from arle_ai.web import jobs, view
 from arle_ai.web.games import SEAT_KINDS, Game, GameStore
 from arle_ai.web.tournaments import TournamentFileError, read_results

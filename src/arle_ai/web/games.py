@@ -13,9 +13,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from arle_ai import _core, effects
-from arle_ai.notation import action_label
-from arle_ai.records import GameRecord, record_game
+from arle_ai.engine import _core
+from arle_ai.formats.records import GameRecord, record_game
+from arle_ai.text import effects
+from arle_ai.text.notation import action_label
 from arle_ai.web import view
 
 __all__ = ["Game", "GameStore", "SEAT_KINDS"]

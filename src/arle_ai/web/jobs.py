@@ -21,12 +21,12 @@ import time
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from typing import Any
 
-from arle_ai import _core
-from arle_ai.agents import agent_from_spec, choose_action
-from arle_ai.analysis import analyze_game
-from arle_ai.mcts import MCTS, SearchResult
-from arle_ai.notation import action_label
-from arle_ai.records import GameRecord
+from arle_ai.engine import _core
+from arle_ai.formats.records import GameRecord
+from arle_ai.play.agents import agent_from_spec, choose_action
+from arle_ai.play.analysis import analyze_game
+from arle_ai.search.mcts import MCTS, SearchResult
+from arle_ai.text.notation import action_label
 
 __all__ = ["Job", "JobError", "JobStopped", "hint_payload", "start_job"]
 
@@ -53,8 +53,8 @@ def _mp() -> Any:
     global _context
     if _context is None:
         ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["arle_ai", "arle_ai.mcts", "arle_ai.analysis",
-                                    "arle_ai.agents", "arle_ai.web.jobs"])
+        ctx.set_forkserver_preload(["arle_ai", "arle_ai.search.mcts", "arle_ai.play.analysis",
+                                    "arle_ai.play.agents", "arle_ai.web.jobs"])
         _context = ctx
     return _context
 
@@ -151,7 +151,7 @@ def _move_main(conn: Any, state: _core.GameState, spec: str, seed: int) -> None:
 
 
 def _analysis_main(conn: Any, record: GameRecord, iterations: int, seed: int) -> None:
-    """Analyse ``record`` (arle_ai.analysis), sending progress after each position."""
+    """Analyse ``record`` (arle_ai.play.analysis), sending progress after each position."""
     _limit_memory()
     try:
         def progress(done: int, total: int) -> None:

@@ -2,7 +2,7 @@
 
 The file is read without building its agents (a ``py:`` spec names code to import, which a
 web request must never cause): the header gives the agent specs as text, and each game line
-is checked for the fields the statistics read before :func:`arle_ai.tournament.summarize`
+is checked for the fields the statistics read before :func:`arle_ai.play.tournament.summarize`
 computes the pairings table. The ratings chart uses the rating table (maximum likelihood,
 with one virtual draw per pairing when some agent never scored against another).
 """
@@ -12,9 +12,9 @@ from __future__ import annotations
 import math
 from typing import Any, TypeGuard
 
-from arle_ai.jsontext import parse_json
-from arle_ai.ratings import rating_table
-from arle_ai.tournament import FORMAT, VERSION, agent_labels, json_safe, summarize
+from arle_ai.base.jsontext import parse_json
+from arle_ai.play.ratings import rating_table
+from arle_ai.play.tournament import FORMAT, VERSION, agent_labels, json_safe, summarize
 
 __all__ = ["TournamentFileError", "read_results"]
 

@@ -1,7 +1,8 @@
 """What the page shows, as JSON: the names of the game's pieces, a position, and its moves.
 
-Everything is read from :mod:`arle_ai.rules` (tracks), :mod:`arle_ai.names` (printed names and
-costs), :mod:`arle_ai.decisions` (the question asked and each option's cost and gain, as the
+Everything is read from :mod:`arle_ai.engine.rules` (tracks), :mod:`arle_ai.text.names` (printed
+names and
+costs), :mod:`arle_ai.text.decisions` (the question asked and each option's cost and gain, as the
 terminal shows them), the position dict (docs/position-format.md) and the scoring methods, so
 the browser holds no game facts and this module writes no game text of its own.
 """
@@ -10,8 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from arle_ai import _core, decisions, names, rules
-from arle_ai.display import free_land
+from arle_ai.engine import _core, rules
+from arle_ai.text import decisions, names
+from arle_ai.text.display import free_land
 
 __all__ = ["catalog", "position_view", "legal_moves"]
 
@@ -50,7 +52,7 @@ def _names() -> dict[str, str]:
 
 
 def legal_moves(state: _core.GameState) -> list[dict[str, Any]]:
-    """Each legal move (:func:`arle_ai.decisions.menu`): id, notation, printed label, and what
+    """Each legal move (:func:`arle_ai.text.decisions.menu`): id, notation, printed label, and what
     it costs, gains and changes in VP at once for the player who makes it."""
     if state.is_terminal():
         return []

@@ -1,0 +1,444 @@
+# The Python face of the engine: GameState, positions as dicts, playouts.
+
+import hashlib as _hashlib
+
+cimport numpy as cnp
+
+cnp.import_array()
+import json as _json
+from arle_ai.base.errors import IllegalActionError, PositionError
+
+DIGEST_SIZE = 16
+MAX_SEED = 2 ** 63 - 1  # seeds are stored as int64 (setup.seed of the position format)
+
+
+def _digest(bytes data):
+    """A check on pickled state bytes (against corruption; pickles are never safe to load
+    from an untrusted source)."""
+    return _hashlib.blake2b(data, digest_size=DIGEST_SIZE, person=b"arle-state").digest()
+
+SPACE_KEYS = tuple(a.key for a in _rules.ACTION_SPACES)
+TOOL_KEYS = tuple(t.key for t in _rules.TOOLS)
+BUILDING_KEYS = tuple(b.key for b in _rules.BUILDINGS)
+VEHICLE_KEYS = tuple(v.key for v in _rules.VEHICLES)
+DEST_KEYS = tuple(d.key for d in _rules.DESTINATIONS)
+FLIP_NAMES = _rules.FLIP_TARGETS
+TILE_NAMES = _rules.HOME_TILES
+LOAD_ITEM_NAMES = LOAD_NAMES + DEST_KEYS
+FRAME_KINDS = ("none", "turn", "end_window", "unused", "feed", "breed", "discard", "final_window",
+               "november", "action", "game_over", "advance", "half_end")
+SUB_FRAMES = ("pay_building", "cut", "flip", "master", "field", "forest", "animals", "deliver",
+              "smithy", "farmers_inn", "bakehouse", "give_animals", "give_clothing", "junk_dealer")
+VARIANTS = ("standard", "first-game")  # by VARIANT_* value (_state.pxi)
+POSITION_FORMAT = "arle-position/1"
+
+# The action-id layout is rules.ACTION_LAYOUT (the enums ACT_* are generated from it).
+ACTION_LAYOUT = _rules.ACTION_LAYOUT
+NUM_ACTIONS_PY = NUM_ACTIONS
+# The end-of-half-year program counter (GameState.apply_traced reports it per step).
+HALF_END_PROGRAM = {"inventory_start": HE_INVENTORY_START,
+                    "inventory_other": HE_INVENTORY_OTHER, "inventory_steps": INV_DONE,
+                    "prepare": HE_PREPARE}
+cdef size_t COMPARE_SIZE
+
+cdef void _init_compare_size():
+    cdef State probe
+    global COMPARE_SIZE
+    COMPARE_SIZE = <size_t>(<char*>&probe.rng - <char*>&probe)
+
+_init_compare_size()
+
+
+def _frame_step_name(int a):
+    if 0 <= a < NSPACES:
+        return SPACE_KEYS[a]
+    if F_PAY_BUILDING <= a < F_LAST:
+        return SUB_FRAMES[a - F_PAY_BUILDING]
+    return str(a)
+
+
+cdef class GameState:
+    """A Fields of Arle position (2 players). Mutable: :meth:`apply` changes it in place."""
+
+    cdef State s
+
+    def __init__(self):
+        """GameState() is new_game(0), the standard opening of seed 0: a blank struct is not a
+        position (no pending decision), and the core is never given one."""
+        setup_game(&self.s, 0, 0)
+        flow(&self.s)
+
+    # ---- construction ----
+
+    @staticmethod
+    def new(seed=0, variant="standard"):
+        """The start position; buildings and the starting player are drawn from `seed`."""
+        if variant not in VARIANTS:
+            raise ValueError(f"variant must be one of {VARIANTS}, not {variant!r}")
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+            shown = repr(seed) if isinstance(seed, int) and abs(seed) < 10 ** 30 else "that"
+            raise ValueError(f"seed must be an integer in 0..{MAX_SEED} (2**63 - 1), not {shown}")
+        cdef GameState g = GameState.__new__(GameState)
+        setup_game(&g.s, <int64_t>seed, VARIANTS.index(variant))
+        flow(&g.s)
+        return g
+
+    def copy(self):
+        """An independent copy (a struct assignment)."""
+        cdef GameState g = GameState.__new__(GameState)
+        g.s = self.s
+        return g
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    def __reduce__(self):
+        data = self.raw_bytes()
+        return (GameState._from_bytes, (data + _digest(data),))
+
+    def raw_bytes(self):
+        """The whole struct as bytes (for pickling and transposition keys)."""
+        return (<char*>&self.s)[:sizeof(State)]
+
+    def key(self):
+        """Bytes that identify the position: equal for equal states."""
+        return (<char*>&self.s)[:COMPARE_SIZE]
+
+    @staticmethod
+    def _from_bytes(bytes data):
+        """The state pickled by __reduce__: the struct bytes and their digest. Bytes that were
+        cut or changed are refused, and so is a struct (even with a recomputed digest) that is
+        not the position its own fields describe: it passes the checks of from_dict, so the core
+        never indexes out of range on an unpickled state."""
+        if len(data) != sizeof(State) + DIGEST_SIZE:
+            raise ValueError("state bytes of the wrong size (not a pickled GameState)")
+        body = data[:sizeof(State)]
+        if _digest(body) != data[sizeof(State):]:
+            raise ValueError("state bytes do not match their digest (corrupted pickle)")
+        cdef GameState g = GameState.__new__(GameState)
+        memcpy(&g.s, <char*>body, sizeof(State))
+        _check_unpickled(&g.s)
+        return g
+
+    def __eq__(self, other):
+        if not isinstance(other, GameState):
+            return NotImplemented
+        return memcmp(&self.s, &(<GameState>other).s, COMPARE_SIZE) == 0
+
+    def __hash__(self):
+        return hash(self.key())
+
+    # ---- the game ----
+
+    @property
+    def current_player(self):
+        """The player who must decide now (0 or 1), or None when the game is over."""
+        cdef int p = current_player(&self.s)
+        return None if p < 0 else p
+
+    @property
+    def half_year(self):
+        return self.s.half_year
+
+    @property
+    def season(self):
+        return "summer" if self.s.half_year & 1 else "winter"
+
+    @property
+    def start_player(self):
+        return self.s.start_player
+
+    @property
+    def workers_placed(self):
+        """Workers placed or passed so far this half-year (0..8)."""
+        return self.s.turn
+
+    @property
+    def special_action_by(self):
+        return None if self.s.special_by < 0 else self.s.special_by
+
+    @property
+    def seed(self):
+        return self.s.seed
+
+    @property
+    def variant(self):
+        return VARIANTS[self.s.variant]
+
+    @property
+    def pending(self):
+        """What the pending decision is about, e.g. 'turn', 'feed', 'action:farmer'."""
+        if self.s.sp == 0:
+            return "none"
+        cdef Frame* f = top(&self.s)
+        name = FRAME_KINDS[f.kind]
+        if f.kind == K_ACTION:
+            name += ":" + _frame_step_name(f.what)
+        return name
+
+    def is_terminal(self):
+        return bool(is_terminal(&self.s))
+
+    def legal_actions(self):
+        """The legal action ids, sorted ascending, without duplicates."""
+        cdef int buf[MAX_LEGAL]
+        cdef int n = legal_actions(&self.s, buf)
+        return [buf[i] for i in range(n)]
+
+    def legal_mask(self):
+        """The legal actions as a numpy int8 vector over all NUM_ACTIONS ids: 1 where legal
+        (all 0 once the game is over). The action mask of the game adapters."""
+        cdef int buf[MAX_LEGAL]
+        cdef int n = legal_actions(&self.s, buf)
+        cdef int i
+        cdef cnp.npy_intp size = NUM_ACTIONS
+        out = cnp.PyArray_ZEROS(1, &size, cnp.NPY_INT8, 0)
+        cdef signed char* data = <signed char*>cnp.PyArray_DATA(<cnp.ndarray>out)
+        for i in range(n):
+            data[buf[i]] = 1
+        return out
+
+    def is_legal(self, a):
+        return (isinstance(a, int) and not isinstance(a, bool) and 0 <= a < NUM_ACTIONS
+                and bool(is_legal(&self.s, a)))
+
+    def apply(self, a):
+        """Apply action id `a` in place; IllegalActionError (state unchanged) if it is not legal."""
+        if not (isinstance(a, int) and not isinstance(a, bool) and 0 <= a < NUM_ACTIONS
+                and is_legal(&self.s, a)):
+            raise self._illegal(a)
+        apply_action(&self.s, a)
+        return self
+
+    def apply_traced(self, a):
+        """Apply `a` like :meth:`apply` (same end state) and return the automatic steps the
+        engine ran after it, one by one, for reporting what happened (:mod:`arle_ai.text.effects`):
+        a list of ``(kind, step, player, state_after)``. ``kind`` is ``"half_end"`` (``step``
+        is the end-of-half-year program counter before the step, see HALF_END_PROGRAM: the
+        start player's inventorying step k is inventory_start + k, the other player's
+        inventory_other + k, then prepare; ``player`` the inventorying player or -1),
+        ``"forced"`` (a
+        decision with one legal choice, made for ``player``; ``step`` is the action id) or
+        ``"finished"`` (a decision with nothing left to choose). Turn advances are not listed.
+        """
+        if not (isinstance(a, int) and not isinstance(a, bool) and 0 <= a < NUM_ACTIONS
+                and is_legal(&self.s, a)):
+            raise self._illegal(a)
+        cdef int buf[MAX_LEGAL]
+        cdef Frame* f
+        cdef int n, guard = 0, kind, pc, player, sp
+        apply_raw(&self.s, a)
+        steps = []
+        while self.s.sp > 0 and guard < 10000:
+            guard += 1
+            f = top(&self.s)
+            kind, pc, player, sp = f.kind, f.what, f.player, self.s.start_player
+            if kind not in (K_ADVANCE, K_HALF_END, K_GAME_OVER, K_TURN):
+                n = legal_actions(&self.s, buf)
+                pc = buf[0] if n == 1 else -1
+            n = flow_step(&self.s, buf)
+            if n != FLOW_STEPPED:
+                break
+            if kind == K_HALF_END:
+                if HE_INVENTORY_START <= pc < HE_PREPARE:
+                    who = sp if pc < HE_INVENTORY_OTHER else 1 - sp
+                else:
+                    who = -1
+                steps.append(("half_end", pc, who, self.copy()))
+            elif kind != K_ADVANCE:
+                steps.append(("forced" if pc >= 0 else "finished", pc, player, self.copy()))
+        return steps
+
+    def _illegal(self, a):
+        """The IllegalActionError for `a`, in printed names (arle_ai.text.notation.illegal_action);
+        should building it fail, a plain one naming the id and the decision."""
+        try:
+            from arle_ai.text.notation import illegal_action
+            return illegal_action(self, a)
+        except Exception:
+            return IllegalActionError(
+                f"illegal action {a!r} ({self._describe_id(a)}) in decision {self.pending!r} "
+                f"of player {self.current_player}")
+
+    def _describe_id(self, a):
+        if isinstance(a, int) and 0 <= a < NUM_ACTIONS:
+            try:
+                from arle_ai.text.notation import action_to_string
+                return repr(action_to_string(self, a))
+            except Exception:
+                return "unknown"
+        return "not an action id"
+
+    def action_to_string(self, a):
+        from arle_ai.text.notation import action_to_string
+        return action_to_string(self, a)
+
+    def parse_action(self, text):
+        from arle_ai.text.notation import parse_action
+        return parse_action(self, text)
+
+    # ---- scoring ----
+
+    def scores(self):
+        """Final VP per player (the current standing before the end)."""
+        return [score_half(&self.s.pl[0]) / 2.0, score_half(&self.s.pl[1]) / 2.0]
+
+    def score_breakdown(self, int p):
+        """The scoring categories of player p; the values sum to scores()[p]."""
+        if p not in (0, 1):
+            raise ValueError(f"player must be 0 or 1, not {p!r}")
+        cdef int parts[NSCORE]
+        score_parts(&self.s.pl[p], parts)
+        return {SCORE_CATEGORIES[i]: parts[i] / 2.0 for i in range(NSCORE)}
+
+    def winner(self):
+        """0 or 1 at the end (ties broken by the rules), None before."""
+        if not is_terminal(&self.s):
+            return None
+        return winner_of(&self.s)
+
+    def tie_break_player(self):
+        """The player who would start the next half-year (wins a tie at the end)."""
+        return next_start_player(&self.s)
+
+    def breeding_plans(self):
+        """The newborn vectors (sheep, cattle, horse) the pending breeding decision offers."""
+        cdef BreedPlans plans
+        if self.s.sp == 0 or top(&self.s).kind != K_BREED:
+            return []
+        breed_plans(&self.s.pl[top(&self.s).player], &plans)
+        return [(plans.v[i][0], plans.v[i][1], plans.v[i][2]) for i in range(plans.n)]
+
+    def vehicle_kind_at(self, int player, int slot):
+        """The barn piece key of vehicle `slot` of `player` (for notation), or None."""
+        if player not in (0, 1) or not 0 <= slot < self.s.pl[player].nveh:
+            return None
+        return VEHICLE_KEYS[self.s.pl[player].veh[slot].kind]
+
+    # ---- features ----
+
+    def features(self, player=None):
+        """The position as a float32 vector of NUM_FEATURES slots (docs/features.md), seen by
+        `player` (0 or 1; default: the player to decide, 0 once the game is over): that
+        player's block ("me."), the opponent's ("opp."), the board and the pending decision.
+        Computed in the core."""
+        return _features(self, player)
+
+    # ---- positions ----
+
+    def to_dict(self):
+        return _state_to_dict(&self.s)
+
+    @staticmethod
+    def from_dict(d):
+        cdef GameState g = GameState.__new__(GameState)
+        _state_from_dict(&g.s, d)
+        return g
+
+    def to_json(self, indent=1):
+        """The position in the documented format (docs/position-format.md)."""
+        return _json.dumps(self.to_dict(), indent=indent)
+
+    @staticmethod
+    def from_json(text):
+        """Read a position; PositionError names the first bad field (or the JSON error)."""
+        from arle_ai.base.jsontext import parse_json
+        return GameState.from_dict(parse_json(text))
+
+    def __repr__(self):
+        if is_terminal(&self.s):
+            return f"<GameState over, scores {self.scores()}>"
+        return (f"<GameState half-year {self.half_year} ({self.season}), player "
+                f"{self.current_player} to decide {self.pending!r}>")
+
+
+cdef void _check_unpickled(State* s) except *:
+    """Refuse an unpickled struct unless it is exactly the position its own fields describe:
+    the indexes to_dict reads are range-checked first, then to_dict -> from_dict (every check of
+    a position file) must give back the same struct. ValueError names the problem."""
+    cdef State again
+    cdef int pi, t, i
+    cdef Player* p
+    if not 0 < s.sp <= STACK or not 0 <= s.variant < len(VARIANTS):
+        raise ValueError("unpickled state: not a position (bad decision stack or variant)")
+    for i in range(s.sp):
+        if not 0 < s.stack[i].kind < NKINDS:
+            raise ValueError(f"unpickled state: pending[{i}] is no kind of decision")
+    for pi in range(NP):
+        p = &s.pl[pi]
+        for t in range(NTOOLS):
+            if not 0 <= p.tools[t] < TOOL_LEN[t]:
+                raise ValueError(f"unpickled state: players[{pi}] has a tool off its track")
+        if not 0 <= p.nveh <= MAXVEH:
+            raise ValueError(f"unpickled state: players[{pi}] has {p.nveh} vehicles")
+        for i in range(p.nveh):
+            if not V_HANDCART <= p.veh[i].kind < NVKINDS:
+                raise ValueError(f"unpickled state: players[{pi}] has a vehicle of no kind")
+    try:
+        _state_from_dict(&again, _state_to_dict(s))
+    except ValueError as exc:   # PositionError, or a bound of the copy
+        raise ValueError(f"unpickled state is not a sound position: {exc}") from None
+    if memcmp(&again, s, COMPARE_SIZE) != 0:
+        raise ValueError("unpickled state is not the position its fields describe")
+
+
+def new_game(seed=0, variant="standard"):
+    """A new 2-player game; `seed` draws the buildings and the starting player."""
+    return GameState.new(seed, variant)
+
+
+def random_playout(GameState state, seed=0, max_steps=100000):
+    """Play the rest of the game with uniformly random legal actions, in C. The given state is
+    not changed. Returns the final scores."""
+    cdef State s = state.s
+    cdef uint64_t rng = rng_seed(<int64_t>seed)
+    cdef int steps = max_steps
+    with nogil:
+        playout_random(&s, &rng, steps)
+    return [score_half(&s.pl[0]) / 2.0, score_half(&s.pl[1]) / 2.0]
+
+
+def random_playout_steps(GameState state, seed=0, max_steps=100000):
+    """As random_playout, and also the number of decisions taken: (scores, decisions)."""
+    cdef State s = state.s
+    cdef uint64_t rng = rng_seed(<int64_t>seed)
+    cdef int steps, limit = max_steps
+    with nogil:
+        steps = playout_random(&s, &rng, limit)
+    return [score_half(&s.pl[0]) / 2.0, score_half(&s.pl[1]) / 2.0], steps
+
+
+def random_playouts(GameState state, int n, seed=0):
+    """n random playouts from `state` in C; returns the mean decisions per game (for benchmarks)."""
+    cdef State s
+    cdef uint64_t rng = rng_seed(<int64_t>seed)
+    cdef long total = 0
+    cdef int i
+    with nogil:
+        for i in range(n):
+            s = state.s
+            total += playout_random(&s, &rng, 100000)
+    return <double>total / max(n, 1)
+
+
+cdef State _copy_ring[64]
+
+def copies(GameState state, int n):
+    """n struct copies into a ring of 64 states, the source changing each time (for benchmarks;
+    the checksum keeps the compiler from dropping the copies)."""
+    cdef State src = state.s
+    cdef long acc = 0
+    cdef int i
+    with nogil:
+        for i in range(n):
+            src.turn = <int8_t>(i & 7)
+            _copy_ring[i & 63] = src
+        for i in range(64):
+            acc += _copy_ring[i].turn + _copy_ring[i].pl[1].goods[G_FOOD]
+    return acc
+
+
+include "_position.pxi"

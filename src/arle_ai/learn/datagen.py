@@ -1,0 +1,293 @@
+"""Training data from self-play: seeded games of MCTS against itself, every searched position
+kept with its features and targets, written to one compressed numpy file.
+
+Game ``g`` (0-based) of a run with seed ``S`` is set up from seed ``S + g`` and searched with
+seed ``S * 1_000_003 + g`` at a fixed iteration budget, so it is the same game whatever the
+number of worker processes and however often the run was interrupted. Each finished game is
+written to ``OUT.parts/game-NNNNNN.npz`` at once (a run that is started again skips those), and
+when all are there they are merged, in game order, into ``OUT``. The first ``explore``
+decisions of a game are drawn in proportion to the root visit counts (seeded) instead of
+taking the most visited action, so that games from one setup differ.
+
+The merged file holds, for n positions (decisions with a choice, in game order):
+
+- ``features`` (n, NUM_FEATURES) float32: ``GameState.features()`` seen by the player to decide
+- ``positions`` (n, STATE_BYTES) uint8: the raw state (``load_position`` rebuilds it)
+- ``player``, ``half_year`` (n,) int8; ``game`` (n,) int32; ``ply`` (n,) int16
+- ``final_vp`` (n, 2) float32: the final VP of player 0 and player 1
+- ``margin`` (n,) float32: the final VP margin of the player to decide
+- ``winner`` (n,) int8: the player who won the game
+- ``root_value`` (n,) float32: the search's value of the position for the player to decide
+  (the visit-weighted mean over the root's actions, 0..1), a target to blend with the outcome
+- ``root_margin`` (n,) float32: likewise the search's mean VP margin for that player
+- ``visit_ptr`` (n + 1,) int64, ``visit_action`` int16, ``visit_count`` int32: the root visit
+  distribution over action ids, position i's entries at ``visit_ptr[i]:visit_ptr[i + 1]``
+  (see :func:`visit_distribution`)
+- ``meta``: a JSON string with the run's settings and ``format``
+
+The search is pinned per ``leaf`` (``SEARCHES``), whatever the agents' defaults are, so a run's
+data does not change with them: ``leaf="heuristic"`` (the default, which made the shipped
+weights' first data) searches with heuristic rollouts truncated after 2 half-years, comparing 4
+candidate moves per decision (``SEARCH_SAMPLE``); ``leaf="net"`` searches as the default agent
+of 2026-12-04 does, a uniformly random rollout of 2 half-years valued by a value model: the
+weights file ``net`` (default: the shipped weights), whose digest the run records (the next
+round of learning from self-play: data made by the current model). Files of format 1 (before
+``root_value`` and ``root_margin``) still load for training on the outcome alone.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from arle_ai.base import procs
+from arle_ai.base.npzfile import write_npz
+from arle_ai.engine import _core
+from arle_ai.search.heuristics import DEFAULT_WEIGHTS
+from arle_ai.search.mcts import MCTS
+from arle_ai.search.net import DEFAULT_WEIGHTS_FILE, load_net, weights_digest
+
+__all__ = ["DatagenConfig", "generate", "play_game", "load_position", "visit_distribution",
+           "merge_parts", "parts_dir"]
+
+FORMAT = "arle-selfplay-data/2"
+SEARCHES: dict[str, dict[str, Any]] = {
+    "heuristic": {"leaf": "rollout", "rollout": "heuristic", "horizon": 2},
+    "net": {"leaf": "net", "rollout": "random", "net_horizon": 2},
+}
+SEARCH = SEARCHES["heuristic"]  # the search of the shipped weights' first data
+# the heuristic policy's candidates per decision when the shipped weights' data was made
+# (Weights.sample's default was 4 then), pinned so that a seed still gives the same games
+SEARCH_SAMPLE = 4.0
+MAX_SEED = 2**31 - 1  # keeps every derived setup and search seed well inside int64
+_ARRAYS = ("features", "positions", "player", "half_year", "game", "ply", "final_vp", "margin",
+           "winner", "root_value", "root_margin", "visit_ptr", "visit_action", "visit_count")
+
+
+@dataclass(frozen=True)
+class DatagenConfig:
+    """The settings that make a run's games: the same settings give the same games."""
+
+    games: int = 100
+    seed: int = 0
+    iterations: int = 200
+    explore: int = 24
+    variant: str = "standard"
+    leaf: str = "heuristic"
+    net: str | None = None  # leaf="net": a weights file (None: the shipped weights)
+
+    def __post_init__(self) -> None:
+        for name in ("games", "iterations"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a positive integer, not {value!r}")
+        if not isinstance(self.seed, int) or not 0 <= self.seed <= MAX_SEED:
+            raise ValueError(f"seed must be an integer in 0..{MAX_SEED}, not {self.seed!r}")
+        if not isinstance(self.explore, int) or self.explore < 0:
+            raise ValueError(f"explore must be a non-negative integer, not {self.explore!r}")
+        if self.variant not in ("standard", "first-game"):
+            raise ValueError(f"variant must be 'standard' or 'first-game', not {self.variant!r}")
+        if self.leaf not in SEARCHES:
+            raise ValueError(f"leaf must be one of {tuple(SEARCHES)}, not {self.leaf!r}")
+        if self.net is not None and self.leaf != "net":
+            raise ValueError("net (a weights file) is for leaf='net' only")
+
+    def search_settings(self) -> dict[str, Any]:
+        """The search options of the run's games, as recorded in the data's meta."""
+        settings = dict(SEARCHES[self.leaf], sample=SEARCH_SAMPLE)
+        if self.leaf == "net":
+            settings["net_digest"] = weights_digest(self.net)
+            settings["net_file"] = (os.path.basename(self.net) if self.net is not None
+                                    else "(shipped) " + DEFAULT_WEIGHTS_FILE)
+        return settings
+
+
+def parts_dir(out: str | os.PathLike[str]) -> Path:
+    """The folder of a run's finished games (one file each)."""
+    return Path(f"{os.fspath(out)}.parts")
+
+
+def _part_path(out: str | os.PathLike[str], g: int) -> Path:
+    return parts_dir(out) / f"game-{g:06d}.npz"
+
+
+def play_game(config: DatagenConfig, g: int) -> dict[str, np.ndarray]:
+    """Play game `g` of the run and return its positions and targets (arrays as in the
+    merged file, with visit offsets starting at 0)."""
+    state = _core.GameState.new(config.seed + g, config.variant)
+    options = dict(SEARCHES[config.leaf])
+    if config.leaf == "net":
+        options["net"] = load_net(config.net)
+    search = MCTS(iterations=config.iterations, seed=config.seed * 1_000_003 + g,
+                  weights=DEFAULT_WEIGHTS.with_(sample=SEARCH_SAMPLE), **options)
+    rng = random.Random(config.seed * 7_919 + g)
+    feats, raw, player, half, ply = [], [], [], [], []
+    root_value: list[float] = []
+    root_margin: list[float] = []
+    ptr: list[int] = [0]
+    acts: list[int] = []
+    counts: list[int] = []
+    decision = 0
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            state.apply(legal[0])
+            continue
+        result = search.search(state)
+        visited = [(s.action, s.visits) for s in result.actions if s.visits > 0]
+        visited.sort()
+        total = sum(s.visits for s in result.actions)
+        root_value.append(sum(s.visits * s.mean_value for s in result.actions) / total)
+        root_margin.append(sum(s.visits * s.mean_margin for s in result.actions) / total)
+        feats.append(state.features())
+        raw.append(np.frombuffer(state.raw_bytes(), dtype=np.uint8))
+        player.append(state.current_player)
+        half.append(state.half_year)
+        ply.append(decision)
+        acts.extend(a for a, _ in visited)
+        counts.extend(n for _, n in visited)
+        ptr.append(len(acts))
+        if decision < config.explore:
+            total = sum(n for _, n in visited)
+            pick = rng.randrange(total)
+            for a, n in visited:
+                pick -= n
+                if pick < 0:
+                    action = a
+                    break
+        else:
+            action = result.best_action
+        state.apply(action)
+        decision += 1
+    search.close()
+    scores = state.scores()
+    winner = state.winner()
+    pl = np.array(player, dtype=np.int8)
+    final = np.array(scores, dtype=np.float32)
+    sign = np.where(pl == 0, 1.0, -1.0).astype(np.float32)
+    n = len(pl)
+    return {
+        "features": np.array(feats, dtype=np.float32).reshape(n, _core.NUM_FEATURES),
+        "positions": np.array(raw, dtype=np.uint8).reshape(n, -1),
+        "player": pl,
+        "half_year": np.array(half, dtype=np.int8),
+        "game": np.full(n, g, dtype=np.int32),
+        "ply": np.array(ply, dtype=np.int16),
+        "final_vp": np.tile(final, (n, 1)),
+        "margin": (sign * (final[0] - final[1])).astype(np.float32),
+        "winner": np.full(n, winner, dtype=np.int8),
+        "root_value": np.array(root_value, dtype=np.float32),
+        "root_margin": np.array(root_margin, dtype=np.float32),
+        "visit_ptr": np.array(ptr, dtype=np.int64),
+        "visit_action": np.array(acts, dtype=np.int16),
+        "visit_count": np.array(counts, dtype=np.int32),
+    }
+
+
+def _play_and_save(job: tuple[DatagenConfig, int, str]) -> int:
+    config, g, out = job
+    data = play_game(config, g)
+    write_npz(_part_path(out, g), data)
+    return len(data["player"])
+
+
+def _check_config(out: str | os.PathLike[str], config: DatagenConfig) -> None:
+    """A started run keeps its settings: a resume with other settings is refused."""
+    folder = parts_dir(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = folder / "config.json"
+    mine = {k: v for k, v in asdict(config).items() if k not in ("games", "net")}
+    mine["format"] = FORMAT
+    if config.leaf == "net":  # the weights by content, wherever the file is
+        mine["net_digest"] = weights_digest(config.net)
+    if stamp.exists():
+        theirs = json.loads(stamp.read_text())
+        if isinstance(theirs, dict):
+            theirs.setdefault("leaf", "heuristic")  # runs from before the leaf option
+        if isinstance(theirs, dict) and theirs.get("format", FORMAT[:-1] + "1") != FORMAT:
+            raise ValueError(f"{folder} holds games of data format "
+                             f"{theirs.get('format', FORMAT[:-1] + '1')!r}, this version "
+                             f"writes {FORMAT!r}; use another output file")
+        if theirs != mine:
+            raise ValueError(f"{folder} holds games made with other settings ({theirs}); "
+                             "use another output file or the same settings")
+    else:
+        stamp.write_text(json.dumps(mine))
+
+
+def generate(out: str | os.PathLike[str], config: DatagenConfig, workers: int = 1,
+             progress: Callable[[int, int], None] | None = None) -> dict[str, np.ndarray]:
+    """Play the run's games not yet in OUT.parts (in `workers` processes), then merge all
+    of them into OUT and return the merged arrays. `progress(done, total)` is called as games
+    finish (and once at the start)."""
+    if not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be a positive integer, not {workers!r}")
+    _check_config(out, config)
+    todo = [g for g in range(config.games) if not _part_path(out, g).exists()]
+    done = config.games - len(todo)
+    if progress is not None:
+        progress(done, config.games)
+    jobs = [(config, g, os.fspath(out)) for g in todo]
+    if workers == 1 or len(jobs) <= 1:
+        for job in jobs:
+            _play_and_save(job)
+            done += 1
+            if progress is not None:
+                progress(done, config.games)
+    else:
+        import multiprocessing as mp
+
+        with procs.sigint_ignored():  # the workers start here; Ctrl-C is the parent's
+            pool = mp.get_context("fork").Pool(min(workers, len(jobs)))
+        with pool:  # terminated on leaving, an interrupt too
+            for _ in pool.imap_unordered(_play_and_save, jobs):
+                done += 1
+                if progress is not None:
+                    progress(done, config.games)
+    return merge_parts(out, config)
+
+
+def merge_parts(out: str | os.PathLike[str], config: DatagenConfig) -> dict[str, np.ndarray]:
+    """Merge the run's finished games, in game order, into OUT (written atomically)."""
+    pieces = []
+    for g in range(config.games):
+        with np.load(_part_path(out, g)) as z:
+            pieces.append({k: z[k] for k in _ARRAYS})
+    merged: dict[str, np.ndarray] = {}
+    for k in _ARRAYS:
+        if k == "visit_ptr":
+            offsets, base = [np.zeros(1, dtype=np.int64)], 0
+            for p in pieces:
+                offsets.append(p[k][1:] + base)
+                base += int(p[k][-1])
+            merged[k] = np.concatenate(offsets)
+        else:
+            merged[k] = np.concatenate([p[k] for p in pieces])
+    meta = dict(asdict(config), format=FORMAT,
+                search=config.search_settings(), num_features=_core.NUM_FEATURES,
+                positions=int(len(merged["player"])))
+    merged["meta"] = np.array(json.dumps(meta))
+    write_npz(out, merged)
+    return merged
+
+
+def load_position(row: np.ndarray) -> _core.GameState:
+    """The GameState of one row of ``positions``."""
+    body = bytes(np.asarray(row, dtype=np.uint8))
+    return _core.GameState._from_bytes(body + _core._digest(body))
+
+
+def visit_distribution(data: dict[str, np.ndarray] | np.lib.npyio.NpzFile,
+                       i: int) -> dict[int, float]:
+    """Position i's root visit shares by action id (summing to 1)."""
+    lo, hi = int(data["visit_ptr"][i]), int(data["visit_ptr"][i + 1])
+    acts = data["visit_action"][lo:hi]
+    counts = data["visit_count"][lo:hi].astype(np.float64)
+    return {int(a): float(c / counts.sum()) for a, c in zip(acts, counts, strict=True)}

@@ -1,0 +1,288 @@
+"""Game analysis: for each decision of a recorded game, the move played, the engine's best
+move and the value the played move lost, plus each player's accuracy.
+
+Values are the search's mean values for the player deciding (0 = sure loss, 1 = sure win;
+see :mod:`arle_ai.play.suggest`). The value lost by a move is the value of the engine's choice
+minus the played move's value, never below 0. A player's accuracy is 100 × (1 − mean value
+lost).
+
+Values saturate: once a game is all but decided every move is worth about 0 (or 1), so a
+player who has fallen far behind loses little value whatever they play. The VP lost by a move
+(the best move's mean final VP margin minus the played move's, never below 0) does not
+saturate, so each player's mean VP lost per decision is reported too.
+
+The played move is valued as surely as the engine's choice (the search's most visited move):
+when it is another move with fewer simulations, the position after it is searched to as many
+simulations as the most visited move got (at most the same time again), as a chess site
+evaluates the position after the move played. A move of few simulations in the first search
+is valued by the little exploration it got, differently with each seed (0.59 with one seed
+and 0.49 searched on, in one position), and its marks flipped with the seed (docs/
+benchmarks.md, "Stability of verdicts").
+
+A move the review does not mark is one of the best, and the review names it the best: it is
+the most visited move, or within statistical noise of it, or what it lost beyond noise is
+under :data:`DOUBTFUL`, a difference the review does not count (as a chess site names a
+better move only for an inaccuracy or worse). Only a marked move gets another move named
+the best: the most visited one, the others within noise of it following with ``~`` (the
+search cannot tell them apart, and which of them it visits most depends on its seed). Values
+lost are measured against the most visited move (``best_value``, kept as ``top``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from arle_ai.engine import _core
+from arle_ai.formats.records import GameRecord
+from arle_ai.search.mcts import MCTS, SearchResult
+from arle_ai.text.reading import (
+    EXACT_VISITS,
+    NOISE_Z,
+    printed_move,
+    standard_error,
+    within_noise,
+)
+
+__all__ = ["DecisionReview", "GameAnalysis", "analyze_game", "mark", "confident_loss",
+           "DEFAULT_TIME", "EXACT_VISITS", "review_position"]
+
+# Seconds of search per decision by default (a time budget: stable verdicts on any machine
+# speed; docs/benchmarks.md, "Stability of verdicts").
+DEFAULT_TIME = 1.0
+# Value lost (beyond statistical noise: confident_loss) from which a move is marked "?" and
+# "??".
+DOUBTFUL, MISTAKE = 0.01, 0.05
+
+
+def mark(value_lost: float) -> str:
+    """The verdict on a move by the value it lost: ``""``, ``"?"`` or ``"??"``."""
+    return "" if value_lost < DOUBTFUL else "?" if value_lost < MISTAKE else "??"
+
+
+def confident_loss(best_value: float, best_visits: int, played_value: float,
+                   played_visits: int) -> float:
+    """The value lost beyond statistical noise: the loss minus :data:`NOISE_Z` standard
+    errors of the difference (the lower end of its confidence interval), never below 0."""
+    spread = math.hypot(standard_error(best_value, best_visits),
+                        standard_error(played_value, played_visits))
+    return max(0.0, best_value - played_value - NOISE_Z * spread)
+
+
+@dataclass(frozen=True)
+class DecisionReview:
+    """One decision: what was played, what the engine prefers, and what it cost."""
+
+    ply: int
+    player: int
+    half_year: int
+    pending: str
+    played: str
+    best: str
+    played_value: float
+    best_value: float
+    value_lost: float
+    played_margin: float
+    best_margin: float
+    vp_lost: float
+    best_visits: int = 0  # simulations behind best_value
+    played_visits: int = 0  # simulations behind played_value (exact: EXACT_VISITS)
+    # other moves as good as the best: the most visited move when the played move is named
+    # the best, and the moves within statistical noise of the most visited one
+    near_best: tuple[str, ...] = ()
+    best_pv: tuple[str, ...] = ()  # the best move and the continuation the search expects
+    simulations: int = 0  # the search's simulations in this position (the first search)
+    # the search's most visited move (what it would play; best_value is its value): `best`
+    # unless the played move gets no mark, when `best` is the played move
+    top: str = ""
+
+    @property
+    def loss_beyond_noise(self) -> float:
+        """The value lost beyond statistical noise (:func:`confident_loss`): what sets the
+        mark and ranks the largest mistakes."""
+        return confident_loss(self.best_value, self.best_visits, self.played_value,
+                              self.played_visits)
+
+    @property
+    def mark(self) -> str:
+        """``""``, ``"?"`` or ``"??"`` by the value lost beyond statistical noise
+        (:func:`confident_loss`): ``?`` when the move lost more than 0.01 even at the low end
+        of the loss's confidence interval, ``??`` more than 0.05. A loss that noise could
+        explain gets no mark, and one near a threshold is not pushed over it by noise."""
+        return mark(self.loss_beyond_noise)
+
+
+@dataclass
+class GameAnalysis:
+    """Every reviewed decision, the largest mistakes and each player's accuracy."""
+
+    decisions: list[DecisionReview] = field(default_factory=list)
+    iterations: int = 0  # per decision (0: a time budget)
+    time_limit: float | None = None  # seconds per decision
+
+    def mistakes(self, count: int = 5) -> list[DecisionReview]:
+        """The ``count`` decisions that lost most value beyond statistical noise (ties: the
+        larger loss, then the earlier), so the list agrees with the marks: a loss that noise
+        can explain is no mistake, however large, and a ``??`` comes before a ``?``."""
+        costly = [d for d in self.decisions if d.loss_beyond_noise > 0]
+        return sorted(costly, key=lambda d: (-d.loss_beyond_noise, -d.value_lost, d.ply))[:count]
+
+    def accuracy(self, player: int) -> float | None:
+        """100 × (1 − mean value lost) over the player's reviewed decisions (None: none)."""
+        lost = [d.value_lost for d in self.decisions if d.player == player]
+        return None if not lost else 100.0 * (1.0 - sum(lost) / len(lost))
+
+    def mean_vp_lost(self, player: int) -> float | None:
+        """The player's mean VP lost per reviewed decision (None: none reviewed)."""
+        lost = [d.vp_lost for d in self.decisions if d.player == player]
+        return None if not lost else sum(lost) / len(lost)
+
+    def best_move_rate(self, player: int) -> float | None:
+        """Share of the player's reviewed decisions where a best move was played: one
+        without a mark (the search's most visited move, one within statistical noise of it,
+        or one that lost under 0.01 beyond noise)."""
+        mine = [d for d in self.decisions if d.player == player]
+        return None if not mine else sum(d.played == d.best for d in mine) / len(mine)
+
+    def to_dict(self, record: GameRecord | None = None) -> dict[str, Any]:
+        """The analysis as JSON data; with the ``record`` analysed, each decision also names
+        its moves in printed names (``played_label``, ``best_label``, ``near_best_labels``)."""
+        states = list(record.states()) if record is not None else None
+
+        def review(d: DecisionReview) -> dict[str, Any]:
+            data = _review_dict(d)
+            if states is not None:
+                state = states[d.ply - 1]
+                data.update(played_label=printed_move(state, d.played),
+                            best_label=printed_move(state, d.best),
+                            near_best_labels=[printed_move(state, t) for t in d.near_best])
+            return data
+
+        return {
+            "iterations": self.iterations,
+            "time_limit": self.time_limit,
+            "decisions": [review(d) for d in self.decisions],
+            "mistakes": [review(d) for d in self.mistakes()],
+            "players": {str(p): {"accuracy": self.accuracy(p),
+                                 "mean_vp_lost": self.mean_vp_lost(p),
+                                 "best_move_rate": self.best_move_rate(p),
+                                 "decisions": sum(d.player == p for d in self.decisions)}
+                        for p in (0, 1)},
+        }
+
+
+def _review_dict(d: DecisionReview) -> dict[str, Any]:
+    return dict(asdict(d), mark=d.mark, loss_beyond_noise=d.loss_beyond_noise)
+
+
+def _node_value(result: SearchResult, mover: int) -> tuple[float, float, int]:
+    """The mover's mean value and VP margin over all the simulations of a search's root
+    (the visit-weighted mean of its actions), and their number."""
+    visits = sum(a.visits for a in result.actions)
+    value = sum(a.visits * a.mean_value for a in result.actions) / visits
+    margin = sum(a.visits * a.mean_margin for a in result.actions) / visits
+    if result.player == mover:
+        return value, margin, visits
+    return 1.0 - value, -margin, visits
+
+
+def _value_after(state: _core.GameState, action: int, mover: int, search: MCTS
+                 ) -> tuple[float, float, int, list[str]]:
+    """The mover's value and VP margin of ``action``, the simulations behind them and the
+    continuation the search expects after it, from ``search`` of the position after it: the
+    mean over all its simulations, the estimate the first search gives its moves."""
+    after = state.copy()
+    after.apply(action)
+    if after.is_terminal():
+        value0, margin0 = _core.final_value(after, search.weights.as_array())
+        if mover == 0:
+            return value0, margin0, EXACT_VISITS, []
+        return 1.0 - value0, -margin0, EXACT_VISITS, []
+    result = search.search(after)
+    value, margin, visits = _node_value(result, mover)
+    return value, margin, visits, list(result.actions[0].pv)
+
+
+def analyze_game(
+    record: GameRecord,
+    player: int | None = None,
+    iterations: int | None = None,
+    seed: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+    time_limit: float | None = None,
+    **search_options: Any,
+) -> GameAnalysis:
+    """Review every decision of ``record`` (only ``player``'s when given) that had more than
+    one legal action, each with a search of ``iterations`` or ``time_limit`` seconds (neither:
+    :data:`DEFAULT_TIME` seconds). ``progress(done, total)`` is called after each position."""
+    if player not in (None, 0, 1):
+        raise ValueError(f"player must be 0 or 1, not {player!r}")
+    if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
+        raise ValueError(f"iterations must be a positive integer, not {iterations!r}")
+    if iterations is None and time_limit is None:
+        time_limit = DEFAULT_TIME
+    states = list(record.states())
+    total = len(record.actions)
+    analysis = GameAnalysis(iterations=iterations or 0, time_limit=time_limit)
+    for ply, action in enumerate(record.actions):
+        state = states[ply]
+        mover = state.current_player
+        assert mover is not None, "a recorded action is played in a position with a decision"
+        if (player is None or mover == player) and len(state.legal_actions()) > 1:
+            review, _ = review_position(state, action, iterations, time_limit, seed, ply,
+                                        **search_options)
+            analysis.decisions.append(review)
+        if progress is not None:
+            progress(ply + 1, total)
+    return analysis
+
+
+def review_position(state: _core.GameState, action: int, iterations: int | None = None,
+                    time_limit: float | None = None, seed: int = 0, ply: int = 0,
+                    **search_options: Any) -> tuple[DecisionReview, SearchResult]:
+    """The review of ``action`` played in ``state`` (the ``ply``-th decision of its game, which
+    sets the seeds as :func:`analyze_game` does) and the first search's result there."""
+    search = MCTS(iterations=iterations, time_limit=time_limit, seed=seed + ply, reuse=False,
+                  **search_options)
+    result = search.search(state)
+    return _review(state, ply, action, result, search_options, time_limit, seed), result
+
+
+def _review(state: _core.GameState, ply: int, action: int, result: SearchResult,
+            search_options: dict[str, Any], time_limit: float | None, seed: int
+            ) -> DecisionReview:
+    """The review of ``action`` played in ``state`` from the search ``result`` there: the
+    played move searched on from the position after it to as many simulations as the most
+    visited move got (:func:`_value_after`) when it had fewer, and named the best when it
+    then gets no mark."""
+    mover = result.player
+    top = result.actions[0]
+    played = next(a for a in result.actions if a.action == action)
+    if played.visits >= top.visits:  # the most visited move, or as often as it
+        played_value, played_margin, played_visits = (played.mean_value, played.mean_margin,
+                                                      played.visits)
+        played_pv = list(played.pv) or [played.text]  # continuations: the first 5 ranks
+    else:
+        # at most the first search's time again (a loaded machine then gives fewer)
+        more = MCTS(iterations=max(1, top.visits), time_limit=time_limit,
+                    seed=(seed + ply) * 2 + 1, reuse=False, **search_options)
+        played_value, played_margin, played_visits, after_pv = _value_after(
+            state, action, mover, more)
+        played_pv = [played.text, *after_pv]
+    unmarked = action == top.action or mark(confident_loss(
+        top.mean_value, top.visits, played_value, played_visits)) == ""
+    best, best_pv = (played, played_pv) if unmarked else (top, list(top.pv))
+    rivals = tuple(a.text for a in result.actions if a is not best and a is not played and (
+        a is top or within_noise(top.mean_value, top.visits, a.mean_value, a.visits)))
+    return DecisionReview(
+        ply=ply + 1, player=mover, half_year=state.half_year, pending=state.pending,
+        played=played.text, best=best.text,
+        played_value=played_value, best_value=top.mean_value,
+        value_lost=max(0.0, top.mean_value - played_value),
+        played_margin=played_margin, best_margin=top.mean_margin,
+        vp_lost=max(0.0, top.mean_margin - played_margin),
+        best_visits=top.visits, played_visits=played_visits,
+        near_best=rivals, best_pv=tuple(best_pv), simulations=result.iterations,
+        top=top.text)

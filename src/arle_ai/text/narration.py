@@ -1,0 +1,155 @@
+"""A running account of a game: one line per turn, the inventorying step by step, and a
+summary of each half-year (what ``arle play`` prints and its ``log`` command shows).
+
+A :class:`Narrator` plays the moves (``narrator.play(state, action)`` instead of
+``state.apply(action)``) and groups a player's consecutive decisions of one action into one
+line, ``You: Carpenter, tile stall - built a stall (-1 grain, -2 clay; +2 VP)``; each line
+remembers the decision (ply) its turn began at, so that taking moves back drops its lines.
+
+>>> import arle_ai
+>>> from arle_ai.text.narration import Narrator
+>>> s, n = arle_ai.new_game(seed=0), Narrator(("You", "AI"))
+>>> [line.text for line in n.play(s, s.parse_action("place woodcutter"))]
+['You: Woodcutter - +3 wood']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from arle_ai.text import effects
+from arle_ai.text.notation import action_label, action_range
+
+if TYPE_CHECKING:  # pragma: no cover
+    from arle_ai.engine._core import GameState
+
+__all__ = ["Line", "Narrator"]
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else str(x)
+
+
+def _signed(x: float) -> str:
+    return ("+" if x >= 0 else "") + _num(x)
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of the account: ``kind`` is ``turn``, ``inventory`` or ``half-year``; ``ply``
+    the number of decisions made before the turn (or step) it tells of."""
+
+    ply: int
+    kind: str
+    text: str
+
+
+@dataclass
+class _Turn:
+    ply: int
+    player: int
+    start: GameState
+    end: GameState
+    moves: list[str] = field(default_factory=list)
+
+
+class Narrator:
+    """Plays moves and tells what they did; ``players`` are the names used in the lines."""
+
+    def __init__(self, players: tuple[str, str] = ("P0", "P1")) -> None:
+        self.players = players
+        self.lines: list[Line] = []
+        self._turn: _Turn | None = None
+        self._ply = 0
+        self._half_year_start: tuple[int, list[float]] | None = None
+        self._inventorying: int | None = None
+
+    def starts_turn(self, state: GameState) -> bool:
+        """Whether the next decision of ``state`` begins a new turn (not a step of the
+        current player's action in progress)."""
+        return self._turn is None or self._turn.player != state.current_player
+
+    def play(self, state: GameState, action: int, ply: int | None = None) -> list[Line]:
+        """Apply ``action`` to ``state`` in place (IllegalActionError leaves both unchanged)
+        and return the lines it completed. ``ply`` is the number of decisions before it
+        (default: counted by the narrator)."""
+        ply = self._ply if ply is None else ply
+        if self._half_year_start is None:
+            self._half_year_start = (state.half_year, state.scores())
+        player = state.current_player
+        if player is None:
+            raise ValueError("the game is over: there is no move to play")
+        label = action_label(state, action)
+        before = state.copy()
+        steps = effects.apply(state, action)
+        self._ply = ply + 1
+        new: list[Line] = []
+        if self._turn is not None and self._turn.player != player:
+            new += self._close()
+        if self._turn is None:
+            self._turn = _Turn(ply, player, before, before)
+        self._turn.moves.append(label)
+        self._turn.end = steps[0].after
+        after = steps[0].after
+        if (len(steps) > 1 or after.is_terminal() or after.current_player != player
+                or not after.pending.startswith("action:")):
+            new += self._close()
+        for step in steps[1:]:
+            new += self._step(step, ply)
+        self.lines += new
+        return new
+
+    def flush(self) -> list[Line]:
+        """Close the turn in progress (say, when the game stops) and return its line."""
+        new = self._close()
+        self.lines += new
+        return new
+
+    def undo_to(self, ply: int) -> None:
+        """Forget the lines of decisions from ``ply`` on (the moves were taken back)."""
+        self.lines = [line for line in self.lines if line.ply < ply]
+        self._turn = None
+        self._ply = ply
+        self._half_year_start = None
+        self._inventorying = None
+
+    def _close(self) -> list[Line]:
+        turn, self._turn = self._turn, None
+        if turn is None:
+            return []
+        moves = list(turn.moves)
+        if action_range(turn.start.parse_action(moves[0]))[0] == "place":
+            moves[0] = moves[0][len("place "):]
+        changes = effects.describe(turn.start, turn.end)
+        text = f"{self.players[turn.player]}: {', '.join(moves)} - {changes[turn.player].text()}"
+        other = changes[1 - turn.player]
+        if not other.is_empty():
+            text += f"; {self.players[other.player]}: {other.text()}"
+        return [Line(turn.ply, "turn", text)]
+
+    def _step(self, step: effects.Step, ply: int) -> list[Line]:
+        out = []
+        if step.what == effects.NEW_HALF_YEAR:
+            out.append(self._summary(step, ply))
+            self._inventorying = None
+            return out
+        if self._inventorying != step.half_year:
+            self._inventorying = step.half_year
+            season = "summer" if step.half_year % 2 else "winter"
+            out.append(Line(ply, "inventory",
+                            f"-- end of half-year {step.half_year} ({season}): inventorying --"))
+        for change in step.changed():
+            who = self.players[change.player]
+            out.append(Line(ply, "inventory", f"  {who} {step.what}: {change.text()}"))
+        return out
+
+    def _summary(self, step: effects.Step, ply: int) -> Line:
+        now = step.after.scores()
+        start = self._half_year_start[1] if self._half_year_start else now
+        parts = [f"{self.players[p]} {_num(now[p])} VP ({_signed(now[p] - start[p])})"
+                 for p in (0, 1)]
+        self._half_year_start = (step.after.half_year, now)
+        return Line(ply, "half-year",
+                    f"-- half-year {step.half_year} over: {', '.join(parts)}; half-year "
+                    f"{step.after.half_year} ({step.after.season}) begins --")

@@ -1,0 +1,140 @@
+"""Search results a player can read: who moves in a principal variation, printed names, and
+which moves the search cannot tell apart from the best (what ``arle suggest``, ``hint`` and
+the browser app show).
+
+A move's *value* is the search's mean result for the player to decide over the simulations
+through it: a win counts 1, a loss 0, blended with a squashed VP margin
+(``Weights.margin_blend``); it ranks moves but is not a probability of winning. Two values are
+*within noise* when their difference is under two standard errors of the difference. A
+value's standard error has two parts: its sampling error, the variance taken at the Bernoulli
+bound ``v (1 - v)`` (values lie in 0..1, so it errs on the side of calling moves equal), and
+the spread between two searches of one position, which grow different trees
+(:data:`SEARCH_SPREAD`, measured).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from arle_ai.base.errors import IllegalActionError
+from arle_ai.text.notation import action_label
+
+if TYPE_CHECKING:  # pragma: no cover
+    from arle_ai.engine._core import GameState
+
+__all__ = ["LEGEND", "NOISE_Z", "SEARCH_SPREAD", "EXACT_VISITS", "binomial_error",
+           "standard_error", "printed_move", "within_noise", "pv_steps", "pv_text",
+           "turn_end", "same_move"]
+
+NOISE_Z = 2.0
+# The spread of a move's value between two searches of one position that sampling error does
+# not explain: the searches grow different trees, so their values for one move differ more
+# than coin flips would. Of the values `arle analyze`'s verdicts compare (the most visited
+# move's, the move played searched on), 10.0% of same-move pairs of two seeds lay beyond 1.96
+# binomial standard errors at its default budget, where 5% is meant; 4.5% with this spread
+# (290 pairs; bench/noise_floor.py on two games other than the one the stability figure is
+# taken on; docs/benchmarks.md, "Stability of verdicts").
+SEARCH_SPREAD = 0.003
+# Visits standing for an exact value (a finished game's): no error.
+EXACT_VISITS = 10**9
+
+LEGEND = (
+    "visits: simulations through the move (the search plays the most visited one)",
+    "value: the mover's mean result in them, 1 = win and 0 = loss, blended with the VP margin;",
+    "       a ranking score, not a chance to win",
+    "margin: the mover's mean final VP lead",
+    "~: within statistical noise of the best move (under 2 standard errors apart)",
+    "continuation: the moves the search expects next, each with the player who makes it",
+)
+
+
+def binomial_error(value: float, visits: int) -> float:
+    """Upper bound of the sampling error of a mean value in 0..1 over ``visits`` simulations:
+    the standard error at the Bernoulli bound ``v (1 - v)``."""
+    v = min(1.0, max(0.0, value))
+    return math.sqrt(max(v * (1 - v), 1e-4) / max(1, visits))
+
+
+def standard_error(value: float, visits: int) -> float:
+    """The standard error of a search's mean value: its sampling error
+    (:func:`binomial_error`) and the spread between searches (:data:`SEARCH_SPREAD`), added
+    in quadrature; 0 for an exact value (``visits`` at least :data:`EXACT_VISITS`)."""
+    if visits >= EXACT_VISITS:
+        return 0.0
+    return math.hypot(binomial_error(value, visits), SEARCH_SPREAD)
+
+
+def within_noise(best_value: float, best_visits: int, value: float, visits: int) -> bool:
+    """Whether a move's value cannot be told apart from the best move's at this many visits."""
+    gap = best_value - value
+    spread = math.hypot(standard_error(best_value, best_visits), standard_error(value, visits))
+    return gap <= NOISE_Z * spread
+
+
+def printed_move(state: GameState, text: str) -> str:
+    """The move ``text`` (notation) of ``state`` in printed names; the text itself when it
+    does not name a legal move there."""
+    try:
+        return action_label(state, state.parse_action(text))
+    except (IllegalActionError, ValueError):
+        return text
+
+
+def pv_steps(state: GameState, pv: list[str]) -> list[tuple[int, str]]:
+    """The moves of a principal variation (notation texts from ``state``) as (player, printed
+    label) pairs; stops at a text that does not replay."""
+    s = state.copy()
+    out = []
+    for text in pv:
+        if s.is_terminal():
+            break
+        try:
+            a = s.parse_action(text)
+        except IllegalActionError:
+            break
+        player = s.current_player
+        assert player is not None  # the game is not over
+        out.append((player, action_label(s, a)))
+        s.apply(a)
+    return out
+
+
+def pv_text(state: GameState, pv: list[str], players: tuple[str, str] = ("P0", "P1"),
+            limit: int = 4) -> str:
+    """A principal variation with who moves: ``P1: Grocer, animal sheep / P0: pass``
+    (consecutive moves of one player grouped; at most ``limit`` moves)."""
+    groups: list[tuple[int, list[str]]] = []
+    for player, label in pv_steps(state, pv)[:limit]:
+        if groups and groups[-1][0] == player:
+            groups[-1][1].append(label)
+        else:
+            groups.append((player, [label]))
+    return " / ".join(f"{players[p]}: {', '.join(moves)}" for p, moves in groups)
+
+
+def turn_end(state: GameState, pv: list[str]) -> GameState:
+    """The position after the moves of ``pv`` (notation texts from ``state``) that finish the
+    turn of the player to decide: it stops before another player's decision or the same
+    player's next worker placement (or where the pv stops replaying)."""
+    s = state.copy()
+    mover = s.current_player
+    for i, text in enumerate(pv):
+        if s.is_terminal() or s.current_player != mover or (i and s.pending == "turn"):
+            break
+        try:
+            s.apply(s.parse_action(text))
+        except IllegalActionError:
+            break
+    return s
+
+
+def same_move(state: GameState, pv_a: list[str], pv_b: list[str]) -> bool:
+    """Whether two principal variations from ``state`` make the same move for the player to
+    decide: the same first action, or the turns they play reach the identical position (the
+    same own sub-decisions in another order, e.g. two Bremen deliveries)."""
+    if not pv_a or not pv_b:
+        return False
+    if pv_a[0] == pv_b[0]:
+        return True
+    return turn_end(state, pv_a) == turn_end(state, pv_b)

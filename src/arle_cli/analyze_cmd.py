@@ -1,0 +1,110 @@
+"""``arle analyze``: review a recorded game decision by decision."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+from tqdm import tqdm
+
+from arle_ai.base import limits
+from arle_ai.formats.records import GameRecord
+from arle_ai.play.analysis import DEFAULT_TIME, GameAnalysis, analyze_game
+from arle_ai.text.display import fit
+from arle_ai.text.reading import printed_move
+from arle_cli.common import IN_FILE, Count, Seconds, emit_json, fail, load_record_file, seed_option
+
+LEGEND = (
+    "best: the engine's best move; the move played when it got no mark (it did not lose over",
+    "  0.01 beyond statistical noise; a move other than the engine's is searched on from the",
+    "  position after it)",
+    "lost: the engine's choice's value minus the played move's (value: the mover's mean "
+    "result,",
+    "  1 win, 0 loss, blended with the VP margin); VP lost: the drop in the mean final VP "
+    "margin",
+    "?, ??: the played move lost over 0.01, 0.05 beyond statistical noise (2 standard "
+    "errors)",
+    "~: other moves are as good as the best: the engine's choice, or within statistical noise",
+    "  of it (the search cannot tell them apart)",
+)
+
+
+def format_analysis(analysis: GameAnalysis, players: list[str],
+                    record: GameRecord | None = None) -> str:
+    """Every decision with the engine's best and the value lost (printed names when the
+    record is given), then the summary."""
+    states = list(record.states()) if record is not None else None
+    lines = [f"{'ply':>4} {'P':>1} {'HY':>2}  {'played':<34} {'best':<34} {'lost':>6} "
+             f"{'VP lost':>7}"]
+
+    def printed(d, text: str) -> str:
+        return text if states is None else printed_move(states[d.ply - 1], text)
+
+    def moves(d) -> tuple[str, str]:
+        return printed(d, d.played), printed(d, d.best)
+
+    for d in analysis.decisions:
+        verdict = d.mark
+        played, best = moves(d)
+        best = f"{fit(best, 32)} ~" if d.near_best else fit(best, 34)
+        lines.append(f"{d.ply:>4} {d.player:>1} {d.half_year:>2}  {fit(played, 34):<34} "
+                     f"{best:<34} {d.value_lost:>6.3f} {d.vp_lost:>7.1f}"
+                     f"{' ' + verdict if verdict else ''}")
+    lines.extend(LEGEND)
+    lines.append("")
+    lines.append("largest mistakes:")
+    for d in analysis.mistakes():
+        played, best = moves(d)
+        if d.near_best:
+            rivals = [printed(d, t) for t in d.near_best]
+            more = f" and {len(rivals) - 3} more" if len(rivals) > 3 else ""
+            best += f" (within noise: {', '.join(rivals[:3])}{more})"
+        lines.append(f"  ply {d.ply} (player {d.player}, half-year {d.half_year}): played "
+                     f"{played}, best {best}, lost {d.value_lost:.3f} ({d.vp_lost:.1f} VP)"
+                     f"{' ' + d.mark if d.mark else ''}")
+    if not analysis.mistakes():
+        lines.append("  none beyond statistical noise")
+    for p in (0, 1):
+        acc = analysis.accuracy(p)
+        rate = analysis.best_move_rate(p)
+        if acc is not None and rate is not None:
+            lines.append(f"player {p} ({players[p]}): accuracy {acc:.1f}%, "
+                         f"{analysis.mean_vp_lost(p):.2f} VP lost per decision, a best move "
+                         f"{100 * rate:.0f}% of "
+                         f"{sum(d.player == p for d in analysis.decisions)} decisions")
+    return "\n".join(lines)
+
+
+@click.command()
+@click.argument("record", type=IN_FILE)
+@click.option("--player", type=click.IntRange(0, 1), default=None,
+              help="Only this player's decisions (default: both).")
+@click.option("--iterations", type=Count(limits.MAX_ITERATIONS), default=None,
+              help="Search iterations per decision instead of a time budget.")
+@click.option("--time", "time_limit", type=Seconds(), default=None,
+              help=f"Seconds of search per decision [default: {DEFAULT_TIME:g} when no "
+                   f"--iterations is given].")
+@seed_option("Search seed.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output on stdout.")
+def analyze(record: str, player: int | None, iterations: int | None, time_limit: float | None,
+            seed: int, as_json: bool) -> None:
+    """For each decision of the game RECORD: the move played, the engine's best and the value
+    (and VP margin) lost; then the largest mistakes and each player's accuracy. A played move
+    other than the engine's is searched again from the position after it (as many simulations
+    as the engine's choice got, at most --time more), so a decision takes up to twice
+    --time."""
+    if iterations is not None and time_limit is not None:
+        fail("give either --iterations or --time, not both")
+    rec = load_record_file(record)
+    with tqdm(total=len(rec.actions), desc="analyze", unit="move",
+              file=sys.stderr, disable=None, leave=False) as bar:
+
+        def advance(done: int, total: int) -> None:
+            bar.update(1)
+
+        analysis = analyze_game(rec, player=player, iterations=iterations, seed=seed,
+                                time_limit=time_limit, progress=advance)
+    if as_json:
+        emit_json(analysis.to_dict(rec))  # with printed names beside the notation
+    else:
+        click.echo(format_analysis(analysis, rec.players, rec))

@@ -1,0 +1,373 @@
+"""Helpers shared by the ``arle`` commands: clean failures (exit 2), files, positions."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import stat
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, NoReturn, TypeVar
+
+import click
+from tqdm import tqdm
+
+import arle_ai
+from arle_ai.base import files, limits
+from arle_ai.base.errors import PositionError
+from arle_ai.base.jsontext import parse_json
+from arle_ai.engine._core import MAX_SEED
+from arle_ai.formats.records import FORMAT as RECORD_FORMAT
+from arle_ai.formats.records import GameRecord, RecordError, record_from_dict
+from arle_ai.play.agents import Agent, agent_from_spec
+from arle_ai.text import names
+
+VARIANTS = ("standard", "first-game")
+EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a Ctrl-C
+
+
+class Seconds(click.ParamType):
+    """A time in seconds: finite, positive, at most limits.MAX_SECONDS (nan, inf refused)."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+                ) -> float:
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        if not (math.isfinite(seconds) and 0 < seconds <= limits.MAX_SECONDS):
+            self.fail(f"{value} is not a finite number of seconds in (0, "
+                      f"{limits.MAX_SECONDS:g}]", param, ctx)
+        return seconds
+
+
+class FiniteRange(click.FloatRange):
+    """A real number in a range, never nan (click's FloatRange lets nan through: every
+    comparison with it is false) nor +-inf."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+                ) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value} is not a finite number", param, ctx)
+        return number
+
+
+class Count(click.IntRange):
+    """A whole number in 1..maximum (click names the range when a value is outside it)."""
+
+    def __init__(self, maximum: int, minimum: int = 1) -> None:
+        super().__init__(minimum, maximum)
+
+
+class Workers(click.ParamType):
+    """A number of processes in 1..limits.MAX_WORKERS (4 per core of this machine)."""
+
+    name = "integer"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+                ) -> int:
+        n = click.INT.convert(value, param, ctx)
+        if n < 1:
+            self.fail(f"{n} is not a positive number of processes", param, ctx)
+        if n > limits.MAX_WORKERS:
+            self.fail(f"{n} is more than {limits.MAX_WORKERS} processes (at most 4 per core; "
+                      f"this machine has {limits.CORES})", param, ctx)
+        return n
+
+
+class FilePath(click.Path):
+    """A file name: one holding a NUL character is a usage error (click's own Path lets
+    os.stat raise). With ``writing``, the name must be one a file can be written at: a
+    regular file or nothing yet, in an existing folder, not too long (a directory, fifo or
+    device is refused before any work is done, so nothing is lost at the end)."""
+
+    def __init__(self, writing: bool = False) -> None:
+        super().__init__(dir_okay=not writing)
+        self.writing = writing
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+                ) -> Any:
+        if isinstance(value, str) and "\0" in value:
+            self.fail(f"{value!r}: a file name cannot hold a NUL character", param, ctx)
+        path = super().convert(value, param, ctx)
+        if self.writing:
+            problem = _unwritable(os.fsdecode(path))
+            if problem:
+                self.fail(f"{os.fsdecode(path)}: {problem}", param, ctx)
+        return path
+
+
+def _unwritable(path: str) -> str | None:
+    """Why no regular file can be written at ``path``, or None."""
+    if path == "":
+        return "an empty file name"
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        folder = os.path.dirname(path) or "."
+        if not os.path.isdir(folder):
+            return "the folder does not exist"
+        return None
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    if not stat.S_ISREG(st.st_mode):
+        return f"is {files.kind_of(st.st_mode)}, not a file to write"
+    return None
+
+
+def is_npz_with(path: str, *arrays: str) -> bool:
+    """Whether ``path`` is a numpy .npz file holding ``arrays`` (a file a command may write
+    again: its own datagen or weights file, not anything else the user keeps under that
+    name)."""
+    import numpy as np
+
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            return all(a in z.files for a in arrays)
+    except Exception:  # not a zip, not numpy, unreadable: not ours
+        return False
+
+
+IN_FILE = FilePath()
+OUT_FILE = FilePath(writing=True)
+SEED = click.IntRange(0, MAX_SEED)  # seeds are int64 in positions and records
+WORKERS = Workers()
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def seed_option(help: str, maximum: int = MAX_SEED) -> Callable[[F], F]:
+    """The ``--seed`` option (0..maximum, default 0) with a command's own ``help``."""
+    return click.option("--seed", type=click.IntRange(0, maximum), default=0,
+                        show_default=True, help=help)
+
+
+def variant_option(help: str = "Building set of every game.") -> Callable[[F], F]:
+    """The ``--variant`` option (standard or first-game, default standard)."""
+    return click.option("--variant", type=click.Choice(VARIANTS), default="standard",
+                        show_default=True, help=help)
+
+
+class GamesBar:
+    """A progress bar of games on stderr, started once the run knows how many games it has
+    and how many a previous run of the same OUT already played (then it says it resumes).
+    ``done`` and ``total`` count the games whether or not the bar is shown (not on a pipe)."""
+
+    def __init__(self, desc: str, out: str | None) -> None:
+        self.desc = desc
+        self.out = out
+        self.bar: tqdm | None = None
+        self.done = self.total = 0
+
+    def start(self, total: int, done: int) -> None:
+        if done:
+            click.echo(f"arle: resuming {self.out}: {done} of {total} games already played, "
+                       f"{total - done} to play", err=True)
+        self.total, self.done = total, done
+        self.bar = tqdm(total=total, initial=done, unit="game", file=sys.stderr,
+                        disable=None, desc=self.desc)
+
+    def progress(self, done: int, total: int) -> None:
+        """Games ``done`` of ``total`` (starts the bar on the first call)."""
+        if self.bar is None:
+            self.start(total, done)
+        else:
+            self.bar.update(done - self.done)
+            self.done = done
+
+    def advance(self) -> None:
+        """One more game played."""
+        self.progress(self.done + 1, self.total)
+
+
+@contextmanager
+def games_bar(desc: str, out: str | None) -> Iterator[GamesBar]:
+    """A :class:`GamesBar`, closed however the run ends."""
+    bar = GamesBar(desc, out)
+    try:
+        yield bar
+    finally:
+        if bar.bar is not None:
+            bar.bar.close()
+
+
+def check_iterations_per_worker(state: arle_ai.GameState, iterations: int | None,
+                                workers: int) -> None:
+    """Fail when ``workers`` processes would share ``iterations`` so thinly that a worker
+    cannot try each legal move once (its statistics would leave moves unvisited)."""
+    if iterations is None or workers == 1:
+        return
+    moves = len(state.legal_actions())
+    if iterations // workers < moves:
+        most = max(1, iterations // moves)
+        fail(f"--iterations {iterations} over --workers {workers} gives each worker "
+             f"{iterations // workers} iterations, fewer than the {moves} legal moves: use at "
+             f"most {most} workers or at least {moves * workers} iterations")
+
+
+def fail(message: str) -> NoReturn:
+    """Print ``message`` as one line on stderr and exit with the bad-input code."""
+    one_line = " ".join(str(message).split())
+    click.echo(f"arle: error: {one_line}", err=True)
+    raise SystemExit(EXIT_BAD_INPUT)
+
+
+def interrupted(message: str = "") -> NoReturn:
+    """Ctrl-C: say what was kept in one line on stderr and exit 130 (no traceback)."""
+    click.echo(f"\narle: interrupted{': ' + message if message else ''}", err=True)
+    raise SystemExit(EXIT_INTERRUPTED)
+
+
+def read_text(path: str, what: str = "position file") -> str:
+    """Return the text of the file at ``path`` (a regular file of at most
+    arle_ai.base.files.MAX_FILE_BYTES), or fail naming the file and the problem."""
+    try:
+        return files.read_text(path, what=what)
+    except ValueError as exc:
+        fail(str(exc))
+
+
+def read_json(path: str, what: str = "position file") -> Any:
+    """The JSON value in the file at ``path`` (a leading byte order mark is ignored), or fail
+    naming the file and what is malformed (including nesting too deep or numbers too long)."""
+    text = read_text(path, what)
+    try:
+        return parse_json(text)
+    except PositionError as exc:
+        fail(f"{path}: {exc}")
+
+
+def write_text(text: str, path: str | None) -> None:
+    """Write ``text``, newline-terminated, to the file at ``path`` (None: to stdout)."""
+    if not text.endswith("\n"):
+        text += "\n"
+    if path is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        fail(f"{path}: cannot write: {exc.strerror or exc}")
+
+
+def load_game_file(path: str | None, ply: int | None = None
+                   ) -> tuple[arle_ai.GameState, GameRecord | None]:
+    """The position in the file at ``path`` and, when the file is a game record, the record
+    (cut back to its first ``ply`` decisions when ``ply`` is given; its end otherwise).
+    No path means the standard opening. Fails naming the file and the problem."""
+    if path is None:
+        if ply is not None:
+            fail("--ply needs a game record file")
+        return arle_ai.new_game(seed=0), None
+    data = read_json(path, "position file or game record")
+    if isinstance(data, dict) and data.get("format") == RECORD_FORMAT:
+        try:
+            record = record_from_dict(data)
+        except RecordError as exc:
+            fail(f"{path}: invalid game record: {exc}")
+        if ply is not None:
+            cut_record(record, ply, path)
+        return record.final_state(), record
+    if ply is not None:
+        fail(f"{path}: --ply needs a game record, and this is a position file")
+    try:
+        return arle_ai.GameState.from_dict(names.keys_for_names(data)), None
+    except ValueError as exc:  # arle_ai.PositionError is a ValueError
+        fail(f"{path}: invalid position: {exc}")
+
+
+def cut_record(record: GameRecord, ply: int, path: str) -> None:
+    """Cut ``record`` (read from ``path``) back to its first ``ply`` decisions, or fail."""
+    if not 0 <= ply <= len(record.actions):
+        fail(f"--ply {ply} is outside 0..{len(record.actions)}, the decisions of {path}")
+    del record.actions[ply:]
+
+
+def load_position(path: str | None, ply: int | None = None) -> arle_ai.GameState:
+    """The position in a position file or game record (see :func:`load_game_file`)."""
+    return load_game_file(path, ply)[0]
+
+
+def make_game(seed: int, variant: str) -> arle_ai.GameState:
+    """Return the start position for ``seed`` and ``variant``, failing cleanly on bad values."""
+    try:
+        return arle_ai.new_game(seed=seed, variant=variant)
+    except ValueError as exc:
+        fail(str(exc))
+
+
+def load_record_file(path: str) -> GameRecord:
+    """Load and replay the game record at ``path``, or fail naming the problem."""
+    data = read_json(path, "game record")
+    try:
+        return record_from_dict(data)
+    except RecordError as exc:
+        fail(f"{path}: invalid game record: {exc}")
+
+
+def make_agent(spec: str, seed: int = 0) -> Agent:
+    """An agent from a spec such as ``mcts:iterations=2000``, or fail naming the bad part.
+
+    ``py:`` specs import from the current folder too, as ``python -m`` would (the ``arle``
+    script's own folder is what Python puts first otherwise); worker processes inherit it."""
+    if spec.strip().lower().startswith("py:") and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        return agent_from_spec(spec, seed=seed)
+    except ValueError as exc:
+        fail(str(exc))
+
+
+def emit_json(data: object) -> None:
+    """Write ``data`` as JSON on stdout (machine-readable output of ``--json``)."""
+    click.echo(json.dumps(data, indent=1))
+
+
+@contextmanager
+def search_bar(iterations: int | None, time_limit: float | None,
+               desc: str = "searching") -> Iterator[Callable[[int], None]]:
+    """A progress bar on stderr for one search, shown once the search has run a second.
+
+    With a time budget it fills with the seconds spent (a timer thread ticks it); otherwise
+    it counts iterations through the callback this yields (pass it as ``progress``)."""
+    if time_limit is not None:
+        bar = tqdm(total=time_limit, desc=desc, file=sys.stderr, disable=None, leave=False,
+                   delay=1, bar_format="{desc}: {bar} {n:.1f}/{total:.1f} s")
+        stop = threading.Event()
+        start = time.perf_counter()
+
+        def tick() -> None:
+            while not stop.wait(0.1):
+                spent = time.perf_counter() - start
+                if spent >= 1:  # like tqdm's delay: short searches show no bar
+                    bar.n = min(time_limit, spent)
+                    bar.refresh()
+
+        ticker = threading.Thread(target=tick, daemon=True)
+        ticker.start()
+        try:
+            yield lambda done: None
+        finally:
+            stop.set()
+            ticker.join()
+            bar.close()
+        return
+    bar = tqdm(total=iterations, desc=desc, unit="it", file=sys.stderr, disable=None,
+               leave=False, delay=1)
+
+    def update(done: int) -> None:
+        bar.update(done - bar.n)
+
+    try:
+        yield update
+    finally:
+        bar.close()

@@ -1,0 +1,78 @@
+"""``arle datagen``: self-play training data (positions and targets) in a compressed file."""
+
+from __future__ import annotations
+
+import os
+
+import click
+
+from arle_ai.base import limits
+from arle_ai.learn.datagen import MAX_SEED, SEARCHES, DatagenConfig, generate, parts_dir
+from arle_ai.search.net import NetError, load_net
+from arle_cli.common import (
+    IN_FILE,
+    OUT_FILE,
+    WORKERS,
+    Count,
+    fail,
+    games_bar,
+    interrupted,
+    is_npz_with,
+    seed_option,
+    variant_option,
+)
+
+
+@click.command()
+@click.option("-o", "--out", type=OUT_FILE, required=True,
+              help="The .npz file to write; finished games are kept in OUT.parts/ and a run "
+                   "started again with the same settings plays only the missing ones.")
+@click.option("--games", type=Count(limits.MAX_GAMES), default=100, show_default=True,
+              help="Self-play games to play.")
+@seed_option("Game g is set up from seed + g and searched with seeds drawn from both.",
+             maximum=MAX_SEED)
+@click.option("--iterations", type=Count(limits.MAX_ITERATIONS), default=200, show_default=True,
+              help="MCTS iterations per decision (a fixed budget keeps runs reproducible).")
+@click.option("--explore", type=click.IntRange(0, 10_000), default=24, show_default=True,
+              help="The first decisions of each game drawn in proportion to the root visits.")
+@click.option("--workers", type=WORKERS, default=1, show_default=True,
+              help="Worker processes, one game each at a time (the data does not depend on it).")
+@click.option("--leaf", type=click.Choice(tuple(SEARCHES)), default="heuristic",
+              show_default=True,
+              help="The search's leaf: heuristic rollouts of 2 half-years (the shipped "
+                   "weights' first data), or 'net': a random rollout of 2 half-years valued "
+                   "by the value model, as the default agent searches.")
+@click.option("--net", "net", type=IN_FILE, default=None,
+              help="With --leaf net: the weights file (default: the shipped weights); its "
+                   "digest is recorded in the data.")
+@variant_option()
+def datagen(out: str, games: int, seed: int, iterations: int, explore: int, workers: int,
+            leaf: str, net: str | None, variant: str) -> None:
+    """Play seeded MCTS self-play games and write every searched position with its features,
+    final VP of both players, final margin, winner and root visit distribution to OUT (a
+    compressed numpy file; see arle_ai.learn.datagen for its arrays)."""
+    if os.path.exists(out) and not is_npz_with(out, "features", "margin"):
+        fail(f"{out} exists and is not a datagen file: choose another -o (datagen writes OUT "
+             f"when its games are played)")
+    if net is not None and leaf != "net":
+        fail("--net is for --leaf net only")
+    try:
+        if net is not None:
+            load_net(net)  # a bad file is named before any game is played
+        config = DatagenConfig(games=games, seed=seed, iterations=iterations, explore=explore,
+                               variant=variant, leaf=leaf, net=net)
+    except NetError as exc:
+        fail(str(exc))
+    with games_bar("datagen", out) as bar:
+        try:
+            data = generate(out, config, workers=workers, progress=bar.progress)
+        except ValueError as exc:
+            fail(str(exc))
+        except OSError as exc:
+            fail(f"{out}: cannot write: {exc.strerror or exc}")
+        except KeyboardInterrupt:
+            interrupted(f"{bar.done} of {games} games are saved in {parts_dir(out)}; the same "
+                        f"command resumes")
+    n = len(data["player"])
+    click.echo(f"wrote {out}: {n} positions from {games} games "
+               f"(finished games kept in {parts_dir(out)})")

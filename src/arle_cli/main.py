@@ -1,0 +1,154 @@
+"""The ``arle`` command: a click group whose commands wrap the ``arle_ai`` library.
+
+Exit codes: 0 on success, 2 on bad input (with a one-line message on stderr, no traceback).
+Each command lives in its own module; this one only assembles the group.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import click
+
+import arle_ai
+from arle_ai.text import decisions
+from arle_ai.text.display import describe_wide
+from arle_cli.common import (
+    EXIT_BAD_INPUT,
+    IN_FILE,
+    OUT_FILE,
+    fail,
+    interrupted,
+    load_position,
+    make_game,
+    seed_option,
+    variant_option,
+    write_text,
+)
+
+# click >= 8.2 shows the help for a bare group as this usage error
+NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
+
+
+class ArleGroup(click.Group):
+    """The command group; click's own usage errors become the one ``arle: error:`` line
+    (naming the command and its --help) that every other bad input gives, exit 2."""
+
+    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        if not standalone_mode:
+            # click's overloads cannot see through forwarded *args
+            return super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
+        try:
+            code = super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
+        except NO_ARGS_IS_HELP as exc:  # bare 'arle': the help, as click gives it
+            click.echo(exc.format_message(), err=True)
+            raise SystemExit(EXIT_BAD_INPUT) from None
+        except click.UsageError as exc:
+            where = exc.ctx.command_path if exc.ctx is not None else "arle"
+            fail(f"{where}: {exc.format_message().rstrip('.')} (see '{where} --help')")
+        except click.ClickException as exc:  # e.g. a file option that cannot be opened
+            fail(exc.format_message())
+        except click.Abort as exc:  # Ctrl-C, or end of input at a prompt
+            if isinstance(exc.__cause__ or exc.__context__, KeyboardInterrupt):
+                interrupted()
+            click.echo("arle: aborted", err=True)
+            raise SystemExit(1) from None
+        except KeyboardInterrupt:  # click lets one through when it arrives outside a command
+            interrupted()
+        raise SystemExit(code if isinstance(code, int) else 0)
+
+
+@click.group(name="arle", cls=ArleGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="arle-ai", prog_name="arle")
+def cli() -> None:
+    """Rules engine and AI for the board game Fields of Arle."""
+
+
+@cli.command()
+@seed_option("Seed for the setup draw.")
+@variant_option("Building set: drawn by seed, or the rulebook's first-game set.")
+@click.option("--half-year", type=click.IntRange(1, 9), default=None,
+              help="Start at this half-year (1-9, odd = summer) instead of the first.")
+@click.option("--start-player", type=click.IntRange(0, 1), default=None,
+              help="The start player of that half-year [default: the drawn one].")
+@click.option("--pending", "with_pending", is_flag=True,
+              help="Also write the engine's decision stack ('pending'); without it the "
+                   "position starts at the turn of the player whose worker is next.")
+@click.option(
+    "-o",
+    "--output",
+    type=OUT_FILE,
+    default=None,
+    help="Write the position JSON to this file instead of stdout.",
+)
+@click.option("--overwrite", is_flag=True, help="Replace the -o file if it exists.")
+def new(seed: int, variant: str, half_year: int | None, start_player: int | None,
+        with_pending: bool, output: str | None, overwrite: bool) -> None:
+    """Write a start position as JSON (edit it by hand or with 'arle edit'; printed names
+    are accepted where keys are)."""
+    if output is not None and Path(output).exists() and not overwrite:
+        fail(f"{output} exists (a position entered there would be lost): choose another "
+             f"file, or add --overwrite to replace it")
+    d = make_game(seed, variant).to_dict()
+    if half_year is not None:
+        d["half_year"] = half_year
+        d["season"] = "summer" if half_year % 2 else "winter"
+    if start_player is not None:
+        d["start_player"] = start_player
+    d.pop("pending", None)
+    state = arle_ai.GameState.from_dict(d)
+    if with_pending:
+        d = state.to_dict()
+    write_text(json.dumps(d, indent=1), output)
+    if output is not None:
+        click.echo(f"written to {output} (half-year {state.half_year}, start player "
+                   f"P{state.start_player}); 'arle edit {output}' fills in the rest")
+
+
+@cli.command()
+@click.argument("position", required=False, type=IN_FILE)
+@click.option("--ply", type=click.IntRange(min=0), default=None,
+              help="With a game record: the position after this many decisions [default: the "
+                   "end].")
+@click.option("--moves", is_flag=True,
+              help="Also list the legal moves, numbered as in 'arle play', with printed names "
+                   "and what each costs and gains.")
+def show(position: str | None, ply: int | None, moves: bool) -> None:
+    """Print POSITION readably: a JSON position file, or a game record (its last position, or
+    the one after --ply decisions); no POSITION means the standard opening."""
+    state = load_position(position, ply)
+    click.echo(describe_wide(state, shutil.get_terminal_size().columns))
+    if moves and not state.is_terminal():
+        from arle_cli.play_cmd import format_menu
+
+        click.echo(f"legal moves - {decisions.question(state)}")
+        click.echo(format_menu(state, shutil.get_terminal_size().columns))
+
+
+
+# The commands that live in their own modules: (module, attribute).
+COMMANDS = [("arle_cli.suggest_cmd", "suggest"), ("arle_cli.play_cmd", "play"),
+            ("arle_cli.selfplay_cmd", "selfplay"), ("arle_cli.analyze_cmd", "analyze"),
+            ("arle_cli.bench_cmd", "bench"), ("arle_cli.check_cmd", "check"),
+            ("arle_cli.serve_cmd", "serve"), ("arle_cli.info_cmd", "info"),
+            ("arle_cli.info_cmd", "list_things"), ("arle_cli.edit_cmd", "edit"),
+            ("arle_cli.datagen_cmd", "datagen"), ("arle_cli.train_cmd", "train")]
+
+
+def _register(group: click.Group, commands: list[tuple[str, str]]) -> None:
+    """Add the commands that live in their own modules to ``group``. A module that is missing
+    or fails to import is an error here, at start-up (it was skipped silently: a command
+    could vanish from 'arle' with no test noticing)."""
+    import importlib
+
+    for module, name in commands:
+        group.add_command(getattr(importlib.import_module(module), name))
+
+
+_register(cli, COMMANDS)
+
+if __name__ == "__main__":
+    cli()

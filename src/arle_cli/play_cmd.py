@@ -1,0 +1,426 @@
+"""``arle play``: a human plays the AI in the terminal, or two people follow a table game
+(``--ai human``); the game is saved as a record.
+
+At each decision a person makes, the question is asked in words and the legal moves are listed
+with numbers, each with its cost and immediate gain. The player types a number, a move in
+notation or with printed names (``place Builders' Merchant``; an option without its first
+word, ``timber`` for ``good timber``), or a command: ``hint`` (the
+search's three best moves), ``show`` (the whole position), ``list`` (the moves again), ``log``
+(the game so far), ``undo`` (back to the start of the last turn, taking back the AI's replies
+too), ``help`` or ``quit``. After every turn, the AI's too, one line says what it did; each
+inventorying is told step by step and each half-year ends with a summary. Decisions with a
+single legal move are played automatically. ``quit`` or end of input saves the game so far
+(Ctrl-C too, then exit 130 as every command); a finished game is saved with its scores.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import click
+
+import arle_ai
+from arle_ai.base import files, limits
+from arle_ai.base.errors import IllegalActionError
+from arle_ai.base.jsontext import parse_json
+from arle_ai.formats.records import FORMAT as RECORD_FORMAT
+from arle_ai.formats.records import GameRecord
+from arle_ai.play.agents import Agent, AgentError, MCTSAgent, choose_action
+from arle_ai.text import decisions, names
+from arle_ai.text.display import columns, describe_wide
+from arle_ai.text.narration import Narrator
+from arle_cli.common import (
+    IN_FILE,
+    OUT_FILE,
+    Count,
+    cut_record,
+    fail,
+    interrupted,
+    load_game_file,
+    make_agent,
+    make_game,
+    search_bar,
+    seed_option,
+    variant_option,
+)
+from arle_cli.suggest_cmd import format_report
+
+MENU_NUMBER = re.compile(r"[+-]?[0-9]+")
+PLACE = "place "
+HUMAN = "human"
+HINT_ITERATIONS = 2000
+HINT_TOP = 3
+HELP_TEXT = (
+    "Type the number of a move, or the move itself (e.g. 'place Fisherman', 'build Mill',\n"
+    "'timber' for 'good timber'; keys such as 'place summer_grocer' work too), or:\n"
+    "  hint   the search's three best moves here\n"
+    "  show   the whole position (home boards, goods, board, pending decision)\n"
+    "  list   the legal moves again\n"
+    "  log    what happened so far, turn by turn\n"
+    "  undo   take back the last turn (the AI's moves after it too)\n"
+    "  quit   stop and save the game so far"
+)
+
+
+class QuitGame(Exception):
+    """The human asked to stop (``quit`` or end of input), or pressed Ctrl-C at a prompt
+    (``ctrl_c``)."""
+
+    def __init__(self, ctrl_c: bool = False) -> None:
+        super().__init__()
+        self.ctrl_c = ctrl_c
+
+
+@dataclass
+class Session:
+    """A game in progress: the record, the current position, who sits at the keyboard, the
+    account of the game so far and the points a turn can be taken back to."""
+
+    record: GameRecord
+    state: arle_ai.GameState
+    humans: tuple[int, ...]
+    narrator: Narrator
+    undo_points: list[int] = field(default_factory=list)
+
+    def play(self, action: int) -> None:
+        """Play ``action`` and print the lines of what it completed."""
+        ply = len(self.record.actions)
+        if self.narrator.starts_turn(self.state) and self.state.current_player in self.humans:
+            self.undo_points.append(ply)
+        for line in self.narrator.play(self.state, action, ply):
+            click.echo(line.text)
+        self.record.actions.append(action)
+
+    def undo(self) -> bool:
+        """Go back to the start of the last turn played at the keyboard; False when there is
+        none."""
+        if not self.undo_points:
+            return False
+        ply = self.undo_points.pop()
+        del self.record.actions[ply:]
+        self.state = self.record.state_at(ply)
+        self.narrator.undo_to(ply)
+        return True
+
+
+def _width() -> int:
+    return shutil.get_terminal_size().columns
+
+
+def format_menu(state: arle_ai.GameState, width: int = 80) -> str:
+    """The legal moves numbered 1..n with printed names and what each costs and gains at
+    once, in as many columns as fit ``width``."""
+    options = decisions.menu(state)
+    digits = len(str(len(options)))
+    turn = state.pending == "turn"  # placing a worker: the space names say it all
+    cells = [f"{o.number:>{digits}}. {o.label.removeprefix(PLACE if turn else '')}"
+             + (f"  [{o.effect}]" if o.effect else "") for o in options]
+    return "\n".join(columns(cells, width))
+
+
+def _status(session: Session) -> str:
+    state = session.state
+    scores = state.scores()
+    names = session.narrator.players
+    return (f"half-year {state.half_year}/9 ({state.season}); score {names[0]} {scores[0]:g} - "
+            f"{names[1]} {scores[1]:g}\n{decisions.question(state, names)}")
+
+
+def _read_line(prompt: str) -> str:
+    try:
+        return click.prompt(prompt, default="", show_default=False, prompt_suffix="> ")
+    except click.Abort as exc:  # end of input or Ctrl-C (click keeps which as the context)
+        click.echo()
+        raise QuitGame(isinstance(exc.__context__, KeyboardInterrupt)) from None
+
+
+def parse_choice(state: arle_ai.GameState, text: str) -> int:
+    """The legal action the human means by ``text``: a menu number (1..n, ASCII digits) or a
+    move in notation or with printed names. IllegalActionError names what is wrong."""
+    legal = state.legal_actions()
+    t = text.strip()
+    if MENU_NUMBER.fullmatch(t):  # ASCII digits only: int() also takes '٣', str.isdigit '²'
+        digits = t.lstrip("+-").lstrip("0")
+        if len(digits) <= len(str(len(legal))) and 1 <= int(t) <= len(legal):
+            return legal[int(t) - 1]
+        shown = t if len(t) <= 12 else t[:12] + "..."
+        raise IllegalActionError(f"there is no move {shown}")
+    try:
+        return state.parse_action(t)
+    except IllegalActionError:
+        if state.pending != "turn":
+            named = _option_without_verb(state, t)
+            if named is not None:
+                return named
+            raise
+        if not t.lower().startswith(PLACE):
+            try:  # a space name alone, as the turn menu shows it
+                return state.parse_action(PLACE + t)
+            except IllegalActionError:
+                pass
+        taken = _taken_space(state, t)
+        if taken:
+            raise IllegalActionError(taken) from None
+        raise
+
+
+def _option_without_verb(state: arle_ai.GameState, text: str) -> int | None:
+    """The one option of the decision's menu whose label, less its first word, is ``text``
+    (``timber`` for ``good timber``, ``sheep`` for ``animal sheep``; any case); None when
+    none or several are."""
+    want = " ".join(text.split()).casefold()
+    hits = [o.action for o in decisions.menu(state)
+            if o.label.partition(" ")[2].casefold() == want]
+    return hits[0] if len(hits) == 1 else None
+
+
+def _taken_space(state: arle_ai.GameState, text: str) -> str:
+    """Why ``text`` (a space name, ``place`` optional) cannot be played when it names a space
+    that holds a worker: ``'the Fisherman is taken (P1's worker is on it)'``; else ``''``."""
+    name = text[len(PLACE):] if text.lower().startswith(PLACE) else text
+    occupied = state.to_dict()["occupied"]
+    for _, key in names.matches(name, ("space",)):
+        if key in occupied:
+            return (f"the {names.space(key, qualified=True)} is taken "
+                    f"(P{occupied[key]}'s worker is on it)")
+    return ""
+
+
+def _human_turn(session: Session, seed: int, hint_iterations: int) -> None:
+    """Read commands until the player makes a move (or undoes, or quits)."""
+    state = session.state
+    click.echo(f"\n{_status(session)}")
+    click.echo(format_menu(state, _width()))
+    player = state.current_player
+    assert player is not None  # only called while the game goes on
+    who = session.narrator.players[player]
+    while True:
+        text = _read_line(f"{who} (1-{len(state.legal_actions())}, help)").strip()
+        word = text.lower()
+        if not text:
+            continue
+        if word == "quit":
+            raise QuitGame
+        if word == "help":
+            click.echo(HELP_TEXT)
+        elif word == "list":
+            click.echo(format_menu(state, _width()))
+        elif word == "log":
+            lines = [line.text for line in session.narrator.lines]
+            click.echo("\n".join(lines) if lines else "nothing has happened yet")
+        elif word == "show":
+            click.echo(describe_wide(state, _width()))
+        elif word == "hint":
+            with search_bar(hint_iterations, None, "hint") as progress:
+                report = arle_ai.suggest(state, iterations=hint_iterations, top=HINT_TOP,
+                                         seed=seed, progress=progress)
+            click.echo(format_report(report, state, session.narrator.players))
+        elif word == "undo":
+            if session.undo():
+                click.echo(f"undone: back to the start of the turn, decision "
+                           f"{len(session.record.actions)}")
+                return
+            click.echo("nothing to undo: no turn has been played at the keyboard yet")
+        else:
+            try:
+                action = parse_choice(state, text)
+            except IllegalActionError as exc:  # the question and menu are on the screen
+                click.echo(f"illegal move: {' '.join(exc.reason.split())}; choose "
+                           f"1..{len(state.legal_actions())} ('list' shows the moves again)")
+                continue
+            session.play(action)
+            return
+
+
+def _ai_turn(session: Session, agent: Agent, label: str) -> None:
+    state = session.state
+    if isinstance(agent, MCTSAgent):
+        search = agent.search
+        with search_bar(search.iterations, search.time_limit, "AI thinking") as progress:
+            agent.progress = progress
+            action = choose_action(agent, state, label)
+        agent.progress = None
+    else:
+        action = choose_action(agent, state, label)
+    session.play(action)
+
+
+def _refuse_silent_cut(position: str, out: str | None, ply: int, held: int,
+                       overwrite: bool) -> None:
+    """Fail unless saving a game resumed at ``--ply`` keeps the record's later decisions:
+    saving over ``position`` itself needs --overwrite."""
+    same_file = out is None or Path(out).resolve() == Path(position).resolve()
+    if same_file and not overwrite:
+        fail(f"--ply {ply} would cut {position} from {held} decisions to {ply} when the game "
+             f"is saved: give --out FILE to save the new game elsewhere, or --overwrite to "
+             f"replace {position}")
+
+
+def _is_record(path: str) -> bool:
+    """Whether ``path`` holds a game record (the one resumed may be saved back to; another
+    game's record, or anything else the user keeps under that name, needs --overwrite)."""
+    try:
+        data = parse_json(files.read_text(path))
+    except ValueError:
+        return False
+    return isinstance(data, dict) and data.get("format") == RECORD_FORMAT
+
+
+def _refuse_replacing(out: str, position: str | None) -> None:
+    """Fail unless ``out`` (an existing file) is the game record being resumed: another
+    game's record would be lost, and so would a file of another kind (as ``arle new -o``
+    refuses an existing file without --overwrite)."""
+    if not _is_record(out):
+        fail(f"{out} exists and is not a game record (a position file?): choose another "
+             f"--out, or pass --overwrite to replace it")
+    resumed = position is not None and Path(position).resolve() == Path(out).resolve()
+    if not resumed:
+        fail(f"{out} already holds a game record, which saving this game there would "
+             f"replace: choose another --out, go on with that game with 'arle play {out}', "
+             f"or pass --overwrite to replace it")
+
+
+def _free_name(stem: str, suffix: str) -> str:
+    """``stem + suffix``, or ``stem-2 + suffix``, ``stem-3``... : the first that does not
+    exist (a new game never overwrites an earlier one saved under the default name)."""
+    name, k = stem + suffix, 1
+    while Path(name).exists():
+        k += 1
+        name = f"{stem}-{k}{suffix}"
+    return name
+
+
+def _finish(session: Session, out: str, finished: bool) -> None:
+    for line in session.narrator.flush():
+        click.echo(line.text)
+    try:
+        session.record.save(out)
+    except OSError as exc:
+        fail(f"{out}: cannot write the game record: {exc.strerror or exc}")
+    n = len(session.record.actions)
+    decisions = f"{n} decision{'' if n == 1 else 's'}"
+    if not finished:
+        click.echo(f"game stopped after {decisions}; saved to {out}")
+        return
+    state = session.state
+    scores = state.scores()
+    click.echo(f"\ngame over: score {scores[0]:g} - {scores[1]:g}")
+    names = session.narrator.players
+    for p in (0, 1):
+        parts = ", ".join(f"{k.replace('_', ' ')} {v:g}"
+                          for k, v in state.score_breakdown(p).items() if v)
+        click.echo(f"  {names[p]} (player {p}): {scores[p]:g} VP: {parts}")
+    winner = state.winner()
+    assert winner is not None  # the game is over
+    click.echo(f"{names[winner]} (player {winner}) win{'' if names[winner] == 'You' else 's'}; "
+               f"{decisions} saved to {out}")
+
+
+@click.command()
+@click.argument("position", required=False, type=IN_FILE)
+@click.option("--ai", "ai_spec", default="mcts:time=2", show_default=True,
+              help="The opponent: random, greedy, mcts:iterations=N, mcts:time=SEC,... or "
+                   "py:module.Class (your own agent); 'human' to enter both players' moves "
+                   "at the keyboard (following a game at the table).")
+@click.option("--seat", type=click.IntRange(0, 1), default=0, show_default=True,
+              help="Your seat: player 0 or player 1 (not used with --ai human).")
+@seed_option("Seed of the setup draw (without POSITION) and of the AI.")
+@variant_option("Building set of a new game (ignored with POSITION).")
+@click.option("--hint-iterations", type=Count(limits.MAX_ITERATIONS), default=HINT_ITERATIONS,
+              show_default=True, help="Search iterations behind 'hint'.")
+@click.option("--ply", type=click.IntRange(min=0), default=None,
+              help="Resuming a game record: go on from after this many decisions [default: "
+                   "its end].")
+@click.option("--out", type=OUT_FILE, default=None,
+              help="Where to save the game record [default: arle-game-<seed>.json (-2, -3... "
+                   "if taken), or the resumed record itself].")
+@click.option("--overwrite", is_flag=True,
+              help="Allow replacing an existing --out file (other than the record being "
+                   "resumed); with --ply before the end of a record saved to that same "
+                   "record: allow replacing its later decisions.")
+def play(position: str | None, ai_spec: str, seat: int, seed: int, variant: str,
+         hint_iterations: int, ply: int | None, out: str | None, overwrite: bool) -> None:
+    """Play the AI in the terminal from POSITION or a new game, or with --ai human enter a
+    game played at the table, both sides at the keyboard. POSITION is a JSON position file,
+    or a game record (say one saved by 'quit') to resume.
+
+    Choose a numbered move or type it (printed names or keys); 'hint', 'show', 'list', 'log',
+    'undo', 'help' and 'quit' are commands. The game is saved as a record
+    (docs/game-record.md)."""
+    both = ai_spec.strip().lower() == HUMAN
+    agent = None if both else make_agent(ai_spec, seed=seed)
+    players = [HUMAN, HUMAN] if both else [ai_spec, ai_spec]
+    players[seat] = HUMAN
+    meta = {"saved_by": "arle play", "ai": HUMAN if both else ai_spec, "human_seat": seat,
+            "ai_seed": seed}
+    if out is not None and not overwrite and Path(out).exists():
+        _refuse_replacing(out, position)
+    if position is None:
+        state = make_game(seed, variant)
+        record = GameRecord.new(seed, variant, players=players, meta=meta)
+    else:
+        state, saved = load_game_file(position)
+        if saved is None:
+            if ply is not None:
+                fail(f"{position}: --ply needs a game record, and this is a position file")
+            record = GameRecord.from_position(state, players=players, meta=meta)
+        else:  # a saved game goes on, by default in the same file
+            record = saved
+            held = len(record.actions)
+            if ply is not None and ply < held:
+                _refuse_silent_cut(position, out, ply, held, overwrite)
+                cut_record(record, ply, position)
+                state = record.final_state()
+                click.echo(f"going on from decision {ply} of {position}'s {held}; the game will "
+                           f"be saved to {out or position}"
+                           + ("" if out else f", replacing those {held} decisions"))
+            elif ply is not None:
+                cut_record(record, ply, position)  # ply == held is fine; beyond fails
+            record.players = players
+            record.meta.update(meta, resumed_at=len(record.actions))
+            out = out or position
+        if state.is_terminal():
+            fail(f"{position}: the game is over, there is nothing to play")
+    if ply is not None and position is None:
+        fail("--ply needs a game record to resume")
+    out = out or _free_name(f"arle-game-{seed}", ".json")
+    if not Path(out).resolve().parent.is_dir():
+        fail(f"{out}: the folder does not exist, so the game record cannot be saved there")
+    humans: tuple[int, ...]
+    if both:
+        humans, names = (0, 1), ("P0", "P1")
+        click.echo("both players at the keyboard (P0 and P1); type 'help' for commands")
+    else:
+        humans = (seat,)
+        names = ("You", "AI") if seat == 0 else ("AI", "You")
+        click.echo(f"you are player {seat} against {ai_spec}; type 'help' for commands")
+    session = Session(record=record, state=state, humans=humans, narrator=Narrator(names))
+    try:
+        while not session.state.is_terminal():
+            legal = session.state.legal_actions()
+            if session.state.current_player not in humans:
+                assert agent is not None  # an AI seat has an agent
+                _ai_turn(session, agent, f"the AI {ai_spec!r}")
+            elif len(legal) == 1:
+                session.play(legal[0])
+            else:
+                _human_turn(session, seed, hint_iterations)
+    except QuitGame as stop:
+        _finish(session, out, finished=False)
+        if stop.ctrl_c:
+            interrupted(f"the game so far is saved to {out} ('arle play {out}' goes on)")
+        return
+    except KeyboardInterrupt:  # Ctrl-C while the AI thinks saves the game too
+        _finish(session, out, finished=False)
+        interrupted(f"the game so far is saved to {out} ('arle play {out}' goes on)")
+    except AgentError as exc:  # a user's own agent misbehaved: keep the game, say what happened
+        _finish(session, out, finished=False)
+        fail(str(exc))
+    except Exception as exc:  # anything else: the game is saved first, then one line
+        _finish(session, out, finished=False)
+        fail(f"unexpected {type(exc).__name__} while playing: {exc} (the game so far is saved "
+             f"to {out})")
+    _finish(session, out, finished=True)

@@ -1,0 +1,116 @@
+"""``arle suggest``: the best moves for a position, ranked by the search."""
+
+from __future__ import annotations
+
+import shutil
+import textwrap
+
+import click
+
+import arle_ai
+from arle_ai.base import limits
+from arle_ai.text import decisions, reading
+from arle_ai.text.display import fit
+from arle_ai.text.notation import action_label
+from arle_cli.common import (
+    IN_FILE,
+    WORKERS,
+    Count,
+    Seconds,
+    check_iterations_per_worker,
+    emit_json,
+    fail,
+    load_position,
+    search_bar,
+    seed_option,
+)
+
+# Seconds of search by default: enough for stable verdicts (docs/benchmarks.md, stability).
+DEFAULT_TIME = 3.0
+
+
+def format_report(report: arle_ai.SuggestionReport, state: arle_ai.GameState,
+                  players: tuple[str, str] = ("P0", "P1"), legend: bool = True,
+                  width: int | None = None) -> str:
+    """The ranked moves as a table with printed names: visits, value, mean margin, a ``~``
+    for moves within noise of the best, and the continuation with who moves; a legend
+    under it, in ``width`` columns (default: the terminal's): a long continuation goes on
+    over the next lines, under its column."""
+    labels = [action_label(state, m.action) for m in report.moves]
+    colw = min(30, max(len("move"), *(len(x) for x in labels)))
+    width = width or shutil.get_terminal_size().columns
+    lines = [f"{decisions.question(state, players)} (player {report.player} to decide)",
+             f"{report.iterations} simulations in {report.time_taken:.2f} s",
+             f"{'#':>3}  {'move':<{colw}} {'visits':>7} {'value':>6} {'margin':>7}    "
+             f"continuation (who moves)"]
+    best = report.moves[0]
+    for m, label in zip(report.moves, labels, strict=True):
+        close = m is not best and reading.within_noise(best.win_rate, best.visits,
+                                                       m.win_rate, m.visits)
+        after = state.copy()
+        after.apply(m.action)
+        pv = reading.pv_text(after, m.pv[1:], players, limit=3)
+        row = (f"{m.rank:>3}  {fit(label, colw):<{colw}} {m.visits:>7} "
+               f"{m.win_rate:>6.3f} {m.mean_margin:>+7.1f} {'~' if close else ' ':>2}  ")
+        lines += _with_continuation(row, pv, width)
+    if legend:
+        lines += ["", *reading.LEGEND]
+    return "\n".join(lines)
+
+
+def _with_continuation(row: str, pv: str, width: int) -> list[str]:
+    """``row`` then ``pv``, wrapped between moves under the continuation column (or, in a
+    narrow terminal, on the lines below the row); a move is never split."""
+    indent = len(row) if width - len(row) >= 24 else 5
+    # break only between moves: after " /" (the other player) or "," (the same player's next)
+    glued = pv.replace(" ", "\x00").replace("\x00/\x00", "\x00/ ").replace(",\x00", ", ")
+    parts = [p.replace("\x00", " ") for p in
+             textwrap.wrap(glued, max(10, width - indent), break_on_hyphens=False)] or [""]
+    if indent < len(row):
+        return [row.rstrip(), *(" " * indent + p for p in parts)]
+    return [row + parts[0], *(" " * indent + p for p in parts[1:])]
+
+
+@click.command()
+@click.argument("position", required=False, type=IN_FILE)
+@click.option("--iterations", type=Count(limits.MAX_ITERATIONS), default=None,
+              help="Search iterations instead of a time budget.")
+@click.option("--time", "time_limit", type=Seconds(), default=None,
+              help=f"Search time in seconds [default: {DEFAULT_TIME:g} when no --iterations "
+                   f"is given].")
+@click.option("--workers", type=WORKERS, default=1, show_default=True,
+              help="Processes searching in parallel (root parallelism).")
+@click.option("--max-memory", "max_memory", type=click.IntRange(min=1, max=16384), default=1024,
+              show_default=True, metavar="MIB",
+              help="Ceiling on the search tree's memory in MiB (all workers together); "
+                   "once reached, the search refines the tree it has without adding nodes.")
+@click.option("--top", type=click.IntRange(min=1), default=5, show_default=True,
+              help="How many moves to list.")
+@seed_option("Search seed.")
+@click.option("--ply", type=click.IntRange(min=0), default=None,
+              help="With a game record: the position after this many decisions [default: the "
+                   "end].")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output on stdout.")
+@click.option("--no-legend", is_flag=True, help="Leave out the legend under the table.")
+def suggest(position: str | None, iterations: int | None, time_limit: float | None,
+            workers: int, max_memory: int, top: int, seed: int, ply: int | None,
+            as_json: bool, no_legend: bool) -> None:
+    """Suggest the best moves for POSITION (a JSON position file, or a game record at its end
+    or after --ply decisions; default: the standard opening), with visits, win rate, mean
+    score margin and principal variation (who moves), and a legend of what they mean."""
+    if iterations is not None and time_limit is not None:
+        fail("give either --iterations or --time, not both")
+    state = load_position(position, ply)
+    if state.is_terminal():
+        fail(f"{position}: the game is over, there is no move to suggest")
+    check_iterations_per_worker(state, iterations, workers)
+    if iterations is None and time_limit is None:
+        time_limit = DEFAULT_TIME
+    with search_bar(iterations, time_limit) as progress:
+        report = arle_ai.suggest(state, iterations=iterations, time_limit=time_limit,
+                                 workers=workers, top=top, seed=seed, progress=progress,
+                                 max_memory=max_memory << 20)
+    if as_json:
+        emit_json(report.to_dict())
+    else:
+        click.echo(format_report(report, state, legend=not no_legend))

@@ -1,0 +1,81 @@
+"""``arle train``: fit the value model on self-play data and write its weights file."""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import asdict
+
+import click
+
+from arle_ai.learn.train import TrainConfig, ignored_slots, load_datasets
+from arle_ai.learn.train import train as fit
+from arle_ai.search.net import WEIGHT_ARRAYS, save_weights
+from arle_cli.common import IN_FILE, OUT_FILE, FiniteRange, fail, is_npz_with, seed_option
+
+
+@click.command()
+@click.argument("data", type=IN_FILE, nargs=-1, required=True)
+@click.option("-o", "--out", "weights", type=OUT_FILE, required=True,
+              help="The weights file to write (.npz).")
+@click.option("--hidden", type=click.IntRange(1, 1024), default=64, show_default=True,
+              help="Hidden units of the perceptron.")
+@click.option("--epochs", type=click.IntRange(1, 100_000), default=30, show_default=True)
+@click.option("--batch", type=click.IntRange(1, 1_000_000), default=256, show_default=True,
+              help="Positions per minibatch.")
+@click.option("--lr", type=FiniteRange(0, 10, min_open=True), default=1e-3,
+              show_default=True, help="Adam learning rate.")
+@click.option("--weight-decay", type=FiniteRange(0, 100), default=1e-4, show_default=True,
+              help="L2 penalty on the weights (the skip: on its change from the start).")
+@click.option("--val", "val_fraction", type=FiniteRange(0, 1, min_open=True, max_open=True),
+              default=0.1, show_default=True, help="Share of whole games held out.")
+@seed_option("Seeds the split, the initial weights and the minibatch order.")
+@click.option("--target-blend", type=FiniteRange(0, 1), default=0.0, show_default=True,
+              help="Share of the search's root value and margin in the targets (the rest: "
+                   "the game's outcome); needs data of this version's arle datagen.")
+@click.option("--ignore", multiple=True, metavar="PREFIX",
+              help="Leave out the features whose names start with PREFIX (repeatable; names "
+                   "in docs/features.md), e.g. --ignore in_play. --ignore available.")
+def train(data: tuple[str, ...], weights: str, hidden: int, epochs: int, batch: int, lr: float,
+          weight_decay: float, val_fraction: float, seed: int, target_blend: float,
+          ignore: tuple[str, ...]) -> None:
+    """Fit the value model on DATA (from arle datagen; several files train together, each
+    holding out its own share of games, the same as alone): print the training and validation loss
+    per epoch and the validation error of the predicted final margin by half-year, and write
+    the weights of the best epoch to --out (use them with the agent spec mcts:eval=net,
+    net=FILE)."""
+    if os.path.exists(weights) and not is_npz_with(weights, *WEIGHT_ARRAYS, "meta"):
+        fail(f"{weights} exists and is not a weights file: choose another -o")
+    try:
+        config = TrainConfig(hidden=hidden, epochs=epochs, batch=batch, lr=lr,
+                             weight_decay=weight_decay, val_fraction=val_fraction, seed=seed,
+                             target_blend=target_blend, ignore=ignore)
+        arrays = load_datasets(data)
+    except ValueError as exc:
+        fail(str(exc))
+    click.echo(f"{', '.join(data)}: {len(arrays['player'])} positions from "
+               f"{len(set(arrays['game'].tolist()))} games")
+    if ignore:
+        click.echo(f"ignoring {int(ignored_slots(ignore).sum())} feature slots "
+                   f"({', '.join(p + '*' for p in ignore)})")
+    start = time.perf_counter()
+    try:
+        params, report = fit(arrays, config, log=click.echo)
+    except ValueError as exc:
+        fail(str(exc))
+    took = time.perf_counter() - start
+    click.echo(f"kept epoch {report.best_epoch}: validation margin MAE "
+               f"{report.val_margin_mae:.2f} VP, win accuracy {report.val_win_accuracy:.3f} "
+               f"({report.val_positions} positions of {report.val_games} held-out games); "
+               f"{took:.0f} s")
+    click.echo("half-year  positions  margin MAE  margin RMSE  MAE of the score now")
+    for row in report.by_half_year:
+        click.echo(f"{row['half_year']:9d}  {row['positions']:9d}  {row['margin_mae']:10.2f}  "
+                   f"{row['margin_rmse']:11.2f}  {row['score_now_mae']:20.2f}")
+    meta = {"data": data[0] if len(data) == 1 else list(data), "config": asdict(config),
+            "report": report.as_dict(), "seconds": round(took, 1)}
+    try:
+        save_weights(weights, params, meta)
+    except OSError as exc:
+        fail(f"{weights}: cannot write: {exc.strerror or exc}")
+    click.echo(f"wrote {weights}")
