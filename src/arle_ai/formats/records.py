@@ -4,7 +4,9 @@ The format is documented in docs/game-record.md. A record starts either from a s
 (``{"seed": S, "variant": V}``, the position ``new_game(S, V)``) or from a position written
 out in full (``{"position": {...}}``, the position format), so games from a hand-entered
 position can be recorded too. Reading a record replays it: every move must be legal where it
-stands, and the stored result must match the replay.
+stands, and the stored result must match the replay. A record may also keep the lines tried
+beside the game (``variations``, as an analysis board keeps them) and the review of its moves
+(``review``, what :mod:`arle_ai.play.analysis` found); both are checked against the replay.
 """
 
 from __future__ import annotations
@@ -21,8 +23,8 @@ from arle_ai.base.files import read_text
 from arle_ai.base.jsontext import BOM, parse_json
 from arle_ai.engine import _core
 
-__all__ = ["FORMAT", "VERSION", "GameRecord", "RecordError", "load_record", "record_from_dict",
-           "record_game"]
+__all__ = ["FORMAT", "VERSION", "GameRecord", "RecordError", "Variation", "REVIEW_FIELDS",
+           "load_record", "record_from_dict", "record_game"]
 
 FORMAT = "arle-game-record"
 VERSION = 1
@@ -30,6 +32,31 @@ VERSION = 1
 
 class RecordError(PositionError):
     """A game record that is malformed, or whose moves or result do not replay."""
+
+
+@dataclass
+class Variation:
+    """A line tried beside the game: the first ``ply`` decisions of the line it branches from
+    (the game's moves when ``parent`` is None, else the variation of that index, an earlier
+    one), then ``actions``."""
+
+    parent: int | None
+    ply: int
+    actions: list[int]
+
+
+# The fields of a reviewed decision in a record's ``review`` (arle_ai.play.analysis writes
+# them): name -> (type, required). Other keys are kept as they are (a newer writer's).
+REVIEW_FIELDS: dict[str, tuple[str, bool]] = {
+    "ply": ("int", True), "player": ("int", True), "half_year": ("int", True),
+    "pending": ("str", True), "played": ("str", True), "best": ("str", True),
+    "played_value": ("number", True), "best_value": ("number", True),
+    "value_lost": ("number", True), "played_margin": ("number", True),
+    "best_margin": ("number", True), "vp_lost": ("number", True),
+    "best_visits": ("int", False), "played_visits": ("int", False),
+    "near_best": ("moves", False), "best_pv": ("moves", False),
+    "simulations": ("int", False), "top": ("str", False),
+}
 
 
 @dataclass
@@ -41,6 +68,10 @@ class GameRecord:
     actions: list[int] = field(default_factory=list)
     setup: dict[str, Any] | None = None
     meta: dict[str, Any] = field(default_factory=dict)
+    variations: list[Variation] = field(default_factory=list)
+    # the review of the moves (docs/game-record.md): {"decisions": [...], ...}; checked
+    # against the moves when read, written as it is
+    review: dict[str, Any] | None = None
     # (the actions it was computed for, the position after them): spares replays in push
     _cache: tuple[list[int], _core.GameState] | None = field(
         default=None, init=False, repr=False, compare=False)
@@ -108,6 +139,13 @@ class GameRecord:
             s.apply(a)
         return out
 
+    def line(self, variation: int | None) -> list[int]:
+        """The decisions of a line: the game's moves (None) or those of a variation."""
+        if variation is None:
+            return list(self.actions)
+        v = self.variations[variation]
+        return self.line(v.parent)[:v.ply] + list(v.actions)
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready record (docs/game-record.md)."""
         final = self.final_state()
@@ -126,6 +164,13 @@ class GameRecord:
             }
         else:
             d["result"] = None
+        if self.variations:
+            d["variations"] = [{"parent": v.parent, "ply": v.ply,
+                                "moves": _notation(self.start, self.line(v.parent)[:v.ply],
+                                                   v.actions)}
+                               for v in self.variations]
+        if self.review is not None:
+            d["review"] = _review_of(self.review, d["moves"])
         if self.meta:
             d["meta"] = dict(self.meta)
         return d
@@ -135,6 +180,27 @@ class GameRecord:
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(self.to_json() + "\n", encoding="utf-8")
+
+
+def _review_of(review: dict[str, Any], moves: list[str]) -> dict[str, Any]:
+    """``review`` with only the decisions still played in ``moves`` (the record's moves may
+    have changed since it was read: push, pop)."""
+    decisions = review.get("decisions", [])
+    kept = [d for d in decisions if isinstance(d, dict) and isinstance(d.get("ply"), int)
+            and 0 < d["ply"] <= len(moves) and d.get("played") == moves[d["ply"] - 1]]
+    return {**review, "decisions": kept}
+
+
+def _notation(start: _core.GameState, before: Sequence[int], actions: Sequence[int]) -> list[str]:
+    """``actions`` in notation, each written where it is played after ``before`` from ``start``."""
+    s = start.copy()
+    for a in before:
+        s.apply(a)
+    out = []
+    for a in actions:
+        out.append(s.action_to_string(a))
+        s.apply(a)
+    return out
 
 
 def record_game(start: _core.GameState, actions: Sequence[int], players: Sequence[str],
@@ -196,20 +262,132 @@ def record_from_dict(d: Any) -> GameRecord:
     if not isinstance(meta, dict):
         raise RecordError("'meta' must be an object")
     rec = GameRecord(start=start, players=players, setup=setup, meta=meta)
+    rec.actions, s = _replay(start, [], moves, "move")
+    result = d.get("result")
+    if result is not None:
+        _check_result(result, s)
+    for i, v in enumerate(_list(d.get("variations", []), "variations")):
+        rec.variations.append(_variation(rec, v, f"variations[{i}]"))
+    if d.get("review") is not None:
+        rec.review = _review(rec, d["review"])
+    return rec
+
+
+def _list(value: Any, name: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise RecordError(f"'{name}' must be a list")
+    return value
+
+
+def _replay(start: _core.GameState, before: Sequence[int], moves: Sequence[Any], what: str
+            ) -> tuple[list[int], _core.GameState]:
+    """The ids of ``moves`` (notation) played after ``before`` from ``start``, and the position
+    after them; RecordError naming ``what`` and the move's number when one does not replay."""
     s = start.copy()
+    for a in before:
+        s.apply(a)
+    actions = []
     for i, text in enumerate(moves):
+        label = f"{what} {i + 1} ({_short(text)})"
         if s.is_terminal():
-            raise RecordError(f"move {i + 1} ({text!r}): the game is already over")
+            raise RecordError(f"{label}: the game is already over")
+        if not isinstance(text, str):
+            raise RecordError(f"{label}: a move must be text in notation")
         try:
             a = s.parse_action(text)
             s.apply(a)
         except (IllegalActionError, ValueError, TypeError) as exc:
-            raise RecordError(f"move {i + 1} ({text!r}): {exc}") from None
-        rec.actions.append(a)
-    result = d.get("result")
-    if result is not None:
-        _check_result(result, s)
-    return rec
+            raise RecordError(f"{label}: {exc}") from None
+        actions.append(a)
+    return actions, s
+
+
+def _variation(rec: GameRecord, v: Any, name: str) -> Variation:
+    """A variation of ``rec`` read from ``v``: its parent an earlier variation (or null, the
+    game), its ply within the parent's line, and moves that replay from there."""
+    if not isinstance(v, dict):
+        raise RecordError(f"{name} must be an object with 'parent', 'ply' and 'moves'")
+    parent = v.get("parent")
+    if parent is not None and (not isinstance(parent, int) or isinstance(parent, bool)
+                               or not 0 <= parent < len(rec.variations)):
+        raise RecordError(f"{name}.parent must be null (the game's moves) or the index of an "
+                          f"earlier variation (0..{len(rec.variations) - 1}), not "
+                          f"{_short(parent)}")
+    line = rec.line(parent)
+    ply = v.get("ply")
+    if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply <= len(line):
+        raise RecordError(f"{name}.ply must be the number of decisions of its parent line it "
+                          f"follows, 0..{len(line)}, not {_short(ply)}")
+    moves = _list(v.get("moves"), f"{name}.moves")
+    if not moves:
+        raise RecordError(f"{name}.moves must hold at least one move")
+    actions, _ = _replay(rec.start, line[:ply], moves, f"{name} move")
+    return Variation(parent=parent, ply=ply, actions=actions)
+
+
+def _review(rec: GameRecord, review: Any) -> dict[str, Any]:
+    """The ``review`` object checked against the record's moves: each decision's fields have
+    their types (REVIEW_FIELDS), its ply is a move of the record (in increasing order), the
+    move it names as played is that move, and its best moves are legal there."""
+    if not isinstance(review, dict):
+        raise RecordError("'review' must be an object with 'decisions'")
+    decisions = _list(review.get("decisions"), "review.decisions")
+    for key in ("iterations", "time_limit"):
+        value = review.get(key)
+        if value is not None and not _is_number(value):
+            raise RecordError(f"review.{key} must be a number or null, not {_short(value)}")
+    moves = rec.moves()
+    states = list(rec.states())
+    last = 0
+    for i, d in enumerate(decisions):
+        name = f"review.decisions[{i}]"
+        if not isinstance(d, dict):
+            raise RecordError(f"{name} must be an object")
+        for key, (kind, required) in REVIEW_FIELDS.items():
+            if key not in d:
+                if required:
+                    raise RecordError(f"{name}.{key} is missing")
+                continue
+            if not _of_type(d[key], kind):
+                raise RecordError(f"{name}.{key} must be {_TYPE_WORDS[kind]}, not "
+                                  f"{_short(d[key])}")
+        ply = d["ply"]
+        if not last < ply <= len(moves):
+            raise RecordError(f"{name}.ply must be a move of the record after the decision "
+                              f"before ({last + 1}..{len(moves)}), not {ply}")
+        last = ply
+        if d["played"] != moves[ply - 1]:
+            raise RecordError(f"{name}.played {d['played']!r} is not move {ply} of the record "
+                              f"({moves[ply - 1]!r})")
+        state = states[ply - 1]
+        for key in ("best", "top"):
+            if d.get(key):
+                _legal(state, d[key], f"{name}.{key}")
+        for j, text in enumerate(d.get("near_best", [])):
+            _legal(state, text, f"{name}.near_best[{j}]")
+    return review
+
+
+_TYPE_WORDS = {"int": "an integer", "number": "a number", "str": "text",
+               "moves": "a list of moves in notation"}
+
+
+def _of_type(value: Any, kind: str) -> bool:
+    if kind == "int":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "number":
+        return _is_number(value)
+    if kind == "str":
+        return isinstance(value, str)
+    return isinstance(value, list) and all(isinstance(x, str) for x in value)
+
+
+def _legal(state: _core.GameState, text: str, name: str) -> None:
+    try:
+        state.parse_action(text)
+    except (IllegalActionError, ValueError) as exc:
+        raise RecordError(f"{name} {_short(text)} is not a legal move there: "
+                          f"{getattr(exc, 'reason', exc)}") from None
 
 
 def _check_result(result: Any, final: _core.GameState) -> None:

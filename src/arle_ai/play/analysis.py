@@ -36,7 +36,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from arle_ai.engine import _core
-from arle_ai.formats.records import GameRecord
+from arle_ai.formats.records import REVIEW_FIELDS, GameRecord
 from arle_ai.search.mcts import MCTS, SearchResult
 from arle_ai.text.reading import (
     EXACT_VISITS,
@@ -171,6 +171,35 @@ class GameAnalysis:
                                  "decisions": sum(d.player == p for d in self.decisions)}
                         for p in (0, 1)},
         }
+
+
+    def to_review(self) -> dict[str, Any]:
+        """The analysis as a game record's ``review`` (docs/game-record.md): the search budget
+        and every reviewed decision's fields; marks and accuracies follow from them."""
+        return {"iterations": self.iterations, "time_limit": self.time_limit,
+                "decisions": [_stored(d) for d in self.decisions]}
+
+    @classmethod
+    def from_review(cls, review: dict[str, Any]) -> GameAnalysis:
+        """The analysis kept in a record's ``review`` (checked when the record was read:
+        :func:`arle_ai.formats.records.load_record`); keys it does not know are left out."""
+        known = {f for f in DecisionReview.__dataclass_fields__}
+        decisions = []
+        for d in review.get("decisions", []):
+            fields = {k: v for k, v in d.items() if k in known}
+            for key in ("near_best", "best_pv"):
+                if key in fields:
+                    fields[key] = tuple(fields[key])
+            decisions.append(DecisionReview(**fields))
+        return cls(decisions=decisions, iterations=int(review.get("iterations") or 0),
+                   time_limit=review.get("time_limit"))
+
+
+def _stored(d: DecisionReview) -> dict[str, Any]:
+    """A decision as a record stores it (REVIEW_FIELDS; tuples as lists)."""
+    data = asdict(d)
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in data.items()
+            if k in REVIEW_FIELDS}
 
 
 def _review_dict(d: DecisionReview) -> dict[str, Any]:
