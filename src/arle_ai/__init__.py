@@ -6,6 +6,10 @@ The rules engine is compiled (``arle_ai.engine._core``); this package re-exports
     s = arle_ai.new_game(seed=0)
     a = s.legal_actions()[0]
     s.apply(a)
+
+It is the public face, above every layer (docs/architecture.md): importing it (which Python
+does before any module of the package) also hands the core the functions it calls but may not
+import, the action text and the position checks (the core seam).
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from __future__ import annotations
 from importlib import metadata as _metadata
 
 from arle_ai.base.errors import IllegalActionError, PositionError
-from arle_ai.engine import rules
+from arle_ai.engine import _core, rules
 from arle_ai.engine._core import (
     FEATURE_NAMES,
     NUM_FEATURES,
@@ -21,8 +25,18 @@ from arle_ai.engine._core import (
     new_game,
     random_playout,
 )
+from arle_ai.formats import position as _position
 from arle_ai.play.suggest import Suggestion, SuggestionReport, suggest
 from arle_ai.search.mcts import MCTS, ActionStats, SearchResult
+from arle_ai.text import answers as _answers
+from arle_ai.text import notation as _notation
+from arle_ai.text.display import describe
+
+# The core seam: GameState.action_to_string/parse_action, apply()'s IllegalActionError in
+# printed names and from_dict's checks call these (src/arle_ai/engine/_seam.pxi).
+_core.install_text(action_to_string=_notation.action_to_string,
+                   parse_action=_answers.parse_action, illegal_action=_answers.illegal_action)
+_core.install_position_checker(_position.check_position)
 
 # The action-id layout: first id of each range (rules.ACTION_RANGES), "num_actions", "max_vehicles".
 ACTION_LAYOUT = rules.ACTION_LAYOUT
@@ -53,10 +67,3 @@ __all__ = [
     "SuggestionReport",
 ]
 
-
-def describe(state: GameState, width: int = 100) -> str:
-    """A readable multi-line text of a position in lines of at most ``width`` characters
-    (see :mod:`arle_ai.text.display`)."""
-    from arle_ai.text.display import describe as _describe
-
-    return _describe(state, width)

@@ -7,6 +7,7 @@ cimport numpy as cnp
 cnp.import_array()
 import json as _json
 from arle_ai.base.errors import IllegalActionError, PositionError
+from arle_ai.base.jsontext import parse_json as _parse_json
 
 DIGEST_SIZE = 16
 MAX_SEED = 2 ** 63 - 1  # seeds are stored as int64 (setup.seed of the position format)
@@ -253,11 +254,10 @@ cdef class GameState:
         return steps
 
     def _illegal(self, a):
-        """The IllegalActionError for `a`, in printed names (arle_ai.text.notation.illegal_action);
-        should building it fail, a plain one naming the id and the decision."""
+        """The IllegalActionError for `a`, in printed names (the installed illegal_action:
+        _seam.pxi); should building it fail, a plain one naming the id and the decision."""
         try:
-            from arle_ai.text.notation import illegal_action
-            return illegal_action(self, a)
+            return _installed("illegal_action")(self, a)
         except Exception:
             return IllegalActionError(
                 f"illegal action {a!r} ({self._describe_id(a)}) in decision {self.pending!r} "
@@ -266,19 +266,18 @@ cdef class GameState:
     def _describe_id(self, a):
         if isinstance(a, int) and 0 <= a < NUM_ACTIONS:
             try:
-                from arle_ai.text.notation import action_to_string
-                return repr(action_to_string(self, a))
+                return repr(_installed("action_to_string")(self, a))
             except Exception:
                 return "unknown"
         return "not an action id"
 
     def action_to_string(self, a):
-        from arle_ai.text.notation import action_to_string
-        return action_to_string(self, a)
+        """The notation of action id `a` here (docs/notation.md; the installed text: _seam.pxi)."""
+        return _installed("action_to_string")(self, a)
 
     def parse_action(self, text):
-        from arle_ai.text.notation import parse_action
-        return parse_action(self, text)
+        """The legal action id `text` names; IllegalActionError otherwise (_seam.pxi)."""
+        return _installed("parse_action")(self, text)
 
     # ---- scoring ----
 
@@ -345,8 +344,7 @@ cdef class GameState:
     @staticmethod
     def from_json(text):
         """Read a position; PositionError names the first bad field (or the JSON error)."""
-        from arle_ai.base.jsontext import parse_json
-        return GameState.from_dict(parse_json(text))
+        return GameState.from_dict(_parse_json(text))
 
     def __repr__(self):
         if is_terminal(&self.s):

@@ -2,7 +2,7 @@
 between the core and the Python library. Keep it in step with the ``def`` functions and
 ``cdef class`` methods there; tests/test_stub.py checks that every name here exists."""
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from types import ModuleType
 from typing import Any, Literal
 
@@ -49,6 +49,15 @@ NET_WEIGHT_MAX: float
 
 def _reload_tables(rules_module: ModuleType | None = None) -> None: ...
 def _position_limits() -> dict[str, Any]: ...
+
+# The seam to the layers above (_seam.pxi): arle_ai/__init__.py installs these at import.
+def install_text(
+    action_to_string: Callable[[GameState, int], str],
+    parse_action: Callable[[GameState, str | int], int],
+    illegal_action: Callable[[GameState, object], IllegalActionError],
+) -> None: ...
+def install_position_checker(check_position: Callable[[object], object]) -> None: ...
+def _installed(name: str) -> Callable[..., Any]: ...
 
 class GameState:
     def __init__(self) -> None: ...

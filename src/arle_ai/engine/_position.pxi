@@ -455,13 +455,7 @@ cdef void _state_from_checked(State* s, c) except *:
         raise PositionError("pending: the position has no legal decision")
 
 
-_CHECK_POSITION = None  # arle_ai.formats.position.check_position, imported on first use (it imports us)
-
-
 cdef void _state_from_dict(State* s, d) except *:
-    """Check the Python objects of a position (arle_ai.formats.position.check_position), then copy."""
-    global _CHECK_POSITION
-    if _CHECK_POSITION is None:
-        from arle_ai.formats.position import check_position
-        _CHECK_POSITION = check_position
-    _state_from_checked(s, _CHECK_POSITION(d))
+    """Check the Python objects of a position (the installed check_position of
+    arle_ai.formats.position: _seam.pxi), then copy."""
+    _state_from_checked(s, _installed("check_position")(d))
