@@ -10,7 +10,8 @@ import pytest
 import arle_ai
 from arle_ai.engine import rules
 from arle_ai.text import names
-from arle_ai.text.notation import action_label, action_to_string, parse_action
+from arle_ai.text.answers import parse_action
+from arle_ai.text.notation import action_label, action_to_string
 
 
 def test_printed_names_come_from_rules():

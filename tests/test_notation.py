@@ -8,6 +8,7 @@ import re
 import pytest
 
 import arle_ai
+from arle_ai.text.answers import parse_action
 from arle_ai.text.notation import (
     BUILDINGS,
     DESTINATIONS,
@@ -17,7 +18,6 @@ from arle_ai.text.notation import (
     action_range,
     action_to_string,
     legal_moves_text,
-    parse_action,
 )
 from helpers import (
     MORE,

@@ -13,11 +13,16 @@ missing ('feed') and returns one that cannot be housed ('discard'); ``"good wood
 the Builders' Merchant and pays wood for a building ('action:pay_building'). The pending
 decision (``state.pending``) gives that context; the text stays the same.
 
+:func:`find_action` reads a text back (any case and spacing, keys or printed names); reading a
+player's answer with an explained refusal is :mod:`arle_ai.text.answers`, which builds on this
+module and on the question of :mod:`arle_ai.text.decisions`.
+
 >>> import arle_ai
->>> from arle_ai.text.notation import action_to_string, parse_action
+>>> from arle_ai.text.notation import action_label, action_to_string, find_action, normalise
 >>> s = arle_ai.new_game(seed=0)
->>> action_to_string(s, parse_action(s, "Place  Fisherman"))
-'place fisherman'
+>>> a = find_action(s, normalise("Place  Fisherman"), s.legal_actions())
+>>> action_to_string(s, a), action_label(s, a)
+('place fisherman', 'place Fisherman')
 """
 
 from __future__ import annotations
@@ -26,7 +31,6 @@ import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from arle_ai.base.errors import IllegalActionError
 from arle_ai.engine import rules
 from arle_ai.text import names
 
@@ -38,8 +42,8 @@ __all__ = [
     "LOAD_ITEMS",
     "action_to_string",
     "action_label",
-    "parse_action",
-    "illegal_action",
+    "normalise",
+    "find_action",
     "legal_moves_text",
     "action_range",
 ]
@@ -175,7 +179,7 @@ def action_to_string(state: GameState, a: int) -> str:
     raise ValueError(f"action id {a}: unknown range {kind!r}")  # pragma: no cover
 
 
-def _norm(text: str) -> str:
+def normalise(text: str) -> str:
     """Case, spacing, underscores and apostrophes do not matter: ``Builders' Merchant``,
     ``builders_merchant`` and ``builders merchant`` read the same."""
     t = text.strip().lower().replace("_", " ").replace("'", "").replace("\u2019", "")
@@ -199,7 +203,7 @@ def action_label(state: GameState, a: int) -> str:
     ``place Builders' Merchant (special)``, ``build Farmer's House``, ``good summer wear``,
     ``cut 1 peat from a moor with 4 peat``, ``flip stall to depot`` (``upgrade stall to stable``
     at the winter Carpenter).
-    :func:`parse_action` reads it back; a player reads it in menus, pvs and analyses."""
+    :func:`find_action` reads it back; a player reads it in menus, pvs and analyses."""
     kind, i = action_range(a)
     text = action_to_string(state, a)
     if kind == "place" and i < len(SPACES):
@@ -240,14 +244,14 @@ def _aliases(state: GameState, a: int) -> list[str]:
     """The normalised notation texts that name id `a`: its text, and forms without
     decoration."""
     text = action_to_string(state, a)
-    out = [_norm(text)]
+    out = [normalise(text)]
     if text.endswith(SPECIAL_SUFFIX):
-        out.append(_norm(text[: -len(SPECIAL_SUFFIX)]))
+        out.append(normalise(text[: -len(SPECIAL_SUFFIX)]))
     if text.startswith("load "):
-        out.append(_norm(re.sub(r" on \w+#", " on vehicle#", text)))
+        out.append(normalise(re.sub(r" on \w+#", " on vehicle#", text)))
     label = _breed_label(text)
     if label:
-        out.append(_norm(label))
+        out.append(normalise(label))
     return out
 
 
@@ -255,13 +259,13 @@ def _label_aliases(state: GameState, a: int) -> list[str]:
     """The normalised printed forms of id `a`: its label, and for a space the name with its
     season (a shared name alone only for the space of the current season)."""
     label = action_label(state, a)
-    out = [_norm(label)]
+    out = [normalise(label)]
     kind, i = action_range(a)
     if kind == "place" and i < len(SPACES):
         qualified = names.space(SPACES[i], qualified=True)
-        out.append(_norm(f"place {qualified}"))
+        out.append(normalise(f"place {qualified}"))
         if not label.endswith(SPECIAL_SUFFIX) or qualified == names.space(SPACES[i]):
-            out.append(_norm(f"place {names.space(SPACES[i])}"))
+            out.append(normalise(f"place {names.space(SPACES[i])}"))
     return out
 
 
@@ -274,73 +278,13 @@ def _text_map(state: GameState, ids: Iterable[int],
     return m
 
 
-def _lookup(state: GameState, t: str, ids: Iterable[int]) -> int | None:
-    """The id among `ids` that the normalised text `t` names: notation first, then labels."""
+def find_action(state: GameState, t: str, ids: Iterable[int]) -> int | None:
+    """The id among `ids` that the normalised text `t` (:func:`normalise`) names: notation
+    first, then labels; None when it names none of them."""
     found = _text_map(state, ids).get(t)
     if found is None:
         found = _text_map(state, ids, _label_aliases).get(t)
     return found
-
-
-def _failure(state: GameState, text: object, legal: list[int], why: str) -> IllegalActionError:
-    """The error for ``text``: the reason, the pending decision as the question a player is
-    asked and up to 10 legal moves, all with printed names (a person reads it; the keys
-    are accepted as input all the same)."""
-    from arle_ai.text.decisions import question  # decisions builds on this module
-
-    shown = [action_label(state, a) for a in legal[:10]]
-    more = f" (and {len(legal) - 10} more)" if len(legal) > 10 else ""
-    alts = ", ".join(repr(t) for t in shown) if shown else "none"
-    try:
-        said = repr(text)
-    except ValueError:  # an int past Python's digit limit
-        said = "that number"
-    said = said if len(said) <= 60 else said[:60] + "..."
-    reason = f"cannot play {said}: {why}"
-    return IllegalActionError(f"{reason} (decision: {question(state)}); legal: {alts}{more}",
-                              reason=reason)
-
-
-def parse_action(state: GameState, text: str | int) -> int:
-    """The legal action id named by `text` (its notation, any case and spacing, or an integer
-    id). IllegalActionError names the text, the pending decision and legal alternatives."""
-    legal = state.legal_actions()
-    if isinstance(text, int) and not isinstance(text, bool):
-        a = text
-    elif isinstance(text, str):
-        t = _norm(text)
-        if re.fullmatch(r"[+-]?[0-9]+", t):  # ASCII digits (\d and int() take others)
-            if len(t.lstrip("+-").lstrip("0")) > len(str(NUM_ACTIONS)):
-                raise _failure(state, text, legal, f"not an action id (0..{NUM_ACTIONS - 1})")
-            a = int(t)
-        else:
-            found = _lookup(state, t, legal)
-            if found is not None:
-                return found
-            other = _lookup(state, t, range(NUM_ACTIONS))
-            if other is None:
-                raise _failure(state, text, legal, "not an action text")
-            raise _failure(state, text, legal,
-                           f"{action_label(state, other)!r} is not legal now")
-    else:
-        raise _failure(state, text, legal, "expected a string or an integer id")
-    if a in legal:
-        return a
-    if not 0 <= a < NUM_ACTIONS:
-        raise _failure(state, text, legal, f"{a} is not an action id (0..{NUM_ACTIONS - 1})")
-    raise _failure(state, text, legal, f"action {a} ({action_label(state, a)!r}) is not legal now")
-
-
-def illegal_action(state: GameState, a: object) -> IllegalActionError:
-    """The error :meth:`GameState.apply` raises for `a` (an action id that is not legal now, or
-    no action id): like :func:`parse_action`'s, with printed names, the decision and the legal
-    moves."""
-    legal = state.legal_actions()
-    if isinstance(a, bool) or not isinstance(a, int):
-        return _failure(state, a, legal, "not an action id (an integer)")
-    if not 0 <= a < NUM_ACTIONS:
-        return _failure(state, a, legal, f"{a} is not an action id (0..{NUM_ACTIONS - 1})")
-    return _failure(state, a, legal, f"action {a} ({action_label(state, a)!r}) is not legal now")
 
 
 def legal_moves_text(state: GameState, printed: bool = False) -> list[tuple[int, str]]:
