@@ -69,7 +69,8 @@ def test_python_example_runs(name, code, tmp_path, monkeypatch, capsys):
             value()
 
 
-MODULES = sorted(m.name for m in pkgutil.iter_modules(arle_ai.__path__, "arle_ai."))
+# every module of the layer packages (iter_modules would list only the packages themselves)
+MODULES = sorted(m.name for m in pkgutil.walk_packages(arle_ai.__path__, "arle_ai."))
 
 
 @pytest.mark.parametrize("module", MODULES)
