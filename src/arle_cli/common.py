@@ -11,7 +11,6 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
 import click
@@ -247,14 +246,15 @@ def read_json(path: str, what: str = "position file") -> Any:
 
 
 def write_text(text: str, path: str | None) -> None:
-    """Write ``text``, newline-terminated, to the file at ``path`` (None: to stdout)."""
+    """Write ``text``, newline-terminated, to the file at ``path`` (None: to stdout),
+    atomically: the old file stays whole if the writing fails."""
     if not text.endswith("\n"):
         text += "\n"
     if path is None:
         click.echo(text, nl=False)
         return
     try:
-        Path(path).write_text(text, encoding="utf-8")
+        files.write_text(path, text)
     except OSError as exc:
         fail(f"{path}: cannot write: {exc.strerror or exc}")
 

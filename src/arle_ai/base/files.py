@@ -1,4 +1,6 @@
-"""Reading the user's files with a bound: positions, game records, results and weights files.
+"""Reading the user's files with a bound, and writing every file atomically.
+
+Reading: positions, game records, results and weights files.
 
 A path may name anything: a directory, a device such as /dev/zero (endless), a file of
 gigabytes, a pipe. :func:`read_bytes` reads at most :data:`MAX_FILE_BYTES` of a file or a
@@ -6,15 +8,28 @@ stream (``/dev/stdin`` and ``<(...)`` stay usable for a position or record), ref
 directory, and raises the caller's error class (a ValueError) with a message naming the path
 and the problem; :func:`check_regular` requires a regular file, for the readers that seek or
 append (numpy's ``.npz``, results files: a fifo would block them forever).
+
+Writing: every file the project writes (positions, game records, datagen parts, stamps and
+merged files, weights) goes through :func:`atomic_writer` (or :func:`write_bytes`,
+:func:`write_text`): the bytes go to a new temporary file in the same folder, which is
+flushed to the disk (fsync) and then renamed over the target, and the folder is synced. A
+reader, a crash, a power loss or a full disk thus leaves the old file or the whole new one,
+never a mix or a truncated file; on any failure the temporary file is removed and the old
+file is untouched. A target that exists and is not a regular file (``/dev/stdout``, a fifo)
+is written in place: it cannot be replaced by a rename, nor does it keep old contents.
 """
 
 from __future__ import annotations
 
 import os
+import secrets
 import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import BinaryIO
 
-__all__ = ["MAX_FILE_BYTES", "check_regular", "kind_of", "read_bytes", "read_text",
-           "regular_or_missing"]
+__all__ = ["MAX_FILE_BYTES", "atomic_writer", "check_regular", "fsync_folder", "kind_of",
+           "read_bytes", "read_text", "regular_or_missing", "write_bytes", "write_text"]
 
 # 64 MiB: thousands of times a position (~5 kB) or a game record (~10 kB). A results file
 # grows by a line per game (~4 kB): it is read a line at a time, each line under this bound.
@@ -95,3 +110,72 @@ def read_text(path: str | os.PathLike[str], error: type[ValueError] = ValueError
     except UnicodeDecodeError as exc:
         raise error(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
 
+
+
+def _target(path: str | os.PathLike[str]) -> str:
+    """The file a write to ``path`` replaces: a symbolic link's target (the link stays)."""
+    text = os.fspath(path)
+    return os.path.realpath(text) if os.path.islink(text) else text
+
+
+def fsync_folder(folder: str | os.PathLike[str]) -> None:
+    """Flush a folder's entries (a rename, a new file) to the disk; where a folder cannot be
+    opened for that (not POSIX), nothing is done."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # some file systems refuse fsync on a folder; the rename is done anyway
+        pass
+    finally:
+        os.close(fd)
+
+
+@contextmanager
+def atomic_writer(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
+    """A binary file to write ``path``'s new contents to: when the block ends normally the
+    contents are synced to the disk and renamed over ``path`` (the old file or the whole new
+    one, whatever happens); an exception in the block or in the writing (a full disk) removes
+    the temporary file, leaves ``path`` as it was and propagates. OSError as the system
+    gives it (its filename is ``path``'s temporary file or ``path``)."""
+    target = _target(path)
+    try:
+        st = os.stat(target)
+    except (FileNotFoundError, NotADirectoryError):
+        st = None
+    if st is not None and not stat.S_ISREG(st.st_mode):  # /dev/stdout, a fifo: in place
+        with open(target, "wb") as fh:
+            yield fh
+        return
+    folder, name = os.path.split(target)
+    # a fresh name per writer: two runs writing one file never write into each other's
+    tmp = os.path.join(folder, f".{name}.{secrets.token_hex(4)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            if st is not None:  # a replaced file keeps its permissions
+                os.chmod(tmp, stat.S_IMODE(st.st_mode))
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    fsync_folder(folder or os.curdir)
+
+
+def write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically (:func:`atomic_writer`)."""
+    with atomic_writer(path) as fh:
+        fh.write(data)
+
+
+def write_text(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` as UTF-8 to ``path`` atomically (:func:`atomic_writer`)."""
+    write_bytes(path, text.encode("utf-8"))

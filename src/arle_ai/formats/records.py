@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arle_ai.base import files
 from arle_ai.base.errors import IllegalActionError, PositionError
 from arle_ai.base.files import read_text
 from arle_ai.base.jsontext import BOM, parse_json
@@ -179,7 +180,9 @@ class GameRecord:
         return json.dumps(self.to_dict(), indent=indent)
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(self.to_json() + "\n", encoding="utf-8")
+        """Write the record to ``path`` atomically: a crash or a full disk leaves the old file
+        or the whole new one (:func:`arle_ai.base.files.atomic_writer`)."""
+        files.write_text(path, self.to_json() + "\n")
 
 
 def _review_of(review: dict[str, Any], moves: list[str]) -> dict[str, Any]:

@@ -47,7 +47,7 @@ from typing import Any
 
 import numpy as np
 
-from arle_ai.base import procs
+from arle_ai.base import files, procs
 from arle_ai.base.npzfile import write_npz
 from arle_ai.engine import _core
 from arle_ai.search.heuristics import DEFAULT_WEIGHTS
@@ -219,7 +219,7 @@ def _check_config(out: str | os.PathLike[str], config: DatagenConfig) -> None:
             raise ValueError(f"{folder} holds games made with other settings ({theirs}); "
                              "use another output file or the same settings")
     else:
-        stamp.write_text(json.dumps(mine))
+        files.write_text(stamp, json.dumps(mine))
 
 
 def generate(out: str | os.PathLike[str], config: DatagenConfig, workers: int = 1,

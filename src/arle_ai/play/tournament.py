@@ -44,7 +44,7 @@ from typing import Any, Protocol
 
 from arle_ai.base import limits, procs
 from arle_ai.base.errors import PositionError
-from arle_ai.base.files import MAX_FILE_BYTES, regular_or_missing
+from arle_ai.base.files import MAX_FILE_BYTES, fsync_folder, regular_or_missing
 from arle_ai.base.jsontext import parse_json
 from arle_ai.engine import _core
 from arle_ai.formats.records import record_game
@@ -292,6 +292,7 @@ class Tournament:
         if repair and keep < size:  # only once the file is known to be ours
             with path.open("r+b") as fh:
                 fh.truncate(keep)
+                os.fsync(fh.fileno())
         return done
 
     def _check_header(self, path: Path, head: Any) -> None:
@@ -381,7 +382,9 @@ class Tournament:
                 fh.write(json.dumps(self.header()) + "\n")
             elif not ends_line:
                 fh.write("\n")  # the last line was complete but for its newline
-            fh.flush()
+            _sync(fh)
+            if fresh:
+                fsync_folder(path.parent)
         results = dict(done)
 
         def finish(result: dict[str, Any]) -> None:
@@ -389,7 +392,7 @@ class Tournament:
             self.played += 1
             if fh is not None:
                 fh.write(json.dumps(result, separators=(",", ":")) + "\n")
-                fh.flush()
+                _sync(fh)  # on the disk before the game counts as finished
             if on_result is not None:
                 on_result(result)
 
@@ -409,6 +412,13 @@ class Tournament:
 
 MAX_VP = 1e6  # far above any game's score: a results line beyond it is damaged (and squaring
 # a margin of 1e200 in the statistics overflowed)
+
+
+def _sync(fh: Any) -> None:
+    """Flush the results file's lines to the disk (a power loss keeps every finished game;
+    a line cut off by a crash or a full disk is dropped by the next run's load)."""
+    fh.flush()
+    os.fsync(fh.fileno())
 
 
 def _ends_with_newline(path: Path) -> bool:
