@@ -232,15 +232,16 @@ def test_edit_with_scripted_answers_writes_a_valid_position(tmp_path):
     out = tmp_path / "table.json"
     answers = "\n".join([
         "5", "1", "", "2",                          # half-year, start player, spaces, placed
-        "food 9 timber 2 summer wear 1",            # P0 goods
-        "sheep 2 dragons 1", "horses",              # a bad answer is asked again
+        "stalls 1", "",                             # P0 home board, dehydrated moors
+        "Farmer House", "-",                        # buildings: unknown name, then none
+        "sheep 2 dragons 1", "horses",              # animals: a bad answer is asked again
         "sheep 2 cattle 1",
-        "stalls 1", "", "fish traps 3",
-        "Farmer House", "-",                        # unknown name, then none
+        "food 9 timber 2 summer wear 1",            # P0 goods
+        "fish traps 3",
         "", "", "", "",                             # barn, loaded, travel, bottlenecks
-        "grain 20", "grain 12",                     # out of range, then fine
-        "", "", "", "", "Colonists' House",         # P1: keep, keep, keep, a building
-    ]) + "\n" * 5
+        "", "", "Colonists' House", "",             # P1: keep, keep, a building, keep
+        "grain 20", "grain 12",                     # goods: out of range, then fine
+    ]) + "\n" * 7
     result = run("edit", str(out), input=answers)
     assert result.exit_code == 0, result.output
     assert "not accepted: no animal is called 'dragons'" in result.output
@@ -269,15 +270,16 @@ def test_edit_asks_for_workers_moors_vehicles_loads_travel_and_bottlenecks(tmp_p
         "P0 Tanner, Grocer (summer); P1 Peat Boatman, Fisherman",  # one special only
         "P0 Tanner, Fisherman; P1 Peat Boatman, Grocer",  # Grocer: this season's (winter)
         "",                                         # workers placed: at least the 4 workers
-        *keep[:2],                                  # P0 goods, animals
         "stalls 1 moors 1 boardwalk 2",
         "4 2 1", "four", "4 2",                     # too many moors; unreadable; fine
-        "", "",                                     # tools, buildings
+        *keep,                                      # P0 buildings, animals, goods
+        "",                                         # tools
         "handcart, spaceship", "handcart, Droshky, peat boats 2, plow",
         "woolen 2 wood 3", "wheat 1", "wood 1 linen 1, Hage",
         "Aurich, Dornum", "x", "1",                  # travel; bottlenecks: bad, then 1
-        *keep, "", "", "",                          # P1 goods .. buildings
+        *keep, *keep,                               # P1 home board .. tools
         "wagon", "clay 2", "Norden", "",
+        "",                                         # the buildings on the game board
     ]) + "\n"
     result = run("edit", str(out), input=answers)
     assert result.exit_code == 0, result.output
@@ -285,7 +287,8 @@ def test_edit_asks_for_workers_moors_vehicles_loads_travel_and_bottlenecks(tmp_p
     assert said == [
         "only one worker per half-year may use the other season, not Grocer (summer) and "
         "Fisherman",
-        "players[0].home.dehydrated_moors: a list of at most 2 peat counts (3 moor tiles in all)",
+        "P0 has 3 moor tiles and 1 of them hydrated, so at most 2 are dehydrated; type 'back' "
+        "to give fewer hydrated moors (e.g. 'moors 0')",
         "cannot read 'four': write the peat on each dehydrated moor, e.g. '4 2'",
         "no vehicle is called 'spaceship'; known: Peat Boat, Plow, Handcart, Wagon, Cart, "
         "Horse Cart, Carriage, Droshky",
@@ -297,9 +300,9 @@ def test_edit_asks_for_workers_moors_vehicles_loads_travel_and_bottlenecks(tmp_p
     assert_fits_80_columns(result.output)
     # a long question is wrapped between words, a quoted example is kept whole, what is there
     # now is on a line of its own, and the answer is typed on the next line
-    assert ("P0 home tiles, dikes, moors not yet drained, peat on the boardwalk (e.g.\n"
+    assert ("P0 home board: tiles, dikes, hydrated moors, peat on the boardwalk (e.g.\n"
             "  'stalls 2 forests 1 dikes 3 moors 2 boardwalk 4')\n"
-            "  now: boardwalk peat 4, flax fields 1, grain fields 1, hydrated moors 3,\n"
+            "  now: hydrated moors 3, boardwalk peat 4, grain fields 1, flax fields 1,\n"
             "    stalls 1\n> ") in result.output
     assert "\nstart player (0 or 1) [0]> 0\n" in result.output  # a short one: one line
     d = arle_ai.GameState.from_json(out.read_text()).to_dict()

@@ -1,14 +1,19 @@
 """``arle edit FILE``: enter a position from the table by answering questions.
 
 It asks for the half-year, the start player, the workers on the action spaces and the workers
-placed, then for each player the goods, animals, home tiles (with the moors and the peat on
-them), tools, buildings, barn (vehicles, peat boats, plows), what is loaded on the vehicles,
-the travel track and the supply bottlenecks, accepting printed names or keys (``timber 2
-summer wear 1``, ``Farmer's House, Mill``, ``P0 Fisherman; P1 Grocer (winter)``). Every answer
-is checked at once against the rules of a position (docs/position-format.md) and asked again
-with the reason when it does not fit; Enter keeps what is there. The vehicle compartments the
-loads take are worked out (:func:`arle_ai.text.loads.place_loads`). The file is written without a
-``pending`` block, so the position starts at the turn of the player whose worker is next.
+placed, then for each player the home board (tiles, dikes, hydrated moors, the peat on the
+dehydrated ones, buildings), animals, goods, tools, barn (vehicles, peat boats, plows), what is
+loaded on the vehicles, the travel track and the supply bottlenecks, and last the buildings
+still on the game board, accepting printed names or keys (``timber 2 summer wear 1``,
+``Farmer's House, Mill``, ``P0 Fisherman; P1 Grocer (winter)``). The order is such that each
+answer's checks need only the answers before it (the land before the buildings on it, the
+stalls before the animals in them). Every answer is checked at once against the rules of a
+position (docs/position-format.md) and asked again with the reason, in the game's words
+(``P1 has 6 tiles and the boardwalk for 6 land spaces; move a dike or remove a tile``), when it
+does not fit; Enter keeps what is there, ``back`` returns to the previous question (the
+answers given stay). The vehicle compartments the loads take are worked out
+(:func:`arle_ai.text.loads.place_loads`). The file is written without a ``pending`` block, so
+the position starts at the turn of the player whose worker is next.
 """
 
 from __future__ import annotations
@@ -18,6 +23,8 @@ import json
 import re
 import shutil
 import textwrap
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -27,7 +34,7 @@ import arle_ai
 from arle_ai.base.errors import PositionError
 from arle_ai.engine import rules
 from arle_ai.text import names
-from arle_ai.text.display import describe_wide
+from arle_ai.text.display import describe_wide, land_spaces, land_tiles
 from arle_ai.text.loads import place_loads
 from arle_cli.common import OUT_FILE, fail, interrupted, read_json, seed_option, write_text
 
@@ -197,30 +204,161 @@ def _set_loaded(player: dict[str, Any], text: str) -> None:
     _place(player)
 
 
-def _set_moors(home: dict[str, Any], text: str) -> None:
-    """``'4 2'``: the peat on each dehydrated moor."""
+def _set_moors(home: dict[str, Any], text: str, who: str = "the player") -> None:
+    """``'4 2'``: the peat on each dehydrated moor. Answer: more moors than the tiles the
+    hydrated ones leave (the home board question counts those)."""
     if text.strip().lower() in ("-", "none"):
         home["dehydrated_moors"] = []
         return
     try:
-        home["dehydrated_moors"] = [int(x) for x in text.replace(",", " ").split()]
+        moors = [int(x) for x in text.replace(",", " ").split()]
     except ValueError:
         raise Answer(f"cannot read {text.strip()!r}: write the peat on each dehydrated moor, "
                      f"e.g. '4 2'") from None
+    tiles, hydrated = rules.START_HOME["hydrated_moor"], home["hydrated_moors"]
+    if len(moors) > tiles - hydrated:
+        fewer = max(0, tiles - len(moors))
+        raise Answer(f"{who} has {tiles} moor tiles and {hydrated} of them hydrated, so "
+                     + (f"at most {tiles - hydrated} are" if tiles > hydrated else "none is")
+                     + f" dehydrated; type 'back' to give fewer hydrated moors (e.g. 'moors "
+                     f"{fewer}')")
+    home["dehydrated_moors"] = moors
 
 
-def _set_buildings(d: dict[str, Any], i: int, keys: list[str]) -> None:
+def _colour(key: str) -> str:
+    """The game board's building spaces ``key`` goes on: green, yellow, orange, blue, red."""
+    return rules.BUILDING_SPACE_OF_COLOUR[rules.building(key).colour]
+
+
+def _in_order(keys: set[str] | list[str]) -> list[str]:
+    """Building keys in the order of rules.BUILDINGS (the order positions write)."""
+    return [b.key for b in rules.BUILDINGS if b.key in keys]
+
+
+def _set_buildings(d: dict[str, Any], i: int, keys: list[str]) -> list[str]:
     """Player ``i`` owns ``keys``: those leave the game board, and buildings the player no
-    longer owns go back to it (when they were set up)."""
+    longer owns go back to it. A building the setup did not deal (the table's game drew
+    another) takes the place of one of its colour still on the board; the notes say which
+    (the last question asks for the board's buildings). Answer: a building the other player
+    owns, or one that has no place left."""
     home = d["players"][i]["home"]
-    board = d["buildings_on_board"]
+    other = d["players"][1 - i]["home"]["buildings"]
+    setup, board = d["setup"]["buildings"], d["buildings_on_board"]
+    for key in keys:
+        if key in other:
+            raise Answer(f"{names.building(key)} is P{1 - i}'s (each building exists once)")
+        if keys.count(key) > 1:
+            raise Answer(f"{names.building(key)} is named twice")
     for key in home["buildings"]:
-        if key not in keys and key in d.get("setup", {}).get("buildings", []):
+        if key not in keys:
             board.append(key)
+    notes = []
     for key in keys:
         if key in board:
             board.remove(key)
+        elif key not in setup:
+            colour = _colour(key)
+            spare = [b for b in board if _colour(b) == colour]
+            if not spare:
+                built = [names.building(b) for b in setup if _colour(b) == colour]
+                raise Answer(f"{names.building(key)} was not dealt, and the "
+                             f"{len(built)} {colour} buildings in play are all built "
+                             f"({', '.join(built)}); leave one of them out, or type 'back'")
+            out = spare[-1]
+            board.remove(out)
+            setup[setup.index(out)] = key
+            notes.append(f"{names.building(key)} was not dealt: it takes the place of "
+                         f"{names.building(out)} on the game board (the last question asks "
+                         f"for the board's buildings)")
     home["buildings"] = keys
+    d["buildings_on_board"] = _in_order(board)
+    d["setup"]["buildings"] = _in_order(setup)
+    return notes
+
+
+def _owner(d: dict[str, Any], key: str) -> int | None:
+    for i in (0, 1):
+        if key in d["players"][i]["home"]["buildings"]:
+            return i
+    return None
+
+
+def _set_board(d: dict[str, Any], text: str) -> None:
+    """The buildings on the game board, not yet built: a list of names (``'-'``: none), or
+    changes to the list there now (``'+Mill, -Joinery'``). The buildings in play are these and
+    the ones built; there is one for each building space of the board, by colour."""
+    parts = _list(text)
+    if parts and all(part[0] in "+-" for part in parts):
+        board = list(d["buildings_on_board"])
+        for part in parts:
+            key = _names(part[1:], "building")[0]
+            if part[0] == "+":
+                if key in board:
+                    raise Answer(f"{names.building(key)} is on the game board already")
+                board.append(key)
+            else:
+                if key not in board:
+                    raise Answer(f"{names.building(key)} is not on the game board now")
+                board.remove(key)
+    else:
+        board = _names(text, "building")
+    for key in board:
+        owner = _owner(d, key)
+        if owner is not None:
+            raise Answer(f"{names.building(key)} is built by P{owner}, so it is not on the "
+                         f"game board")
+        if board.count(key) > 1:
+            raise Answer(f"{names.building(key)} is named twice")
+    built = [b for p in d["players"] for b in p["home"]["buildings"]]
+    wrong = []
+    for colour, spaces in rules.BUILDING_COLOUR_SPACES.items():
+        here = sum(_colour(b) == colour for b in board)
+        done = sum(_colour(b) == colour for b in built)
+        if here + done != spaces:
+            wrong.append(f"{here} {colour} on the board" + (f" and {done} built" if done else "")
+                         + f" make {here + done}, the board has {spaces} {colour} spaces")
+    if wrong:
+        raise Answer("; ".join(wrong) + " (each space holds a building until it is built)")
+    d["buildings_on_board"] = _in_order(board)
+    d["setup"]["buildings"] = _in_order(set(board) | set(built))
+
+
+def _land_check(d: dict[str, Any], i: int, asked: str) -> None:
+    """Answer in the player's words when player ``i``'s tiles and buildings need more land
+    spaces than the home board has, with what to change at the question ``asked``
+    (``tiles``, ``moors`` or ``buildings``)."""
+    home = d["players"][i]["home"]
+    land, tiles, built = land_spaces(home), land_tiles(home), len(home["buildings"])
+    if tiles + built <= land:
+        return
+    walk = 1 if home["boardwalk_peat"] > 0 else 0
+    parts = [f"{tiles - walk} tile{'s' if tiles - walk != 1 else ''}"]
+    parts += ["the boardwalk"] if walk else []
+    parts += [f"{built} building{'s' if built != 1 else ''}"] if built else []
+    have = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
+    rows = [step for step in rules.TIDAL_ROWS_OPEN_AT if step > home["dikes"]]
+    dike = ("move a dike" if rows and rows[0] == home["dikes"] + 1
+            else f"move the dikes to {rows[0]}" if rows else "")
+    if asked == "tiles":
+        fixes = [f for f in (dike, "remove a tile") if f]
+        if built:
+            fixes[-1] += " (or a building, at the buildings question)"
+    elif asked == "moors":
+        fixes = ["name fewer dehydrated moors (a moor gone frees "
+                 f"{rules.MOOR_LAND} land spaces)", "type 'back' to change the tiles"]
+    else:
+        fixes = ["leave out a building", "type 'back' to " + (f"{dike} or " if dike else "")
+                 + "remove a tile"]
+    raise Answer(f"P{i} has {have} for {land} land spaces; {' or '.join(fixes)}")
+
+
+def _plain(message: str) -> str:
+    """A position check's message in the dialogue's words: ``players[1].home.stalls: ...``
+    -> ``P1 stalls: ...``."""
+    message = re.sub(r"players\[([01])\](?:\.(?:home|goods|animals|tools|barn))?\.?",
+                     r"P\1 ", message)
+    return re.sub(r"(P[01] )(\w+)", lambda m: m.group(1) + m.group(2).replace("_", " "),
+                  message).replace(" :", ":")
 
 
 def _check(d: dict[str, Any]) -> None:
@@ -230,7 +368,8 @@ def _check(d: dict[str, Any]) -> None:
 def _lines(text: str, first: str = "", rest: str = "", width: int = WIDTH) -> str:
     """``text`` wrapped at whole words into lines of at most ``width`` characters; a quoted
     example (``'food 7 timber 2'``) is kept on one line."""
-    text = re.sub(r"'[^']*'", lambda m: m.group(0).replace(" ", NB), " ".join(text.split()))
+    text = re.sub(r"(?<!\w)'[^']*'(?!\w)", lambda m: m.group(0).replace(" ", NB),
+                  " ".join(text.split()))  # an apostrophe (Potter's Inn) opens no quote
     return "\n".join(textwrap.wrap(text, width, initial_indent=first, subsequent_indent=rest,
                                     break_long_words=False, break_on_hyphens=False)
                       ).replace(NB, " ")
@@ -245,67 +384,117 @@ def _question(question: str, shown: str) -> str:
     return short if len(short) <= WIDTH - 30 else text + "\n"
 
 
-def _ask(d: dict[str, Any], question: str, shown: str, change) -> None:
-    """Ask until the answer reads and gives a valid position (Enter: keep ``shown``)."""
+BACK = "back"
+INTRO = ("Enter keeps what is there now; 'back' returns to the previous question (the answers "
+         "given stay); each answer is checked at once.")
+
+
+@dataclass(frozen=True)
+class Question:
+    """One question of the dialogue: its text, what is there now, and how an answer changes
+    a trial copy of the position (raising Answer when it cannot; it may return notes to
+    show once the answer is accepted)."""
+
+    text: Callable[[dict[str, Any]], str]
+    shown: Callable[[dict[str, Any]], str]
+    change: Callable[[dict[str, Any], str], list[str] | None]
+
+
+def _ask(d: dict[str, Any], q: Question) -> bool:
+    """Ask ``q`` until the answer reads and gives a valid position (Enter: keep what is
+    there); False when the answer is ``back``."""
     while True:
-        text = click.prompt(_question(question, shown), default="", show_default=False,
+        text = click.prompt(_question(q.text(d), q.shown(d)), default="", show_default=False,
                             prompt_suffix="> ")
         if not text.strip():
-            return
+            return True
+        if text.strip().lower() == BACK:
+            return False
         trial = copy.deepcopy(d)
         try:
-            change(trial, text)
+            notes = q.change(trial, text) or []
             _check(trial)
         except (Answer, PositionError, ValueError) as exc:
-            click.echo(_lines(f"not accepted: {exc}", first="  ", rest="    "))
+            message = str(exc) if isinstance(exc, Answer) else _plain(str(exc))
+            click.echo(_lines(f"not accepted: {message}", first="  ", rest="    "))
             continue
         d.clear()
         d.update(trial)
-        return
+        for note in notes:
+            click.echo(_lines(f"note: {note}", first="  ", rest="    "))
+        return True
 
 
-def _counts(values: dict[str, int], printed) -> str:
+def _counts(values: dict[str, int], printed: Callable[[str], str]) -> str:
     shown = [f"{printed(k)} {v}" for k, v in values.items() if v]
     return ", ".join(shown) or "none"
 
 
-def _edit_player(d: dict[str, Any], i: int) -> None:
-    def p(x: dict) -> dict:
-        return x["players"][i]
+def _home_counts(home: dict[str, Any]) -> str:
+    keys = ("dikes", "hydrated_moors", "boardwalk_peat", *names.TILES)
+    return _counts({k: home[k] for k in keys}, lambda k: k.replace("_", " "))
 
+
+def _player_questions(i: int) -> list[Question]:
+    """Player ``i``'s questions, in an order where each answer's checks need only the answers
+    before it: the land (tiles, moors, buildings) before the animals housed on it."""
     who = f"P{i}"
-    _ask(d, f"{who} goods (e.g. 'food 7 timber 2 summer wear 1')",
-         _counts(p(d)["goods"], names.thing),
-         lambda t, s: _set_counts(p(t)["goods"], s, lambda n: names.find(n, "good"),
-                                  "timber 2"))
-    _ask(d, f"{who} animals (sheep, cattle, horse)", _counts(p(d)["animals"], names.thing),
-         lambda t, s: _set_counts(p(t)["animals"], s, lambda n: names.find(n, "animal"),
-                                  "sheep 2"))
-    home_keys = sorted(set(HOME_TILES.values()))
-    _ask(d, f"{who} home tiles, dikes, moors not yet drained, peat on the boardwalk "
-            f"(e.g. 'stalls 2 forests 1 dikes 3 moors 2 boardwalk 4')",
-         _counts({k: p(d)["home"][k] for k in home_keys}, lambda k: k.replace("_", " ")),
-         lambda t, s: _set_counts(p(t)["home"], s, _tile_key, "stalls 2"))
-    _ask(d, f"{who} dehydrated moors: the peat on each (e.g. '4 2'; '-' for none)",
-         " ".join(map(str, p(d)["home"]["dehydrated_moors"])) or "none",
-         lambda t, s: _set_moors(p(t)["home"], s))
-    _ask(d, f"{who} tools, the number on the track (e.g. 'fish traps 3 ovens 2')",
-         _counts(p(d)["tools"], names.tool),
-         lambda t, s: _set_counts(p(t)["tools"], s, lambda n: names.find(n, "tool"),
-                                  "ovens 2"))
-    _ask(d, f"{who} buildings (names separated by commas, '-' for none)",
-         ", ".join(names.building(b) for b in p(d)["home"]["buildings"]) or "none",
-         lambda t, s: _set_buildings(t, i, _names(s, "building")))
-    _ask(d, f"{who} barn: vehicles, peat boats, plows (e.g. 'handcart, horse cart, peat boats "
-            f"2'; '-' for none)", _vehicles(p(d)["barn"]), lambda t, s: _set_barn(p(t), s))
-    _ask(d, f"{who} loaded on the vehicles until the inventorying (e.g. 'wood 1 linen 1, "
-            f"Hage'; '-' for nothing)", _loaded(p(d)["loaded"]),
-         lambda t, s: _set_loaded(p(t), s))
-    _ask(d, f"{who} travel track: destinations delivered (names separated by commas, '-' for "
-            f"none)", ", ".join(names.destination(k) for k in p(d)["travel"]) or "none",
-         lambda t, s: p(t).__setitem__("travel", _names(s, "destination")))
-    _ask(d, f"{who} supply bottlenecks suffered so far (-2 VP each)", str(p(d)["bottlenecks"]),
-         lambda t, s: p(t).__setitem__("bottlenecks", _number(s)))
+
+    def p(x: dict[str, Any]) -> dict[str, Any]:
+        player: dict[str, Any] = x["players"][i]
+        return player
+
+    def tiles(t: dict[str, Any], s: str) -> None:
+        _set_counts(p(t)["home"], s, _tile_key, "stalls 2")
+        _land_check(t, i, "tiles")
+
+    def moors(t: dict[str, Any], s: str) -> None:
+        _set_moors(p(t)["home"], s, who)
+        _land_check(t, i, "moors")
+
+    def buildings(t: dict[str, Any], s: str) -> list[str]:
+        notes = _set_buildings(t, i, _names(s, "building"))
+        _land_check(t, i, "buildings")
+        return notes
+
+    return [
+        Question(lambda d: f"{who} home board: tiles, dikes, hydrated moors, peat on the "
+                           f"boardwalk (e.g. 'stalls 2 forests 1 dikes 3 moors 2 boardwalk 4')",
+                 lambda d: _home_counts(p(d)["home"]), tiles),
+        Question(lambda d: f"{who} dehydrated moors: the peat on each (e.g. '4 2'; '-' for "
+                           f"none)",
+                 lambda d: " ".join(map(str, p(d)["home"]["dehydrated_moors"])) or "none",
+                 moors),
+        Question(lambda d: f"{who} buildings (names separated by commas, '-' for none)",
+                 lambda d: ", ".join(names.building(b) for b in p(d)["home"]["buildings"])
+                 or "none", buildings),
+        Question(lambda d: f"{who} animals (sheep, cattle, horse)",
+                 lambda d: _counts(p(d)["animals"], names.thing),
+                 lambda t, s: _set_counts(p(t)["animals"], s,
+                                          lambda n: names.find(n, "animal"), "sheep 2")),
+        Question(lambda d: f"{who} goods (e.g. 'food 7 timber 2 summer wear 1')",
+                 lambda d: _counts(p(d)["goods"], names.thing),
+                 lambda t, s: _set_counts(p(t)["goods"], s, lambda n: names.find(n, "good"),
+                                          "timber 2")),
+        Question(lambda d: f"{who} tools, the number on the track (e.g. 'fish traps 3 ovens "
+                           f"2')",
+                 lambda d: _counts(p(d)["tools"], names.tool),
+                 lambda t, s: _set_counts(p(t)["tools"], s, lambda n: names.find(n, "tool"),
+                                          "ovens 2")),
+        Question(lambda d: f"{who} barn: vehicles, peat boats, plows (e.g. 'handcart, horse "
+                           f"cart, peat boats 2'; '-' for none)",
+                 lambda d: _vehicles(p(d)["barn"]), lambda t, s: _set_barn(p(t), s)),
+        Question(lambda d: f"{who} loaded on the vehicles until the inventorying (e.g. 'wood "
+                           f"1 linen 1, Hage'; '-' for nothing)",
+                 lambda d: _loaded(p(d)["loaded"]), lambda t, s: _set_loaded(p(t), s)),
+        Question(lambda d: f"{who} travel track: destinations delivered (names separated by "
+                           f"commas, '-' for none)",
+                 lambda d: ", ".join(names.destination(k) for k in p(d)["travel"]) or "none",
+                 lambda t, s: p(t).__setitem__("travel", _names(s, "destination"))),
+        Question(lambda d: f"{who} supply bottlenecks suffered so far (-2 VP each)",
+                 lambda d: str(p(d)["bottlenecks"]),
+                 lambda t, s: p(t).__setitem__("bottlenecks", _number(s))),
+    ]
 
 
 def _loaded(loaded: dict[str, Any]) -> str:
@@ -328,20 +517,42 @@ def _occupied(d: dict[str, Any]) -> str:
     return "; ".join(parts) or "none"
 
 
+def questions() -> list[Question]:
+    """Every question of the dialogue, in order: the game board's half-year, start player and
+    workers, each player's board, and last the buildings still on the game board (which
+    needs both players' buildings)."""
+    return [
+        Question(lambda d: "half-year (1-9; odd = summer)", lambda d: str(d["half_year"]),
+                 lambda t, s: t.__setitem__("half_year", _number(s))),
+        Question(lambda d: "start player (0 or 1)", lambda d: str(d["start_player"]),
+                 lambda t, s: t.__setitem__("start_player", _number(s))),
+        Question(lambda d: "workers on the action spaces (e.g. 'P0 Fisherman, Colonist; P1 "
+                           "Forester'; '-' for none)", _occupied, _set_occupied),
+        Question(lambda d: "workers placed or passed so far this half-year (0-8)",
+                 lambda d: str(d.get("workers_placed", 0)),
+                 lambda t, s: t.__setitem__("workers_placed", _number(s))),
+        *_player_questions(0),
+        *_player_questions(1),
+        Question(lambda d: "buildings on the game board, not yet built (names separated by "
+                           "commas, or changes: '+Mill, -Joinery')",
+                 lambda d: ", ".join(names.building(b) for b in d["buildings_on_board"])
+                 or "none", _set_board),
+    ]
+
+
 def _edit(d: dict[str, Any]) -> None:
     d.pop("pending", None)
     d.pop("season", None)
-    _ask(d, "half-year (1-9; odd = summer)", str(d["half_year"]),
-         lambda t, s: t.__setitem__("half_year", _number(s)))
-    _ask(d, "start player (0 or 1)", str(d["start_player"]),
-         lambda t, s: t.__setitem__("start_player", _number(s)))
-    _ask(d, "workers on the action spaces (e.g. 'P0 Fisherman, Colonist; P1 Forester'; '-' for "
-            "none)", _occupied(d), _set_occupied)
-    _ask(d, "workers placed or passed so far this half-year (0-8)",
-         str(d.get("workers_placed", 0)),
-         lambda t, s: t.__setitem__("workers_placed", _number(s)))
-    for i in (0, 1):
-        _edit_player(d, i)
+    click.echo(_lines(INTRO))
+    asked = questions()
+    k = 0
+    while k < len(asked):
+        if _ask(d, asked[k]):
+            k += 1
+        elif k == 0:
+            click.echo("  this is the first question")
+        else:
+            k -= 1
 
 
 def _write(d: dict[str, Any], path: str) -> arle_ai.GameState:

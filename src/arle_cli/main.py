@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import json
 import shutil
+import textwrap
 from pathlib import Path
 from typing import Any
 
 import click
 
 import arle_ai
-from arle_ai.text import decisions
+from arle_ai.engine import rules
+from arle_ai.text import decisions, names
 from arle_ai.text.display import describe_wide
 from arle_cli.common import (
     EXIT_BAD_INPUT,
@@ -85,10 +87,19 @@ def cli() -> None:
     help="Write the position JSON to this file instead of stdout.",
 )
 @click.option("--overwrite", is_flag=True, help="Replace the -o file if it exists.")
+@click.option("--list-buildings", is_flag=True,
+              help="Only list the buildings the seed deals onto the game board, by colour "
+                   "(writes no position).")
 def new(seed: int, variant: str, half_year: int | None, start_player: int | None,
-        with_pending: bool, output: str | None, overwrite: bool) -> None:
+        with_pending: bool, output: str | None, overwrite: bool,
+        list_buildings: bool) -> None:
     """Write a start position as JSON (edit it by hand or with 'arle edit'; printed names
     are accepted where keys are)."""
+    if list_buildings:
+        if output is not None:
+            fail("--list-buildings writes no position: leave out -o, or --list-buildings")
+        click.echo(buildings_dealt(make_game(seed, variant), seed, variant))
+        return
     if output is not None and Path(output).exists() and not overwrite:
         fail(f"{output} exists (a position entered there would be lost): choose another "
              f"file, or add --overwrite to replace it")
@@ -106,6 +117,20 @@ def new(seed: int, variant: str, half_year: int | None, start_player: int | None
     if output is not None:
         click.echo(f"written to {output} (half-year {state.half_year}, start player "
                    f"P{state.start_player}); 'arle edit {output}' fills in the rest")
+
+
+def buildings_dealt(state: arle_ai.GameState, seed: int, variant: str) -> str:
+    """The buildings a new game's setup put on the game board, one line per colour of the
+    board's building spaces."""
+    dealt = state.to_dict()["setup"]["buildings"]
+    lines = [f"buildings dealt by seed {seed} ({variant}), by the game board's spaces:"]
+    for colour, spaces in rules.BUILDING_COLOUR_SPACES.items():
+        these = [names.building(b).replace(" ", "\x00") for b in dealt
+                 if rules.BUILDING_SPACE_OF_COLOUR[rules.building(b).colour] == colour]
+        lines += [line.replace("\x00", " ") for line in textwrap.wrap(
+            f"{colour} ({spaces}): {', '.join(these)}", 80, initial_indent="  ",
+            subsequent_indent="      ", break_on_hyphens=False)]  # names whole
+    return "\n".join(lines)
 
 
 @cli.command()

@@ -17,7 +17,8 @@ from arle_ai.text import decisions, names
 if TYPE_CHECKING:  # pragma: no cover
     from arle_ai.engine._core import GameState
 
-__all__ = ["describe", "describe_wide", "free_land", "fit", "columns", "side_by_side"]
+__all__ = ["describe", "describe_wide", "free_land", "land_spaces", "land_tiles", "fit",
+           "columns", "side_by_side"]
 
 WIDTH = 100
 INDENT = "  "
@@ -45,18 +46,26 @@ def _nb(text: str) -> str:
     return text.replace(" ", NB)
 
 
-def free_land(home: dict[str, Any]) -> int:
-    """Empty land spaces of a home board dict: the starting land, the opened tidal rows' and the
-    removed moors' (rules.START_LAND, TIDAL_ROW_LAND, TIDAL_ROWS_OPEN_AT, MOOR_LAND), less the
-    tiles and buildings on them (the boardwalk takes one while it lies there)."""
+def land_spaces(home: dict[str, Any]) -> int:
+    """Land spaces of a home board dict: the starting land, the opened tidal rows' and the
+    removed moors' (rules.START_LAND, TIDAL_ROW_LAND, TIDAL_ROWS_OPEN_AT, MOOR_LAND)."""
     removed = (rules.START_HOME["hydrated_moor"] - home["hydrated_moors"]
                - len(home["dehydrated_moors"]))
     rows = sum(1 for step in rules.TIDAL_ROWS_OPEN_AT if home["dikes"] >= step)
-    total = rules.START_LAND + rules.TIDAL_ROW_LAND * rows + rules.MOOR_LAND * removed
-    used = sum(home[k] for k in ("grain_fields", "flax_fields", "forests", "parks", "stalls",
-                                 "depots", "stables", "double_stalls"))
-    used += len(home["buildings"]) + (1 if home["boardwalk_peat"] > 0 else 0)
-    return int(total - used)
+    return int(rules.START_LAND + rules.TIDAL_ROW_LAND * rows + rules.MOOR_LAND * removed)
+
+
+def land_tiles(home: dict[str, Any]) -> int:
+    """The tiles of a home board dict that stand on land spaces: fields, forests, parks,
+    stalls, stables and their back sides, and the boardwalk while it lies there (buildings
+    are counted apart: ``len(home["buildings"])``)."""
+    return int(sum(home[k] for k in names.TILES) + (1 if home["boardwalk_peat"] > 0 else 0))
+
+
+def free_land(home: dict[str, Any]) -> int:
+    """Empty land spaces of a home board dict: :func:`land_spaces` less the tiles and
+    buildings on them (the boardwalk takes one while it lies there)."""
+    return land_spaces(home) - land_tiles(home) - len(home["buildings"])
 
 
 def _tools(tools: dict[str, int]) -> str:
