@@ -117,7 +117,8 @@ def run(quick: bool = False) -> dict[str, float]:
             return sims
 
         def ours(h: int = horizon) -> int:
-            arle_ai.MCTS(iterations=sims, horizon=h, reuse=False, seed=1).search(opening)
+            arle_ai.MCTS(iterations=sims, leaf="rollout", horizon=h, reuse=False,
+                         seed=1).search(opening)
             return sims
 
         rates = _median_rate({"bot": bot, "ours": ours}, reps)

@@ -32,10 +32,12 @@ def rate(n, **kw):
     t = time.process_time()
     search.search(state)
     return n / (time.process_time() - t)
-out = {"default": rate(5000), "heuristic_rollout": rate(5000, rollout="heuristic")}
+out = {"default": rate(5000)}
 try:
+    out["heuristic_rollout"] = rate(5000, leaf="rollout", rollout="heuristic")
     out["random_rollout"] = rate(5000, leaf="rollout", rollout="random")
 except TypeError:  # a build without leaf= (its rollouts are picked by rollout= alone)
+    out["heuristic_rollout"] = rate(5000, rollout="heuristic")
     out["random_rollout"] = rate(5000, rollout="random")
 if hasattr(m, "make_evaluator"):
     out["null_leaf"] = rate(50000, leaf="null")

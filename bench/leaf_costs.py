@@ -19,15 +19,15 @@ from arle_ai.engine import _core
 from arle_ai.play.benchmark import _search_rate
 
 LEAVES: list[tuple[str, dict[str, Any]]] = [
-    ("rollout random, horizon 1", dict(rollout="random", horizon=1)),
-    ("rollout random, horizon 2 (default)", dict(rollout="random", horizon=2)),
-    ("rollout random, horizon 3", dict(rollout="random", horizon=3)),
-    ("rollout random, to the end", dict(rollout="random", horizon=-1)),
-    ("rollout heuristic, horizon 1", dict(rollout="heuristic", horizon=1)),
-    ("rollout heuristic, horizon 2", dict(rollout="heuristic", horizon=2)),
-    ("rollout heuristic, to the end", dict(rollout="heuristic", horizon=-1)),
+    ("rollout random, horizon 1", dict(leaf="rollout", rollout="random", horizon=1)),
+    ("rollout random, horizon 2 (default)", dict(leaf="rollout", rollout="random", horizon=2)),
+    ("rollout random, horizon 3", dict(leaf="rollout", rollout="random", horizon=3)),
+    ("rollout random, to the end", dict(leaf="rollout", rollout="random", horizon=-1)),
+    ("rollout heuristic, horizon 1", dict(leaf="rollout", rollout="heuristic", horizon=1)),
+    ("rollout heuristic, horizon 2", dict(leaf="rollout", rollout="heuristic", horizon=2)),
+    ("rollout heuristic, to the end", dict(leaf="rollout", rollout="heuristic", horizon=-1)),
     ("static evaluation", dict(leaf="static")),
-    ("value net", dict(leaf="net")),
+    ("value net", dict(leaf="net", net_horizon=None)),
 ]
 
 

@@ -52,7 +52,8 @@ def searches(positions: list[arle_ai.GameState], n: int) -> None:
         state = rng.choice(positions)
         if state.is_terminal():
             continue
-        search = arle_ai.MCTS(iterations=150, seed=k, rollout=rng.choice(["heuristic", "random"]),
+        search = arle_ai.MCTS(iterations=150, seed=k, leaf="rollout",
+                              rollout=rng.choice(["heuristic", "random"]),
                               puct=bool(k % 2), horizon=rng.choice([-1, 1, 2]))
         result = search.search(state)
         assert state.is_legal(result.best_action)

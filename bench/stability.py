@@ -34,7 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from arle_ai.formats.records import GameRecord  # noqa: E402
 from arle_ai.play.agents import agent_from_spec  # noqa: E402
-from arle_ai.play.analysis import DEFAULT_TIME, review_position  # noqa: E402
+from arle_ai.play.analysis import review_position  # noqa: E402
+from arle_ai.search.config import ANALYZE_BUDGET  # noqa: E402
 from arle_ai.text.reading import same_move  # noqa: E402
 
 
@@ -67,7 +68,7 @@ def _same_up_to_noise(a: dict, b: dict) -> bool:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--time", type=float, default=DEFAULT_TIME)
+    parser.add_argument("--time", type=float, default=ANALYZE_BUDGET.seconds)
     parser.add_argument("--iterations", type=int, default=None,
                         help="simulations per search instead of a time budget")
     parser.add_argument("--games-seed", type=int, default=1)

@@ -14,7 +14,9 @@ from arle_ai.play.analysis import (
     analyze_game,
     confident_loss,
 )
-from arle_ai.search.mcts import MCTS, ActionStats, SearchResult
+from arle_ai.search.config import Budget, SearchConfig
+from arle_ai.search.mcts import MCTS
+from arle_ai.search.result import ActionStats, SearchResult
 from arle_ai.text.reading import SEARCH_SPREAD, standard_error, within_noise
 
 
@@ -196,8 +198,8 @@ def test_the_played_move_is_valued_on_as_many_simulations_as_the_best(analysis):
         assert d.played_visits in (d.best_visits, EXACT_VISITS)
     first = analysis.decisions[0]  # the opening's pass: a few visits in the first search
     root = MCTS(iterations=200, seed=1, reuse=False).search(passer_vs_greedy().start)
-    assert next(a for a in root.actions if a.text == "pass").visits < first.best_visits
-    assert first.played_visits == first.best_visits == root.actions[0].visits
+    assert next(a for a in root.moves if a.move == "pass").visits < first.best_visits
+    assert first.played_visits == first.best_visits == root.moves[0].visits
 
 
 def test_a_played_move_without_a_mark_is_named_the_best(analysis):
@@ -217,29 +219,35 @@ def test_a_loss_under_the_first_mark_beyond_noise_does_not_name_another_move(mon
     grocer, woodcutter = "place winter_grocer (special)", "place woodcutter"
     found = {}  # the played move's value searched on from the position after it
     monkeypatch.setattr(analysis_module, "_value_after", lambda state, a, mover, search: (
-        found[state.action_to_string(a)], 0.0, search.iterations, ["pass"]))
+        found[state.action_to_string(a)], 0.0, search.budget.iterations, ["pass"]))
     result = _fake_result(start, [(grocer, 40000, 0.600), (woodcutter, 500, 0.55)])
     played = start.parse_action(woodcutter)
     # 2 standard errors of the difference at 40,000 visits each:
     # 2 * sqrt(0.24 / 40000 + 0.2428 / 40000 + 2 * 0.003 ** 2) = 0.0110
     found[woodcutter] = 0.585  # 0.015 lost, 0.004 beyond noise: no mark, one of the best
-    fine = analysis_module._review(start, 0, played, result, {}, None, 0)
+    fine = analysis_module._review(start, 0, played, result, *_config(0))
     assert not within_noise(0.600, 40000, 0.585, 40000)  # the search tells them apart...
     assert fine.loss_beyond_noise == pytest.approx(0.015 - 0.0110, abs=1e-4)
     assert fine.mark == "" and fine.best == woodcutter  # ...but by less than a "?"
     assert fine.top == grocer and fine.near_best == (grocer,)
     assert fine.value_lost == pytest.approx(0.015)  # the loss is still reported
     found[woodcutter] = 0.575  # 0.025 lost, 0.014 beyond noise: "?", the engine's choice
-    doubtful = analysis_module._review(start, 0, played, result, {}, None, 0)
+    doubtful = analysis_module._review(start, 0, played, result, *_config(0))
     assert doubtful.mark == "?" and doubtful.best == grocer and doubtful.near_best == ()
 
 
 def _fake_result(state, stats: list[tuple[str, int, float]]) -> SearchResult:
     """A search result of ``state`` with these (move, visits, value), most visited first."""
-    actions = [ActionStats(action=state.parse_action(t), text=t, visits=n, mean_value=v,
-                           mean_margin=0.0, prior=0.0, pv=[t]) for t, n, v in stats]
-    return SearchResult(best_action=actions[0].action, actions=actions, iterations=60000,
-                        time_taken=1.0, player=0)
+    moves = [ActionStats(rank=i + 1, action=state.parse_action(t), move=t, visits=n,
+                         win_rate=v, mean_margin=0.0, prior=0.0, pv=[t])
+             for i, (t, n, v) in enumerate(stats)]
+    return SearchResult(player=0, pending=state.pending, moves=moves, iterations=60000,
+                        time_taken=1.0)
+
+
+def _config(seed: int = 0) -> tuple[SearchConfig, Budget]:
+    """What analyze_game passes _review: the search options and an iteration budget."""
+    return SearchConfig(seed=seed), Budget(iterations=60000)
 
 
 def test_the_review_of_a_played_near_tie_does_not_depend_on_the_move_visited_most(
@@ -252,7 +260,7 @@ def test_the_review_of_a_played_near_tie_does_not_depend_on_the_move_visited_mos
     # what searching on from the position after the played move finds
     sure = {woodcutter: 0.599}
     monkeypatch.setattr(analysis_module, "_value_after", lambda state, a, mover, search: (
-        sure[state.action_to_string(a)], 0.0, search.iterations, ["pass"]))
+        sure[state.action_to_string(a)], 0.0, search.budget.iterations, ["pass"]))
     # two seeds: each visited another of the equal moves most; the move played got a few
     # hundred simulations in each, at a value those put beyond noise of the best
     one = _fake_result(start, [(grocer, 40000, 0.600), (trader, 3000, 0.590),
@@ -260,7 +268,7 @@ def test_the_review_of_a_played_near_tie_does_not_depend_on_the_move_visited_mos
     two = _fake_result(start, [(trader, 41000, 0.601), (grocer, 2500, 0.575),
                                (woodcutter, 600, 0.51)])
     played = start.parse_action(woodcutter)
-    reviews = [analysis_module._review(start, 0, played, r, {}, None, seed)
+    reviews = [analysis_module._review(start, 0, played, r, *_config(seed))
                for seed, r in enumerate((one, two))]
     assert [d.top for d in reviews] == [grocer, trader]
     assert [d.best for d in reviews] == [woodcutter, woodcutter]
@@ -272,7 +280,7 @@ def test_the_review_of_a_played_near_tie_does_not_depend_on_the_move_visited_mos
     # searched on, a move that looked as good in its few simulations is not: no rival, a mark
     sure[woodcutter] = 0.50
     one = _fake_result(start, [(grocer, 40000, 0.600), (woodcutter, 3000, 0.595)])
-    worse = analysis_module._review(start, 0, played, one, {}, None, 0)
+    worse = analysis_module._review(start, 0, played, one, *_config(0))
     assert worse.best == grocer and worse.near_best == () and worse.mark == "??"
 
 

@@ -204,16 +204,18 @@ def test_check_bad_options():
 def test_search_bar_counts_iterations_or_ticks_seconds_and_then_closes():
     import threading
     import time
+    from types import SimpleNamespace
 
+    from arle_ai.search.config import Budget
     from arle_cli.common import search_bar
 
-    with search_bar(1000, None) as progress:
+    with search_bar(Budget(iterations=1000)) as progress:
         for done in (256, 512, 1000):
-            progress(done)
+            progress(SimpleNamespace(iterations=done))
     before = threading.active_count()
     start = time.perf_counter()
-    with search_bar(None, 0.3) as progress:
-        progress(5)  # a no-op for a time budget
+    with search_bar(Budget(seconds=0.3)) as progress:
+        progress(SimpleNamespace(iterations=5))  # a no-op for a time budget
         time.sleep(0.3)
     assert time.perf_counter() - start < 1.0  # the timer thread stops with the search
     assert threading.active_count() <= before

@@ -146,7 +146,7 @@ def test_rollout_horizons_out_of_range_are_refused(horizon):
     with pytest.raises(ValueError, match="horizon must be -1"):
         _core.RolloutEvaluator(W, 2.0, True, horizon)
     with pytest.raises(ValueError, match="horizon must be -1"):
-        MCTS(iterations=10, horizon=horizon)
+        MCTS(iterations=10, leaf="rollout", horizon=horizon)
 
 
 def test_the_largest_horizon_plays_to_the_end_like_minus_one():

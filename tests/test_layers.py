@@ -56,12 +56,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 ALLOWED_SIDEWAYS: frozenset[tuple[str, str]] = frozenset()
 
 # Cycles tolerated for now, each with the reason and who removes it; empty is the goal.
-KNOWN_CYCLES: frozenset[frozenset[str]] = frozenset({
-    # search.pool reads MCTS's private members and calls back into it; 'arch-search' is
-    # rewriting the search's options into one configuration that the pool receives as values
-    # (issue 27, item 3), which removes this cycle. Delete this entry when that lands.
-    frozenset({"arle_ai.search.mcts", "arle_ai.search.pool"}),
-})
+KNOWN_CYCLES: frozenset[frozenset[str]] = frozenset()
 
 
 @dataclass(frozen=True)

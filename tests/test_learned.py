@@ -31,6 +31,7 @@ from arle_ai.learn.train import (
 )
 from arle_ai.play.agents import agent_from_spec
 from arle_ai.play.tournament import Tournament
+from arle_ai.search.config import SearchConfig
 from arle_ai.search.heuristics import DEFAULT_WEIGHTS
 from arle_ai.search.mcts import MCTS
 from arle_ai.search.net import (
@@ -450,12 +451,12 @@ def test_weights_file_round_trip_and_errors(tmp_path) -> None:
 def test_search_with_the_net_is_deterministic_and_legal(net_horizon: int | None) -> None:
     net = default_net()
     s = random_positions(40, seed=9)[-1]
-    runs = [MCTS(iterations=400, seed=4, leaf="net", net=net, net_horizon=net_horizon)
+    runs = [MCTS(iterations=400, seed=4, leaf="net", net_horizon=net_horizon)
             .search(s) for _ in range(2)]
-    assert [(a.action, a.visits, a.mean_value) for a in runs[0].actions] == \
-        [(a.action, a.visits, a.mean_value) for a in runs[1].actions]
+    assert [(a.action, a.visits, a.win_rate) for a in runs[0].moves] == \
+        [(a.action, a.visits, a.win_rate) for a in runs[1].moves]
     assert runs[0].best_action in s.legal_actions()
-    assert sum(a.visits for a in runs[0].actions) == 400
+    assert sum(a.visits for a in runs[0].moves) == 400
     for heuristic in (True, False):
         ev = pickle.loads(pickle.dumps(_core.NetEvaluator(DEFAULT_WEIGHTS.as_array(), net,
                                                           2.0, net_horizon, heuristic)))
@@ -478,18 +479,50 @@ def test_net_horizon_rollouts_follow_the_rollout_policy() -> None:
 
 
 def test_the_default_leaf_is_the_net_after_a_random_rollout() -> None:
-    assert MCTS().evaluator.kind == "random rollout + net" and MCTS().leaf == "net"
+    assert MCTS().evaluator.kind == "random rollout + net" and MCTS().config.leaf == "net"
     assert MCTS().evaluator.rollout_horizon == 2
+    assert MCTS(leaf="net").config == SearchConfig() == MCTS().config
     assert agent_from_spec("mcts:time=0.25").search.evaluator.kind == "random rollout + net"
-    # a rollout option alone asks for the rollout leaf (finished by the static evaluation)
-    assert MCTS(rollout="random").evaluator.kind == "random rollout"
-    assert MCTS(rollout="heuristic").evaluator.kind == "heuristic rollout"
-    assert MCTS(horizon=1).leaf == "rollout"
+    # the leaf is never switched by another option: a rollout option without leaf= is refused
+    # by name (it used to select the rollout leaf silently)
+    for option in ({"rollout": "random"}, {"rollout": "heuristic"}, {"horizon": 1}):
+        with pytest.raises(ValueError, match=f"{next(iter(option))}=.* needs leaf="):
+            MCTS(**option)
+    assert MCTS(leaf="rollout", rollout="heuristic").evaluator.kind == "heuristic rollout"
+    assert MCTS(leaf="net", rollout="heuristic").evaluator.kind == "heuristic rollout + net"
+    assert MCTS(leaf="net", net_horizon=None).evaluator.kind == "net"
+    assert MCTS(net_horizon=0).evaluator.rollout_horizon == 0
+    # what users type in agent specs keeps its documented meaning, mapped explicitly
     assert agent_from_spec("mcts:rollout=heuristic").search.evaluator.kind == \
         "heuristic rollout"
-    # an explicit net leaf is the model alone unless net_horizon is given
-    assert MCTS(leaf="net").evaluator.kind == "net"
-    assert MCTS(net_horizon=0).evaluator.rollout_horizon == 0
+    assert agent_from_spec("mcts:horizon=1").config == SearchConfig(leaf="rollout", horizon=1)
+    assert agent_from_spec("mcts:eval=net").search.evaluator.kind == "net"
+
+
+@pytest.mark.parametrize("options, words", [
+    ({"leaf": "net", "horizon": 2}, "horizon is an option of leaf='rollout', not of leaf='net'"),
+    ({"leaf": "static", "horizon": 1}, "horizon is an option of leaf='rollout'"),
+    ({"leaf": "static", "rollout": "random"}, "rollout is the policy of a rollout"),
+    ({"leaf": "net", "net_horizon": None, "rollout": "heuristic"}, "without net_horizon"),
+    ({"leaf": "rollout", "net_horizon": 1}, "net_horizon is an option of leaf='net'"),
+    ({"leaf": "null", "net": "w.npz"}, "net .* is an option of leaf='net'"),
+    ({"leaf": "tree"}, "leaf must be one of"),
+    ({"leaf": "net", "net_horizon": -1}, "net_horizon must be None"),
+])
+def test_options_of_another_leaf_are_refused_by_name(options, words) -> None:
+    with pytest.raises(ValueError, match=words):
+        SearchConfig(**options)
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("mcts:eval=net,horizon=2", "horizon is an option of leaf='rollout'"),
+    ("mcts:eval=static,rollout=heuristic", "rollout is the policy of a rollout"),
+    ("mcts:eval=net,rollout=heuristic", "without net_horizon"),  # eval=net: the model alone
+    ("mcts:horizon=1,net_horizon=1", "net_horizon is an option of leaf='net'"),
+])
+def test_agent_specs_refuse_options_of_another_leaf(spec, words) -> None:
+    with pytest.raises(ValueError, match=f"{spec}.*{words}"):
+        agent_from_spec(spec)
 
 
 def test_agent_specs_select_the_evaluator(tmp_path) -> None:

@@ -12,12 +12,14 @@ import arle_ai
 from arle_ai.engine.testing import random_position
 from arle_ai.play.agents import GreedyAgent, MCTSAgent, RandomAgent, agent_from_spec
 from arle_ai.search import heuristics
-from arle_ai.search.mcts import MCTS, make_evaluator
+from arle_ai.search.config import Budget, SearchConfig
+from arle_ai.search.mcts import MCTS
+from arle_ai.search.tree import make_evaluator
 from helpers import base, exchange, make
 
 
 def _visits(result):
-    return [(a.action, a.visits, round(a.mean_value, 12)) for a in result.actions]
+    return [(a.action, a.visits, round(a.win_rate, 12)) for a in result.moves]
 
 
 def test_same_seed_and_budget_give_the_same_result():
@@ -41,7 +43,7 @@ def test_root_parallel_search_is_deterministic():
     b = MCTS(iterations=200, seed=2, workers=2).search(s)
     assert _visits(a) == _visits(b)
     assert a.iterations == 200
-    assert sum(x.visits for x in a.actions) == 200
+    assert sum(x.visits for x in a.moves) == 200
 
 
 def test_best_action_is_legal_and_ranked_first():
@@ -50,9 +52,9 @@ def test_best_action_is_legal_and_ranked_first():
         s.apply(s.legal_actions()[len(s.legal_actions()) // 2])
     r = MCTS(iterations=150, seed=1).search(s)
     assert r.best_action in s.legal_actions()
-    assert r.actions[0].action == r.best_action
-    assert r.actions[0].visits == max(a.visits for a in r.actions)
-    assert sorted(a.action for a in r.actions) == s.legal_actions()
+    assert r.moves[0].action == r.best_action
+    assert r.moves[0].visits == max(a.visits for a in r.moves)
+    assert sorted(a.action for a in r.moves) == s.legal_actions()
     assert r.player == s.current_player
 
 
@@ -60,10 +62,10 @@ def test_root_visits_sum_to_the_iterations_of_a_fresh_tree():
     s = arle_ai.new_game(0)
     r = MCTS(iterations=500, seed=0).search(s)
     assert r.iterations == 500
-    assert sum(a.visits for a in r.actions) == 500
-    for a in r.actions:
+    assert sum(a.visits for a in r.moves) == 500
+    for a in r.moves:
         if a.visits:
-            assert 0.0 <= a.mean_value <= 1.0
+            assert 0.0 <= a.win_rate <= 1.0
 
 
 def test_tree_reuse_keeps_the_subtree():
@@ -84,7 +86,7 @@ def test_no_reuse_starts_fresh():
     m = MCTS(iterations=100, seed=0, reuse=False)
     m.search(s)
     r = m.search(s)
-    assert sum(a.visits for a in r.actions) == 100
+    assert sum(a.visits for a in r.moves) == 100
 
 
 def test_transpositions_share_statistics():
@@ -128,15 +130,15 @@ def test_bad_options_are_rejected():
 
 def test_the_default_rollout_is_random_and_the_heuristic_one_selectable():
     assert MCTS(leaf="rollout").evaluator.kind == "random rollout"
-    assert MCTS(rollout="heuristic").evaluator.kind == "heuristic rollout"
+    assert MCTS(leaf="rollout", rollout="heuristic").evaluator.kind == "heuristic rollout"
     agent = agent_from_spec("mcts:iterations=50,rollout=heuristic")
     assert agent.search.evaluator.kind == "heuristic rollout"
     s = arle_ai.new_game(3)
     # the two policies value leaves differently: the same seed gives other statistics
     assert _visits(MCTS(iterations=300, seed=4, leaf="rollout").search(s)) != _visits(
-        MCTS(iterations=300, seed=4, rollout="heuristic").search(s))
-    with pytest.raises(ValueError, match="rollout"):
-        make_evaluator(rollout="greedy")
+        MCTS(iterations=300, seed=4, leaf="rollout", rollout="heuristic").search(s))
+    with pytest.raises(ValueError, match="rollout must be one of"):
+        make_evaluator(SearchConfig(leaf="rollout", rollout="greedy"))
 
 
 def _finished_game():
@@ -149,8 +151,8 @@ def _finished_game():
 def test_principal_variation_starts_with_the_move():
     s = arle_ai.new_game(0)
     r = MCTS(iterations=400, seed=0).search(s)
-    best = r.actions[0]
-    assert best.pv[0] == best.text == s.action_to_string(best.action)
+    best = r.moves[0]
+    assert best.pv[0] == best.move == s.action_to_string(best.action)
     assert len(best.pv) >= 2
 
 
@@ -205,8 +207,8 @@ def test_agent_specs():
     assert isinstance(agent_from_spec("random"), RandomAgent)
     assert isinstance(agent_from_spec("greedy"), GreedyAgent)
     a = agent_from_spec("mcts:iterations=20,c=1.2")
-    assert isinstance(a, MCTSAgent) and a.options["iterations"] == 20
-    assert agent_from_spec("mcts:time=0.5").options["time_limit"] == 0.5
+    assert isinstance(a, MCTSAgent) and a.budget == Budget(iterations=20) and a.config.c == 1.2
+    assert agent_from_spec("mcts:time=0.5").budget == Budget(seconds=0.5)
     for bad in ("alphazero", "mcts:iterations", "mcts:depth=3", "mcts:iterations=ten",
                 "random:iterations=3"):
         with pytest.raises(ValueError):
@@ -232,20 +234,21 @@ def test_mcts_beats_random():
 def test_progress_reports_iterations_without_changing_the_search():
     state = arle_ai.new_game(seed=2)
     seen: list[int] = []
-    with_progress = MCTS(iterations=1000, seed=4).search(state, progress=seen.append)
+    with_progress = MCTS(iterations=1000, seed=4).search(
+        state, progress=lambda p: seen.append(p.iterations))
     plain = MCTS(iterations=1000, seed=4).search(state)
     assert seen == [256, 512, 768, 1000]
-    assert [(s.action, s.visits) for s in with_progress.actions] == \
-        [(s.action, s.visits) for s in plain.actions]
+    assert [(s.action, s.visits) for s in with_progress.moves] == \
+        [(s.action, s.visits) for s in plain.moves]
 
 
 def test_suggest_and_the_mcts_agent_pass_progress_on():
     state = arle_ai.new_game(seed=2)
     seen: list[int] = []
-    arle_ai.suggest(state, iterations=300, progress=seen.append)
+    arle_ai.suggest(state, iterations=300, progress=lambda p: seen.append(p.iterations))
     assert seen == [256, 300]
     agent = MCTSAgent(iterations=600, seed=1)
-    agent.progress = seen.append
+    agent.progress = lambda p: seen.append(p.iterations)
     agent.select(state)
     assert seen[2:] == [256, 512, 600]
 
@@ -262,7 +265,7 @@ def test_key_collisions_are_handled():
     a, b = plain.search(s), forced.search(s)
     assert _visits(a) == _visits(b)
     assert plain.node_count() == forced.node_count() > 16
-    assert [x.pv for x in a.actions] == [x.pv for x in b.actions]
+    assert [x.pv for x in a.moves] == [x.pv for x in b.moves]
 
 
 def test_equal_positions_have_equal_hashes_and_different_ones_differ():
@@ -288,20 +291,20 @@ def test_the_memory_ceiling_holds_during_a_timed_search():
     r = m.search(s)
     assert m.tree.bytes_allocated <= ceiling
     assert m.tree.refused > 0, "the budget should have been long enough to reach the ceiling"
-    assert sum(a.visits for a in r.actions) == r.iterations > m.node_count()
+    assert sum(a.visits for a in r.moves) == r.iterations > m.node_count()
     # the next search starts from a full tree: it is cut to what the new root reaches
     child = s.copy().apply(r.best_action)
     kept = sum(n for n, _ in m.node_stats(child).values())
     r2 = m.search(child)
     assert m.tree.bytes_allocated <= ceiling
-    assert sum(a.visits for a in r2.actions) == kept + r2.iterations
+    assert sum(a.visits for a in r2.moves) == kept + r2.iterations
 
 
 def test_a_node_ceiling_stops_expansion_but_not_the_search():
     m = MCTS(iterations=2000, seed=1, max_nodes=50)
     r = m.search(arle_ai.new_game(1))
     assert m.node_count() <= 50
-    assert sum(a.visits for a in r.actions) == 2000
+    assert sum(a.visits for a in r.moves) == 2000
 
 
 def test_prune_keeps_the_subtree_of_the_new_root():
@@ -318,8 +321,8 @@ def test_prune_keeps_the_subtree_of_the_new_root():
 
 
 def test_searches_from_random_positions_return_legal_moves():
-    options = [dict(), dict(puct=True), dict(rollout="random", horizon=-1), dict(leaf="static"),
-               dict(leaf="null"), dict(horizon=0, c=2.0)]
+    options = [dict(), dict(puct=True), dict(leaf="rollout", rollout="random", horizon=-1),
+               dict(leaf="static"), dict(leaf="null"), dict(leaf="rollout", horizon=0, c=2.0)]
     for i in range(36):
         s = random_position(100 + i, (i * 37) % 260)
         if s.is_terminal():
@@ -327,8 +330,8 @@ def test_searches_from_random_positions_return_legal_moves():
         r = MCTS(iterations=40, seed=i, **options[i % len(options)]).search(s)
         legal = s.legal_actions()
         assert r.best_action in legal
-        assert sorted(a.action for a in r.actions) == legal
-        for a in r.actions[:5]:
+        assert sorted(a.action for a in r.moves) == legal
+        for a in r.moves[:5]:
             if a.visits:
                 replay = s.copy()
                 for text in a.pv:
@@ -419,13 +422,13 @@ def test_the_own_score_value_searches_deterministically_and_legally():
         runs = [MCTS(iterations=400, seed=5, leaf=leaf, weights=w).search(s) for _ in range(2)]
         assert _visits(runs[0]) == _visits(runs[1])
         assert runs[0].best_action in legal
-        assert sum(a.visits for a in runs[0].actions) == 400
-        assert all(0.0 <= a.mean_value <= 1.0 for a in runs[0].actions)
+        assert sum(a.visits for a in runs[0].moves) == 400
+        assert all(0.0 <= a.win_rate <= 1.0 for a in runs[0].moves)
     # the own-score term changes what the search values (here: the values from the opening)
     s = arle_ai.new_game(2)
     plain = MCTS(iterations=400, seed=5).search(s)
     own = MCTS(iterations=400, seed=5, weights=w).search(s)
-    assert [a.mean_value for a in plain.actions] != [a.mean_value for a in own.actions]
+    assert [a.win_rate for a in plain.moves] != [a.win_rate for a in own.moves]
     # each evaluator's value of a position with own_blend: player 0's, in 0..1
     for ev in (_core.StaticEvaluator(w.as_array()), _core.RolloutEvaluator(w.as_array())):
         v, _m = ev.evaluate(s, 3)
@@ -443,8 +446,8 @@ def test_parallel_workers_keep_their_trees_and_stay_deterministic():
         child = s.copy().apply(first.best_action)
         second = m.search(child)
         m.close()
-        runs.append((_visits(first), _visits(second), [a.pv for a in second.actions]))
-        assert first.best().pv and first.best().pv[0] == first.best().text
+        runs.append((_visits(first), _visits(second), [a.pv for a in second.moves]))
+        assert first.best.pv and first.best.pv[0] == first.best.move
         # the workers' trees were kept: the second root already had visits before it
-        assert sum(a.visits for a in second.actions) > 300
+        assert sum(a.visits for a in second.moves) > 300
     assert runs[0] == runs[1]

@@ -26,8 +26,10 @@ from arle_ai.engine._core import (
     random_playout,
 )
 from arle_ai.formats import position as _position
-from arle_ai.play.suggest import Suggestion, SuggestionReport, suggest
-from arle_ai.search.mcts import MCTS, ActionStats, SearchResult
+from arle_ai.play.suggest import suggest
+from arle_ai.search.config import Budget, SearchConfig
+from arle_ai.search.mcts import MCTS
+from arle_ai.search.result import ActionStats, SearchResult
 from arle_ai.text import answers as _answers
 from arle_ai.text import notation as _notation
 from arle_ai.text.display import describe
@@ -60,10 +62,10 @@ __all__ = [
     "rules",
     "describe",
     "MCTS",
+    "SearchConfig",
+    "Budget",
     "SearchResult",
     "ActionStats",
     "suggest",
-    "Suggestion",
-    "SuggestionReport",
 ]
 

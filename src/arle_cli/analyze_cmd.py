@@ -9,7 +9,8 @@ from tqdm import tqdm
 
 from arle_ai.base import limits
 from arle_ai.formats.records import GameRecord
-from arle_ai.play.analysis import DEFAULT_TIME, GameAnalysis, analyze_game
+from arle_ai.play.analysis import GameAnalysis, analyze_game
+from arle_ai.search.config import ANALYZE_BUDGET, Budget, SearchConfig
 from arle_ai.text.display import fit
 from arle_ai.text.reading import printed_move
 from arle_cli.common import IN_FILE, Count, Seconds, emit_json, fail, load_record_file, seed_option
@@ -82,7 +83,7 @@ def format_analysis(analysis: GameAnalysis, players: list[str],
 @click.option("--iterations", type=Count(limits.MAX_ITERATIONS), default=None,
               help="Search iterations per decision instead of a time budget.")
 @click.option("--time", "time_limit", type=Seconds(), default=None,
-              help=f"Seconds of search per decision [default: {DEFAULT_TIME:g} when no "
+              help=f"Seconds of search per decision [default: {ANALYZE_BUDGET} when no "
                    f"--iterations is given].")
 @seed_option("Search seed.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output on stdout.")
@@ -102,8 +103,8 @@ def analyze(record: str, player: int | None, iterations: int | None, time_limit:
         def advance(done: int, total: int) -> None:
             bar.update(1)
 
-        analysis = analyze_game(rec, player=player, iterations=iterations, seed=seed,
-                                time_limit=time_limit, progress=advance)
+        analysis = analyze_game(rec, player, Budget.of(iterations, time_limit, ANALYZE_BUDGET),
+                                SearchConfig(seed=seed), progress=advance)
     if as_json:
         emit_json(analysis.to_dict(rec))  # with printed names beside the notation
     else:

@@ -24,6 +24,8 @@ from arle_ai.engine._core import MAX_SEED
 from arle_ai.formats.records import FORMAT as RECORD_FORMAT
 from arle_ai.formats.records import GameRecord, RecordError, record_from_dict
 from arle_ai.play.agents import Agent, agent_from_spec
+from arle_ai.search.config import Budget
+from arle_ai.search.tree import SearchProgress
 from arle_ai.text import names
 
 VARIANTS = ("standard", "first-game")
@@ -333,12 +335,14 @@ def emit_json(data: object) -> None:
 
 
 @contextmanager
-def search_bar(iterations: int | None, time_limit: float | None,
-               desc: str = "searching") -> Iterator[Callable[[int], None]]:
-    """A progress bar on stderr for one search, shown once the search has run a second.
+def search_bar(budget: Budget, desc: str = "searching"
+               ) -> Iterator[Callable[[SearchProgress], None]]:
+    """A progress bar on stderr for one search within ``budget``, shown once the search has
+    run a second.
 
     With a time budget it fills with the seconds spent (a timer thread ticks it); otherwise
     it counts iterations through the callback this yields (pass it as ``progress``)."""
+    time_limit = budget.seconds
     if time_limit is not None:
         bar = tqdm(total=time_limit, desc=desc, file=sys.stderr, disable=None, leave=False,
                    delay=1, bar_format="{desc}: {bar} {n:.1f}/{total:.1f} s")
@@ -355,17 +359,17 @@ def search_bar(iterations: int | None, time_limit: float | None,
         ticker = threading.Thread(target=tick, daemon=True)
         ticker.start()
         try:
-            yield lambda done: None
+            yield lambda report: None
         finally:
             stop.set()
             ticker.join()
             bar.close()
         return
-    bar = tqdm(total=iterations, desc=desc, unit="it", file=sys.stderr, disable=None,
+    bar = tqdm(total=budget.iterations, desc=desc, unit="it", file=sys.stderr, disable=None,
                leave=False, delay=1)
 
-    def update(done: int) -> None:
-        bar.update(done - bar.n)
+    def update(report: SearchProgress) -> None:
+        bar.update(report.iterations - bar.n)
 
     try:
         yield update

@@ -28,7 +28,8 @@ from arle_ai.base.errors import IllegalActionError
 from arle_ai.base.jsontext import parse_json
 from arle_ai.formats.records import FORMAT as RECORD_FORMAT
 from arle_ai.formats.records import GameRecord
-from arle_ai.play.agents import Agent, AgentError, MCTSAgent, choose_action
+from arle_ai.play.agents import Agent, AgentError, MCTSAgent, choose_action, mcts_spec
+from arle_ai.search.config import HINT_BUDGET, PLAY_AI_BUDGET, Budget, SearchConfig
 from arle_ai.text import decisions, names
 from arle_ai.text.display import columns, describe_wide
 from arle_ai.text.narration import Narrator
@@ -51,7 +52,6 @@ from arle_cli.suggest_cmd import format_report
 MENU_NUMBER = re.compile(r"[+-]?[0-9]+")
 PLACE = "place "
 HUMAN = "human"
-HINT_ITERATIONS = 2000
 HINT_TOP = 3
 HELP_TEXT = (
     "Type the number of a move, or the move itself (e.g. 'place Fisherman', 'build Mill',\n"
@@ -189,7 +189,7 @@ def _taken_space(state: arle_ai.GameState, text: str) -> str:
     return ""
 
 
-def _human_turn(session: Session, seed: int, hint_iterations: int) -> None:
+def _human_turn(session: Session, seed: int, hint: Budget) -> None:
     """Read commands until the player makes a move (or undoes, or quits)."""
     state = session.state
     click.echo(f"\n{_status(session)}")
@@ -214,9 +214,9 @@ def _human_turn(session: Session, seed: int, hint_iterations: int) -> None:
         elif word == "show":
             click.echo(describe_wide(state, _width()))
         elif word == "hint":
-            with search_bar(hint_iterations, None, "hint") as progress:
-                report = arle_ai.suggest(state, iterations=hint_iterations, top=HINT_TOP,
-                                         seed=seed, progress=progress)
+            with search_bar(hint, "hint") as progress:
+                report = arle_ai.suggest(state, hint, SearchConfig(seed=seed), top=HINT_TOP,
+                                         progress=progress)
             click.echo(format_report(report, state, session.narrator.players))
         elif word == "undo":
             if session.undo():
@@ -238,8 +238,7 @@ def _human_turn(session: Session, seed: int, hint_iterations: int) -> None:
 def _ai_turn(session: Session, agent: Agent, label: str) -> None:
     state = session.state
     if isinstance(agent, MCTSAgent):
-        search = agent.search
-        with search_bar(search.iterations, search.time_limit, "AI thinking") as progress:
+        with search_bar(agent.budget, "AI thinking") as progress:
             agent.progress = progress
             action = choose_action(agent, state, label)
         agent.progress = None
@@ -321,7 +320,7 @@ def _finish(session: Session, out: str, finished: bool) -> None:
 
 @click.command()
 @click.argument("position", required=False, type=IN_FILE)
-@click.option("--ai", "ai_spec", default="mcts:time=2", show_default=True,
+@click.option("--ai", "ai_spec", default=mcts_spec(PLAY_AI_BUDGET), show_default=True,
               help="The opponent: random, greedy, mcts:iterations=N, mcts:time=SEC,... or "
                    "py:module.Class (your own agent); 'human' to enter both players' moves "
                    "at the keyboard (following a game at the table).")
@@ -329,8 +328,8 @@ def _finish(session: Session, out: str, finished: bool) -> None:
               help="Your seat: player 0 or player 1 (not used with --ai human).")
 @seed_option("Seed of the setup draw (without POSITION) and of the AI.")
 @variant_option("Building set of a new game (ignored with POSITION).")
-@click.option("--hint-iterations", type=Count(limits.MAX_ITERATIONS), default=HINT_ITERATIONS,
-              show_default=True, help="Search iterations behind 'hint'.")
+@click.option("--hint-iterations", type=Count(limits.MAX_ITERATIONS), default=None,
+              help=f"Search iterations behind 'hint' [default: {HINT_BUDGET}].")
 @click.option("--ply", type=click.IntRange(min=0), default=None,
               help="Resuming a game record: go on from after this many decisions [default: "
                    "its end].")
@@ -342,7 +341,8 @@ def _finish(session: Session, out: str, finished: bool) -> None:
                    "resumed); with --ply before the end of a record saved to that same "
                    "record: allow replacing its later decisions.")
 def play(position: str | None, ai_spec: str, seat: int, seed: int, variant: str,
-         hint_iterations: int, ply: int | None, out: str | None, overwrite: bool) -> None:
+         hint_iterations: int | None, ply: int | None, out: str | None, overwrite: bool
+         ) -> None:
     """Play the AI in the terminal from POSITION or a new game, or with --ai human enter a
     game played at the table, both sides at the keyboard. POSITION is a JSON position file,
     or a game record (say one saved by 'quit') to resume.
@@ -407,7 +407,7 @@ def play(position: str | None, ai_spec: str, seat: int, seed: int, variant: str,
             elif len(legal) == 1:
                 session.play(legal[0])
             else:
-                _human_turn(session, seed, hint_iterations)
+                _human_turn(session, seed, Budget.of(hint_iterations, None, HINT_BUDGET))
     except QuitGame as stop:
         _finish(session, out, finished=False)
         if stop.ctrl_c:

@@ -9,6 +9,7 @@ import click
 
 import arle_ai
 from arle_ai.base import limits
+from arle_ai.search.config import SUGGEST_BUDGET, Budget, SearchConfig
 from arle_ai.text import decisions, reading
 from arle_ai.text.display import fit
 from arle_ai.text.notation import action_label
@@ -25,11 +26,8 @@ from arle_cli.common import (
     seed_option,
 )
 
-# Seconds of search by default: enough for stable verdicts (docs/benchmarks.md, stability).
-DEFAULT_TIME = 3.0
 
-
-def format_report(report: arle_ai.SuggestionReport, state: arle_ai.GameState,
+def format_report(report: arle_ai.SearchResult, state: arle_ai.GameState,
                   players: tuple[str, str] = ("P0", "P1"), legend: bool = True,
                   width: int | None = None) -> str:
     """The ranked moves as a table with printed names: visits, value, mean margin, a ``~``
@@ -76,7 +74,7 @@ def _with_continuation(row: str, pv: str, width: int) -> list[str]:
 @click.option("--iterations", type=Count(limits.MAX_ITERATIONS), default=None,
               help="Search iterations instead of a time budget.")
 @click.option("--time", "time_limit", type=Seconds(), default=None,
-              help=f"Search time in seconds [default: {DEFAULT_TIME:g} when no --iterations "
+              help=f"Search time in seconds [default: {SUGGEST_BUDGET} when no --iterations "
                    f"is given].")
 @click.option("--workers", type=WORKERS, default=1, show_default=True,
               help="Processes searching in parallel (root parallelism).")
@@ -104,12 +102,10 @@ def suggest(position: str | None, iterations: int | None, time_limit: float | No
     if state.is_terminal():
         fail(f"{position}: the game is over, there is no move to suggest")
     check_iterations_per_worker(state, iterations, workers)
-    if iterations is None and time_limit is None:
-        time_limit = DEFAULT_TIME
-    with search_bar(iterations, time_limit) as progress:
-        report = arle_ai.suggest(state, iterations=iterations, time_limit=time_limit,
-                                 workers=workers, top=top, seed=seed, progress=progress,
-                                 max_memory=max_memory << 20)
+    budget = Budget.of(iterations, time_limit, SUGGEST_BUDGET)
+    config = SearchConfig(seed=seed, workers=workers, max_memory=max_memory << 20)
+    with search_bar(budget) as progress:
+        report = arle_ai.suggest(state, budget, config, top=top, progress=progress)
     if as_json:
         emit_json(report.to_dict())
     else:

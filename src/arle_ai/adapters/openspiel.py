@@ -34,8 +34,8 @@ from open_spiel.python.algorithms import mcts as os_mcts
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from arle_ai.engine import _core
+from arle_ai.search.config import DEFAULT_ROLLOUT, ROLLOUTS
 from arle_ai.search.heuristics import DEFAULT_WEIGHTS, Weights
-from arle_ai.search.mcts import DEFAULT_ROLLOUT, ROLLOUTS
 
 __all__ = ["GAME_NAME", "MAX_GAME_LENGTH", "ArleGame", "ArleState", "RolloutEvaluator",
            "core_state", "load_game"]

@@ -50,9 +50,10 @@ import numpy as np
 from arle_ai.base import files, procs
 from arle_ai.base.npzfile import write_npz
 from arle_ai.engine import _core
+from arle_ai.search.config import Budget, SearchConfig
 from arle_ai.search.heuristics import DEFAULT_WEIGHTS
 from arle_ai.search.mcts import MCTS
-from arle_ai.search.net import DEFAULT_WEIGHTS_FILE, load_net, weights_digest
+from arle_ai.search.net import DEFAULT_WEIGHTS_FILE, weights_digest
 
 __all__ = ["DatagenConfig", "generate", "play_game", "load_position", "visit_distribution",
            "merge_parts", "parts_dir"]
@@ -122,11 +123,10 @@ def play_game(config: DatagenConfig, g: int) -> dict[str, np.ndarray]:
     """Play game `g` of the run and return its positions and targets (arrays as in the
     merged file, with visit offsets starting at 0)."""
     state = _core.GameState.new(config.seed + g, config.variant)
-    options = dict(SEARCHES[config.leaf])
-    if config.leaf == "net":
-        options["net"] = load_net(config.net)
-    search = MCTS(iterations=config.iterations, seed=config.seed * 1_000_003 + g,
-                  weights=DEFAULT_WEIGHTS.with_(sample=SEARCH_SAMPLE), **options)
+    search = MCTS(SearchConfig(**SEARCHES[config.leaf], net=config.net,
+                               seed=config.seed * 1_000_003 + g,
+                               weights=DEFAULT_WEIGHTS.with_(sample=SEARCH_SAMPLE)),
+                  Budget(iterations=config.iterations))
     rng = random.Random(config.seed * 7_919 + g)
     feats, raw, player, half, ply = [], [], [], [], []
     root_value: list[float] = []
@@ -141,11 +141,11 @@ def play_game(config: DatagenConfig, g: int) -> dict[str, np.ndarray]:
             state.apply(legal[0])
             continue
         result = search.search(state)
-        visited = [(s.action, s.visits) for s in result.actions if s.visits > 0]
+        visited = [(s.action, s.visits) for s in result.moves if s.visits > 0]
         visited.sort()
-        total = sum(s.visits for s in result.actions)
-        root_value.append(sum(s.visits * s.mean_value for s in result.actions) / total)
-        root_margin.append(sum(s.visits * s.mean_margin for s in result.actions) / total)
+        total = sum(s.visits for s in result.moves)
+        root_value.append(sum(s.visits * s.win_rate for s in result.moves) / total)
+        root_margin.append(sum(s.visits * s.mean_margin for s in result.moves) / total)
         feats.append(state.features())
         raw.append(np.frombuffer(state.raw_bytes(), dtype=np.uint8))
         player.append(state.current_player)

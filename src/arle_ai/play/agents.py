@@ -10,11 +10,14 @@ from collections.abc import Callable
 from typing import Any
 
 from arle_ai.engine import _core
+from arle_ai.search.config import LEAVES, SEARCH_BUDGET, Budget, SearchConfig, from_keywords
 from arle_ai.search.heuristics import DEFAULT_WEIGHTS, Weights, action_scores
-from arle_ai.search.mcts import MCTS, SearchResult
+from arle_ai.search.mcts import MCTS
+from arle_ai.search.result import SearchResult
+from arle_ai.search.tree import Progress
 
 __all__ = ["Agent", "AgentError", "RandomAgent", "GreedyAgent", "MCTSAgent", "agent_from_spec",
-           "choose_action"]
+           "choose_action", "mcts_spec"]
 
 
 class AgentError(ValueError):
@@ -70,15 +73,24 @@ class GreedyAgent(Agent):
 
 
 class MCTSAgent(Agent):
-    """Monte Carlo tree search with the given search options (see :class:`arle_ai.MCTS`)."""
+    """Monte Carlo tree search of ``config`` within ``budget`` a move (see
+    :class:`arle_ai.MCTS`; keyword options are its keyword form, ``MCTSAgent(iterations=500,
+    seed=3)``)."""
 
     name = "mcts"
 
-    def __init__(self, **search_options: Any) -> None:
-        self.options = dict(search_options)
-        self.search = MCTS(**self.options)
+    def __init__(self, config: SearchConfig | None = None, budget: Budget | None = None,
+                 **options: Any) -> None:
+        if options:
+            if config is not None or budget is not None:
+                raise TypeError("give MCTSAgent a SearchConfig and a Budget, or keyword "
+                                "options, not both")
+            config, budget = from_keywords(options)
+        self.config = SearchConfig() if config is None else config
+        self.budget = SEARCH_BUDGET if budget is None else budget
+        self.search = MCTS(self.config, self.budget)
         self.last_result: SearchResult | None = None
-        self.progress: Callable[[int], None] | None = None  # see MCTS.search
+        self.progress: Progress | None = None  # see MCTS.search
 
     def select(self, state: _core.GameState) -> int:
         result = self.search.search(state, progress=self.progress)
@@ -86,13 +98,13 @@ class MCTSAgent(Agent):
         return result.best_action
 
     def reset(self) -> None:
-        self.search = MCTS(**self.options)
+        self.search = MCTS(self.config, self.budget)
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"options": self.options}
+        return {"config": self.config, "budget": self.budget}
 
     def __setstate__(self, d: dict[str, Any]) -> None:
-        MCTSAgent.__init__(self, **d["options"])
+        MCTSAgent.__init__(self, d["config"], d["budget"])
 
 
 _KINDS: dict[str, Callable[..., Agent]] = {
@@ -100,8 +112,6 @@ _KINDS: dict[str, Callable[..., Agent]] = {
 
 
 def _leaf(text: str) -> str:
-    from arle_ai.search.mcts import LEAVES
-
     if text not in LEAVES:
         raise ValueError(text)
     return text
@@ -112,6 +122,27 @@ _MCTS_OPTIONS: dict[str, Callable[[str], Any]] = {
     "puct": lambda v: v.lower() in ("1", "true", "yes"), "workers": int,
     "eval": _leaf, "net": str, "net_horizon": int}
 _OPTION_NAMES = {"time": "time_limit", "eval": "leaf"}
+
+
+def mcts_spec(budget: Budget) -> str:
+    """The agent spec of the default search within ``budget``: ``mcts:time=2``."""
+    parts = []
+    if budget.iterations is not None:
+        parts.append(f"iterations={budget.iterations}")
+    if budget.seconds is not None:
+        parts.append(f"time={budget.seconds:g}")
+    return "mcts:" + ",".join(parts)
+
+
+def _spec_leaf(options: dict[str, Any]) -> dict[str, Any]:
+    """The leaf of an mcts spec spelled out, as the README documents what users type:
+    ``rollout=`` or ``horizon=`` without ``eval=`` is the rollout leaf, and ``eval=net``
+    without ``net_horizon=`` has the model value each leaf itself."""
+    if "leaf" not in options and ("rollout" in options or "horizon" in options):
+        options["leaf"] = "rollout"
+    if options.get("leaf") == "net" and "net_horizon" not in options:
+        options["net_horizon"] = None
+    return options
 
 
 def _literal(text: str) -> Any:
@@ -183,7 +214,7 @@ def agent_from_spec(spec: str, seed: int = 0) -> Agent:
                 raise ValueError(f"bad value {value!r} for {key!r} in {spec!r}") from None
     if kind == "mcts":
         try:
-            return MCTSAgent(seed=seed, **options)
+            return MCTSAgent(seed=seed, **_spec_leaf(options))
         except ValueError as exc:  # an option out of its range (the MCTS checks name it)
             raise ValueError(f"{spec!r}: {exc}") from None
     return _KINDS[kind](seed=seed)

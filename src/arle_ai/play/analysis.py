@@ -32,12 +32,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from arle_ai.engine import _core
 from arle_ai.formats.records import REVIEW_FIELDS, GameRecord
-from arle_ai.search.mcts import MCTS, SearchResult
+from arle_ai.search.config import ANALYZE_BUDGET, Budget, SearchConfig, from_keywords
+from arle_ai.search.mcts import MCTS
+from arle_ai.search.result import SearchResult
 from arle_ai.text.reading import (
     EXACT_VISITS,
     NOISE_Z,
@@ -47,11 +49,8 @@ from arle_ai.text.reading import (
 )
 
 __all__ = ["DecisionReview", "GameAnalysis", "analyze_game", "mark", "confident_loss",
-           "DEFAULT_TIME", "EXACT_VISITS", "review_position"]
+           "EXACT_VISITS", "review_position"]
 
-# Seconds of search per decision by default (a time budget: stable verdicts on any machine
-# speed; docs/benchmarks.md, "Stability of verdicts").
-DEFAULT_TIME = 1.0
 # Value lost (beyond statistical noise: confident_loss) from which a move is marked "?" and
 # "??".
 DOUBTFUL, MISTAKE = 0.01, 0.05
@@ -209,9 +208,9 @@ def _review_dict(d: DecisionReview) -> dict[str, Any]:
 def _node_value(result: SearchResult, mover: int) -> tuple[float, float, int]:
     """The mover's mean value and VP margin over all the simulations of a search's root
     (the visit-weighted mean of its actions), and their number."""
-    visits = sum(a.visits for a in result.actions)
-    value = sum(a.visits * a.mean_value for a in result.actions) / visits
-    margin = sum(a.visits * a.mean_margin for a in result.actions) / visits
+    visits = sum(a.visits for a in result.moves)
+    value = sum(a.visits * a.win_rate for a in result.moves) / visits
+    margin = sum(a.visits * a.mean_margin for a in result.moves) / visits
     if result.player == mover:
         return value, margin, visits
     return 1.0 - value, -margin, visits
@@ -225,93 +224,100 @@ def _value_after(state: _core.GameState, action: int, mover: int, search: MCTS
     after = state.copy()
     after.apply(action)
     if after.is_terminal():
-        value0, margin0 = _core.final_value(after, search.weights.as_array())
+        value0, margin0 = _core.final_value(after, search.config.weights.as_array())
         if mover == 0:
             return value0, margin0, EXACT_VISITS, []
         return 1.0 - value0, -margin0, EXACT_VISITS, []
     result = search.search(after)
     value, margin, visits = _node_value(result, mover)
-    return value, margin, visits, list(result.actions[0].pv)
+    return value, margin, visits, list(result.best.pv)
 
 
 def analyze_game(
     record: GameRecord,
     player: int | None = None,
-    iterations: int | None = None,
-    seed: int = 0,
+    budget: Budget | None = None,
+    config: SearchConfig | None = None,
     progress: Callable[[int, int], None] | None = None,
-    time_limit: float | None = None,
-    **search_options: Any,
+    **options: Any,
 ) -> GameAnalysis:
     """Review every decision of ``record`` (only ``player``'s when given) that had more than
-    one legal action, each with a search of ``iterations`` or ``time_limit`` seconds (neither:
-    :data:`DEFAULT_TIME` seconds). ``progress(done, total)`` is called after each position."""
+    one legal action, each with a search of ``config`` within ``budget`` (default
+    :data:`~arle_ai.search.config.ANALYZE_BUDGET`, 1 s); the keyword form (``iterations=``,
+    ``time_limit=``, ``seed=``, ...: see :func:`~arle_ai.search.config.from_keywords`) stands
+    for both. ``progress(done, total)`` is called after each position."""
     if player not in (None, 0, 1):
         raise ValueError(f"player must be 0 or 1, not {player!r}")
-    if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
-        raise ValueError(f"iterations must be a positive integer, not {iterations!r}")
-    if iterations is None and time_limit is None:
-        time_limit = DEFAULT_TIME
+    config, budget = _setup(budget, config, options)
     states = list(record.states())
     total = len(record.actions)
-    analysis = GameAnalysis(iterations=iterations or 0, time_limit=time_limit)
+    analysis = GameAnalysis(iterations=budget.iterations or 0, time_limit=budget.seconds)
     for ply, action in enumerate(record.actions):
         state = states[ply]
         mover = state.current_player
         assert mover is not None, "a recorded action is played in a position with a decision"
         if (player is None or mover == player) and len(state.legal_actions()) > 1:
-            review, _ = review_position(state, action, iterations, time_limit, seed, ply,
-                                        **search_options)
+            review, _ = review_position(state, action, budget, config, ply)
             analysis.decisions.append(review)
         if progress is not None:
             progress(ply + 1, total)
     return analysis
 
 
-def review_position(state: _core.GameState, action: int, iterations: int | None = None,
-                    time_limit: float | None = None, seed: int = 0, ply: int = 0,
-                    **search_options: Any) -> tuple[DecisionReview, SearchResult]:
+def _setup(budget: Budget | None, config: SearchConfig | None, options: dict[str, Any]
+           ) -> tuple[SearchConfig, Budget]:
+    """The config and budget of an analysis: given, or of the keyword form."""
+    if options:
+        if budget is not None or config is not None:
+            raise TypeError("give a budget and a config, or keyword options, not both")
+        return from_keywords(options, ANALYZE_BUDGET)
+    return (SearchConfig() if config is None else config,
+            ANALYZE_BUDGET if budget is None else budget)
+
+
+def review_position(state: _core.GameState, action: int, budget: Budget | None = None,
+                    config: SearchConfig | None = None, ply: int = 0, **options: Any
+                    ) -> tuple[DecisionReview, SearchResult]:
     """The review of ``action`` played in ``state`` (the ``ply``-th decision of its game, which
     sets the seeds as :func:`analyze_game` does) and the first search's result there."""
-    search = MCTS(iterations=iterations, time_limit=time_limit, seed=seed + ply, reuse=False,
-                  **search_options)
+    config, budget = _setup(budget, config, options)
+    search = MCTS(replace(config, seed=config.seed + ply, reuse=False), budget)
     result = search.search(state)
-    return _review(state, ply, action, result, search_options, time_limit, seed), result
+    return _review(state, ply, action, result, config, budget), result
 
 
 def _review(state: _core.GameState, ply: int, action: int, result: SearchResult,
-            search_options: dict[str, Any], time_limit: float | None, seed: int
-            ) -> DecisionReview:
+            config: SearchConfig, budget: Budget) -> DecisionReview:
     """The review of ``action`` played in ``state`` from the search ``result`` there: the
     played move searched on from the position after it to as many simulations as the most
     visited move got (:func:`_value_after`) when it had fewer, and named the best when it
     then gets no mark."""
     mover = result.player
-    top = result.actions[0]
-    played = next(a for a in result.actions if a.action == action)
+    top = result.best
+    played = next(a for a in result.moves if a.action == action)
     if played.visits >= top.visits:  # the most visited move, or as often as it
-        played_value, played_margin, played_visits = (played.mean_value, played.mean_margin,
+        played_value, played_margin, played_visits = (played.win_rate, played.mean_margin,
                                                       played.visits)
-        played_pv = list(played.pv) or [played.text]  # continuations: the first 5 ranks
+        played_pv = list(played.pv) or [played.move]  # continuations: the first 5 ranks
     else:
         # at most the first search's time again (a loaded machine then gives fewer)
-        more = MCTS(iterations=max(1, top.visits), time_limit=time_limit,
-                    seed=(seed + ply) * 2 + 1, reuse=False, **search_options)
+        more = MCTS(replace(config, seed=(config.seed + ply) * 2 + 1, reuse=False),
+                    Budget(iterations=max(1, top.visits), seconds=budget.seconds))
         played_value, played_margin, played_visits, after_pv = _value_after(
             state, action, mover, more)
-        played_pv = [played.text, *after_pv]
+        played_pv = [played.move, *after_pv]
     unmarked = action == top.action or mark(confident_loss(
-        top.mean_value, top.visits, played_value, played_visits)) == ""
+        top.win_rate, top.visits, played_value, played_visits)) == ""
     best, best_pv = (played, played_pv) if unmarked else (top, list(top.pv))
-    rivals = tuple(a.text for a in result.actions if a is not best and a is not played and (
-        a is top or within_noise(top.mean_value, top.visits, a.mean_value, a.visits)))
+    rivals = tuple(a.move for a in result.moves if a is not best and a is not played and (
+        a is top or within_noise(top.win_rate, top.visits, a.win_rate, a.visits)))
     return DecisionReview(
         ply=ply + 1, player=mover, half_year=state.half_year, pending=state.pending,
-        played=played.text, best=best.text,
-        played_value=played_value, best_value=top.mean_value,
-        value_lost=max(0.0, top.mean_value - played_value),
+        played=played.move, best=best.move,
+        played_value=played_value, best_value=top.win_rate,
+        value_lost=max(0.0, top.win_rate - played_value),
         played_margin=played_margin, best_margin=top.mean_margin,
         vp_lost=max(0.0, top.mean_margin - played_margin),
         best_visits=top.visits, played_visits=played_visits,
         near_best=rivals, best_pv=tuple(best_pv), simulations=result.iterations,
-        top=top.text)
+        top=top.move)

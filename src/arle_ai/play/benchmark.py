@@ -16,6 +16,7 @@ from typing import Any
 
 from arle_ai.engine import _core
 from arle_ai.engine.testing import random_position
+from arle_ai.search.config import Budget
 from arle_ai.search.heuristics import DEFAULT_WEIGHTS
 from arle_ai.search.mcts import MCTS
 
@@ -102,9 +103,9 @@ def run_benchmarks(quick: bool = False,
     for name, st in (("opening", opening), ("mid_game", mid)):
         out[f"mcts_iterations_per_s_{name}"] = _search_rate(st, iters, reps)
     out["mcts_iterations_per_s_opening_heuristic_rollouts"] = _search_rate(
-        opening, iters, reps, rollout="heuristic")
+        opening, iters, reps, leaf="rollout", rollout="heuristic")
     out["mcts_iterations_per_s_opening_full_random_rollouts"] = _search_rate(
-        opening, iters // 5, reps, rollout="random", horizon=-1)
+        opening, iters // 5, reps, leaf="rollout", rollout="random", horizon=-1)
     null = _search_rate(opening, iters * 10, reps, leaf="null")
     out["mcts_iterations_per_s_opening_null_leaf"] = null
     out["mcts_tree_us_per_iteration"] = 1e6 / null
@@ -161,7 +162,7 @@ def _parallel_rates(state: _core.GameState, iterations: int, reps: int) -> dict[
         out[f"mcts_iterations_per_wall_s_workers_{k}"] = iterations * k / statistics.median(times)
         # the fixed cost of a search: a tiny budget, so that almost all is overhead (for 2
         # workers: sending the root, gathering statistics and principal variations, merging)
-        search.iterations = k
+        search.budget = Budget(iterations=k)
         out[f"mcts_search_overhead_ms_workers_{k}"] = 1000 * _median_wall(
             functools.partial(search.search, state), 5)
         search.close()

@@ -33,6 +33,8 @@ from arle_ai.base.jsontext import parse_json
 from arle_ai.engine import _core
 from arle_ai.formats.records import FORMAT as RECORD_FORMAT
 from arle_ai.formats.records import RecordError, record_from_dict
+from arle_ai.play.agents import mcts_spec
+from arle_ai.search.config import WEB_AI_BUDGET, WEB_ANALYZE_BUDGET, WEB_HINT_BUDGET, Budget
 from arle_ai.web import jobs, view
 from arle_ai.web.games import SEAT_KINDS, Game, GameStore
 from arle_ai.web.tournaments import TournamentFileError, read_results
@@ -256,7 +258,7 @@ class WebApp:
     async def ai_move(self, request: Request) -> Response:
         gid, game = self.game(request)
         body = await _body(request)
-        spec, seconds = _agent_spec(body.get("ai", {"kind": "mcts", "seconds": 1.0}))
+        spec, seconds = _agent_spec(body.get("ai", {"kind": "mcts"}))
         state = game.state
         if state.is_terminal():
             raise _bad("the game is over: there is no move for the AI", 409)
@@ -282,15 +284,15 @@ class WebApp:
 
     async def hint(self, request: Request) -> Response:
         gid, game = self.game(request)
-        seconds = _float(request.query_params.get("seconds", "10"), "seconds", 0.2,
-                         MAX_HINT_SECONDS)
+        seconds = _float(request.query_params.get("seconds", WEB_HINT_BUDGET.seconds),
+                         "seconds", 0.2, MAX_HINT_SECONDS)
         state = game.state
         if state.is_terminal():
             raise _bad("the game is over: there is nothing to search", 409)
         seed = _int(request.query_params.get("seed", "0"), "seed", 0, MAX_SEED)
         searched = state.copy()
-        job = self._start(gid, "hint", (searched, seconds, seed, self.hint_nodes),
-                          seconds + GRACE)
+        job = self._start(gid, "hint", (searched, Budget(seconds=seconds), seed,
+                                        self.hint_nodes), seconds + GRACE)
         head = {"ply": game.cursor, "player": state.current_player, "seconds": seconds}
 
         def update(raw: tuple[Any, ...]) -> dict[str, Any]:
@@ -331,14 +333,15 @@ class WebApp:
 
     async def analysis(self, request: Request) -> Response:
         gid, game = self.game(request)
-        iterations = _int(request.query_params.get("iterations", "1000"), "iterations", 10,
-                          MAX_ANALYSIS_ITERATIONS)
+        iterations = _int(request.query_params.get("iterations",
+                                                   WEB_ANALYZE_BUDGET.iterations),
+                          "iterations", 10, MAX_ANALYSIS_ITERATIONS)
         if not game.actions:
             raise _bad("the game has no decisions to analyse yet", 409)
         actions = list(game.actions)
         record = game.record()
         budget = 60 + len(actions) * iterations / 500  # seconds; far above the expected time
-        job = self._start(gid, "analysis", (record, iterations, 0), budget)
+        job = self._start(gid, "analysis", (record, Budget(iterations=iterations), 0), budget)
 
         async def stream() -> AsyncIterator[bytes]:
             messages = job.messages()
@@ -419,8 +422,9 @@ def _agent_spec(ai: Any) -> tuple[str, float]:
                    f"is not loaded from the web), not {_short(ai)}")
     if ai["kind"] != "mcts":
         return ai["kind"], 1.0
-    seconds = _float(ai.get("seconds", 1.0), "ai.seconds", 0.05, MAX_AI_SECONDS)
-    return f"mcts:time={seconds:g}", seconds
+    seconds = _float(ai.get("seconds", WEB_AI_BUDGET.seconds), "ai.seconds", 0.05,
+                     MAX_AI_SECONDS)
+    return mcts_spec(Budget(seconds=seconds)), seconds
 
 
 def _game_from_body(body: dict[str, Any]) -> Game:

@@ -25,7 +25,10 @@ from arle_ai.engine import _core
 from arle_ai.formats.records import GameRecord
 from arle_ai.play.agents import agent_from_spec, choose_action
 from arle_ai.play.analysis import analyze_game
-from arle_ai.search.mcts import MCTS, SearchResult
+from arle_ai.search.config import Budget, SearchConfig
+from arle_ai.search.mcts import MCTS
+from arle_ai.search.result import SearchResult
+from arle_ai.search.tree import SearchProgress
 from arle_ai.text.notation import action_label
 
 __all__ = ["Job", "JobError", "JobStopped", "hint_payload", "start_job"]
@@ -88,10 +91,10 @@ def hint_payload(state: _core.GameState, result: SearchResult, total: int,
     """A hint update: the search totals (``cpu``: the search process's CPU seconds) and
     every root move's statistics, best first."""
     moves = []
-    for rank, st in enumerate(result.actions):
+    for rank, st in enumerate(result.moves):
         moves.append({
-            "action": st.action, "move": st.text, "visits": st.visits,
-            "value": st.mean_value, "margin": st.mean_margin,
+            "action": st.action, "move": st.move, "visits": st.visits,
+            "value": st.win_rate, "margin": st.mean_margin,
             "pv": pv_with_players(state, st.pv) if rank < PV_SHOWN else [],
         })
     return {"player": result.player, "iterations": total, "seconds": elapsed,
@@ -100,35 +103,38 @@ def hint_payload(state: _core.GameState, result: SearchResult, total: int,
             "nodes": nodes, "moves": moves}
 
 
-def _hint_main(conn: Any, state: _core.GameState, seconds: float, seed: int,
+def _hint_main(conn: Any, state: _core.GameState, budget: Budget, seed: int,
                max_nodes: int = MAX_NODES) -> None:
-    """Search ``state`` for ``seconds`` in slices, sending the statistics after each slice,
-    and stop early once the tree holds ``max_nodes`` positions (the memory bound).
-
-    The tree is kept between slices (MCTS reuse), so the statistics grow as one search."""
+    """Search ``state`` within ``budget`` as one search, sending the statistics so far every
+    :data:`UPDATE_SECONDS` (from the search's progress callback) and at the end, and stop
+    early once the tree holds ``max_nodes`` positions (the memory bound)."""
     _limit_memory()
     try:
-        search = MCTS(time_limit=UPDATE_SECONDS, seed=seed, reuse=True,
-                      max_memory=HINT_MEMORY)
+        search = MCTS(SearchConfig(seed=seed, max_memory=HINT_MEMORY), budget)
         start, cpu_start = time.perf_counter(), time.process_time()
-        total = 0
+        sent = [0, 0.0]  # iterations and seconds of the last update sent
         reason = "time"
-        while True:
-            left = seconds - (time.perf_counter() - start)
-            if left <= 0.005:
-                break
-            search.time_limit = min(UPDATE_SECONDS, left)
-            result = search.search(state)
-            total += result.iterations
-            nodes = search.node_count()
+
+        def send(result: SearchResult, iterations: int, elapsed: float) -> None:
             # the raw statistics: the server adds who moves along each pv (hint_payload),
             # so this process spends its time searching
-            conn.send(("update", (result, total, time.perf_counter() - start, nodes,
+            conn.send(("update", (result, iterations, elapsed, search.node_count(),
                                   time.process_time() - cpu_start)))
-            if nodes >= max_nodes:
+            sent[:] = [iterations, elapsed]
+
+        def progress(report: SearchProgress) -> bool:
+            nonlocal reason
+            full = search.node_count() >= max_nodes
+            if full or report.elapsed - sent[1] >= UPDATE_SECONDS:
+                send(report.result(), report.iterations, report.elapsed)
+            if full:
                 reason = "memory"
-                break
-        conn.send(("done", {"reason": reason, "iterations": total,
+            return full
+
+        result = search.search(state, progress=progress)
+        if result.iterations != sent[0]:
+            send(result, result.iterations, result.time_taken)
+        conn.send(("done", {"reason": reason, "iterations": result.iterations,
                             "seconds": time.perf_counter() - start}))
     except MemoryError:
         conn.send(("error", "the search ran out of its memory allowance and was stopped"))
@@ -150,14 +156,15 @@ def _move_main(conn: Any, state: _core.GameState, spec: str, seed: int) -> None:
         conn.close()
 
 
-def _analysis_main(conn: Any, record: GameRecord, iterations: int, seed: int) -> None:
+def _analysis_main(conn: Any, record: GameRecord, budget: Budget, seed: int) -> None:
     """Analyse ``record`` (arle_ai.play.analysis), sending progress after each position."""
     _limit_memory()
     try:
         def progress(done: int, total: int) -> None:
             conn.send(("progress", {"done": done, "total": total}))
 
-        analysis = analyze_game(record, iterations=iterations, seed=seed, progress=progress)
+        analysis = analyze_game(record, budget=budget, config=SearchConfig(seed=seed),
+                                progress=progress)
         conn.send(("done", analysis.to_dict(record)))  # with printed names
     except (ValueError, MemoryError) as exc:
         conn.send(("error", f"analysis failed: {exc}"))

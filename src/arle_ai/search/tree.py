@@ -1,0 +1,127 @@
+"""One process's search: the core's tree (``_core.SearchTree``), the leaf evaluator of a
+:class:`SearchConfig`, and the simulation loop, one core call per batch of iterations (the
+whole budget, or :data:`PROGRESS_EVERY` iterations between progress reports).
+
+:class:`arle_ai.MCTS` runs it in the calling process, and each worker of its pool
+(:mod:`arle_ai.search.pool`) runs one; both pass it values (the config, the budget's numbers
+and a seed), so neither reaches into the other.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from arle_ai.engine import _core
+from arle_ai.search.config import SearchConfig
+from arle_ai.search.result import RootStats, SearchResult, rank_moves
+
+__all__ = ["TreeSearch", "SearchProgress", "Progress", "make_evaluator", "PROGRESS_EVERY",
+           "PV_DEPTH"]
+
+PROGRESS_EVERY = 256  # iterations between progress reports
+PV_DEPTH = 8  # moves of a principal variation
+
+
+def make_evaluator(config: SearchConfig) -> _core.LeafEvaluator:
+    """The compiled leaf evaluator of ``config``: one rollout ("rollout", with the `rollout`
+    policy and `horizon`), the static evaluation ("static"), none ("null": every leaf 0.5,
+    which measures the tree code alone), or the learned value model ("net": the `net` weights
+    file, default the shipped weights; with `net_horizon` h, a rollout of h half-years with
+    the `rollout` policy first, see :mod:`arle_ai.search.net`)."""
+    w = config.weights.as_array()
+    t = config.prior_temperature
+    if config.leaf == "net":
+        from arle_ai.search.net import load_net  # numpy and the weights only when used
+
+        return _core.NetEvaluator(w, load_net(config.net), t, config.net_horizon,
+                                  config.rollout == "heuristic")
+    if config.leaf == "rollout":
+        assert config.horizon is not None, "SearchConfig sets the rollout leaf's horizon"
+        return _core.RolloutEvaluator(w, t, config.rollout == "heuristic", config.horizon)
+    if config.leaf == "static":
+        return _core.StaticEvaluator(w, t)
+    return _core.NullEvaluator(w, t)
+
+
+class SearchProgress:
+    """A search under way, as its progress callback sees it: the iterations done, the seconds
+    since the loop began, and :meth:`result` (the statistics so far, built on request)."""
+
+    __slots__ = ("iterations", "elapsed", "_search", "_state")
+
+    def __init__(self, search: TreeSearch, state: _core.GameState, iterations: int,
+                 elapsed: float) -> None:
+        self.iterations = iterations
+        self.elapsed = elapsed
+        self._search = search
+        self._state = state
+
+    def result(self) -> SearchResult:
+        """The root's statistics so far, as the search would return them now."""
+        return self._search.result(self._state, self.iterations, self.elapsed)
+
+
+# Called every PROGRESS_EVERY iterations and once at the end; True stops the search.
+Progress = Callable[[SearchProgress], bool | None]
+
+
+class TreeSearch:
+    """A search tree with its evaluator and loop (``evaluator``: a compiled
+    ``_core.LeafEvaluator`` instead of the config's leaf)."""
+
+    def __init__(self, config: SearchConfig,
+                 evaluator: _core.LeafEvaluator | None = None) -> None:
+        self.config = config
+        self.evaluator = evaluator if evaluator is not None else make_evaluator(config)
+        self.tree = _core.SearchTree(max_bytes=config.max_memory // config.workers,
+                                     max_nodes=config.max_nodes)
+
+    def run(self, state: _core.GameState, iterations: int | None, seconds: float | None,
+            seed: int, progress: Progress | None = None) -> int:
+        """Simulations from `state` until `iterations` are done or `seconds` have passed
+        (the core's deadline) or `progress` says stop; returns the simulations done."""
+        tree, config = self.tree, self.config
+        if not config.reuse:
+            tree.clear()
+        elif tree.bytes_used > tree.max_bytes // 2:
+            tree.prune(state)
+        tree.seed(seed)
+        tree.ensure_root(state, self.evaluator, config.puct)
+        start = time.perf_counter()
+        budget = iterations if iterations is not None else 1 << 62
+        done = 0
+        reported = 0
+        while done < budget:
+            batch = budget - done if progress is None else min(PROGRESS_EVERY, budget - done)
+            left = -1.0
+            if seconds is not None:
+                left = seconds - (time.perf_counter() - start)
+                if left <= 0:
+                    break
+            n = tree.run(state, self.evaluator, batch, left, config.c, config.puct)
+            done += n
+            if progress is not None and n == batch and done % PROGRESS_EVERY == 0:
+                reported = done
+                if progress(SearchProgress(self, state, done, time.perf_counter() - start)):
+                    break
+            if n < batch:
+                break
+        if progress is not None and reported != done:
+            progress(SearchProgress(self, state, done, time.perf_counter() - start))
+        return done
+
+    def root_stats(self, state: _core.GameState) -> RootStats:
+        """The core's statistics of `state`'s node (which run() searched from)."""
+        stats = self.tree.stats(state)
+        if stats is None:  # run() searched from this node: never
+            raise RuntimeError("the searched position is not in the tree")
+        return stats
+
+    def principal_variation(self, state: _core.GameState, action: int) -> list[int]:
+        return self.tree.principal_variation(state, action, PV_DEPTH)
+
+    def result(self, state: _core.GameState, iterations: int, elapsed: float) -> SearchResult:
+        """The ranked statistics of `state`'s node and their principal variations."""
+        return rank_moves(state, self.root_stats(state),
+                          lambda a: self.principal_variation(state, a), iterations, elapsed)
