@@ -1,24 +1,6 @@
 # The 30 action spaces (actions.md §3, §4), the Laborer, and the shared sub-decisions
 # (building payment, cutting peat, flipping, Master steps) they and the buildings use.
 
-# sub-decision frames: K_ACTION with what >= 30 (Frame fields: _state.pxi)
-cdef enum:
-    F_PAY_BUILDING = 30     # count = building, step (0 either, 1 picks), low = lowest kind allowed, mask = picks left
-    F_CUT = 31              # count = cuts left (STOP allowed unless step = 1)
-    F_FLIP = 32             # one flip (Warden icon)
-    F_MASTER = 33           # count = moves left, low = lowest track allowed (tracks taken in increasing order)
-    F_FIELD = 34            # count = fields left, low = lowest field side allowed
-    F_FOREST = 35           # count = forests left (Lutetsburg Castle, as the Forester without cost)
-    F_ANIMALS = 36          # count = animals to take of any kind, low = lowest type allowed
-    F_DELIVER = 37          # count = destination, mask = deliveries made
-    F_SMITHY = 38           # swap peat boats / handcarts / wagons for plows, STOP to end
-    F_FARMERS_INN = 39      # count = fields left to turn into forests
-    F_BAKEHOUSE = 40        # count = exchanges left
-    F_GIVE_ANIMALS = 41     # count = animals to hand over of any kind, low = lowest type allowed
-    F_GIVE_CLOTHING = 42    # hand over one clothing tile of your choice
-    F_JUNK = 43             # Junk Dealer's Inn: a peat boat or a handcart
-    F_LAST = 44
-
 # ---- supply of shared tiles ----
 
 cdef inline int fields_left(State* s) noexcept nogil:
@@ -206,18 +188,16 @@ cdef void start_building_payment(State* s, int pi, int b) noexcept nogil:
     for j in range(3):
         if BCOST_FIXED_G[b][j] >= 0:
             pay_good(p, BCOST_FIXED_G[b][j], BCOST_FIXED_N[b][j])
-    push(s, K_ACTION, pi, F_PAY_BUILDING, 0, b, 0)
-    top(s).mask = BCOST_ANY_MATERIALS[b] + BCOST_DIFF_MATERIALS[b] + BCOST_DIFF_CLOTHING[b]
-    if BCOST_EITHER_G[b][0] < 0:
-        top(s).step = 1
-    if top(s).mask == 0 and top(s).step == 1:
+    push_payment(s, pi, b, BCOST_ANY_MATERIALS[b] + BCOST_DIFF_MATERIALS[b] + BCOST_DIFF_CLOTHING[b],
+                 BCOST_EITHER_G[b][0] >= 0)
+    if kinds_to_pick(top(s)) == 0 and either_paid(top(s)) == 1:
         pop(s)
         gain_building(s, pi, b)
 
 cdef int pay_building_legal(State* s, Frame* f, int* out) noexcept nogil:
     cdef Player* p = &s.pl[f.player]
-    cdef int b = f.count, n = 0, j, g, lo, hi
-    if f.step == 0:
+    cdef int b = paying_for(f), n = 0, j, g, lo, hi
+    if either_paid(f) == 0:
         for j in range(2):
             g = BCOST_EITHER_G[b][j]
             if g >= 0 and p.goods[g] >= BCOST_EITHER_N[b][j]:
@@ -234,28 +214,27 @@ cdef int pay_building_legal(State* s, Frame* f, int* out) noexcept nogil:
         if p.goods[g] <= 0:
             continue
         if BCOST_ANY_MATERIALS[b] > 0:
-            if g >= f.low:
+            if g >= lowest_kind(f):
                 out[n] = ACT_GOOD + g
                 n += 1
-        elif g >= f.low and kinds_with_goods(p, lo, hi, g + 1) >= f.mask - 1:
+        elif g >= lowest_kind(f) and kinds_with_goods(p, lo, hi, g + 1) >= kinds_to_pick(f) - 1:
             out[n] = ACT_GOOD + g
             n += 1
     return n
 
 cdef void pay_building_apply(State* s, Frame* f, int a) noexcept nogil:
     cdef Player* p = &s.pl[f.player]
-    cdef int b = f.count, g = a - ACT_GOOD, pi = f.player, j
-    if f.step == 0:
+    cdef int b = paying_for(f), g = a - ACT_GOOD, pi = f.player, j
+    if either_paid(f) == 0:
         for j in range(2):
             if BCOST_EITHER_G[b][j] == g:
                 p.goods[g] -= BCOST_EITHER_N[b][j]
-        f.step = 1
+        set_either_paid(f)
     else:
         p.goods[g] -= 1
-        f.mask -= 1
         # "any" materials may repeat a kind; "different" ones may not
-        f.low = <int8_t>(g if BCOST_ANY_MATERIALS[b] > 0 else g + 1)
-    if f.step == 1 and f.mask <= 0:
+        picked_kind(f, g if BCOST_ANY_MATERIALS[b] > 0 else g + 1)
+    if either_paid(f) == 1 and kinds_to_pick(f) <= 0:
         pop(s)
         gain_building(s, pi, b)
 
@@ -287,7 +266,7 @@ cdef inline void push_cut(State* s, int pi, int cuts) noexcept nogil:
     """Cut `cuts` peat from pi's own moors (fewer if fewer lie there), the player choosing the
     tiles. Cutting is never worse than not cutting, so it is not optional (rules-decisions)."""
     if cuts > 0 and peat_on_moors(&s.pl[pi]) > 0:
-        push(s, K_ACTION, pi, F_CUT, 1, cuts, 0)
+        push_required_cuts(s, pi, cuts)
 
 # ---- flipping (Warden, Dike Warden, Berum Castle; actions.md §8.5) ----
 
@@ -423,7 +402,7 @@ cdef inline int tool_step_payable(Player* p, int t) noexcept nogil:
 
 cdef inline void push_master(State* s, int pi, int moves) noexcept nogil:
     if moves > 0:
-        push(s, K_ACTION, pi, F_MASTER, 0, moves, 0)
+        push_sub(s, pi, F_MASTER, moves)
 
 # ---- the action spaces (actions.md §3, §4) ----
 # Each space is one block below: the fixed part of its action (start, after its food cost,
@@ -443,10 +422,6 @@ cdef SpaceApply SPACE_APPLY[NSPACES]
 cdef inline int add(int* out, int n, int a) noexcept nogil:
     out[n] = a
     return n + 1
-
-cdef inline void push_space(State* s, int pi, int space, int c) noexcept nogil:
-    """The space's pending frame; count: the repetitions left where it has any."""
-    push(s, K_ACTION, pi, space, 0, c, 0)
 
 cdef inline int space_can_start(State* s, int pi, int space, int special) noexcept nogil:
     """Whether pi can pay the food `space` costs (a space may be used for its blocking effect
@@ -473,9 +448,9 @@ cdef void no_effect(State* s, Frame* f, Player* p, int a) noexcept nogil:
     pass
 
 cdef inline int repeat_legal(Frame* f, int can_pay, int* out) noexcept nogil:
-    """An "up to count times" exchange: STOP, or one MORE while repetitions and payment last."""
+    """An "up to (tool) times" exchange: STOP, or one MORE while repetitions and payment last."""
     cdef int n = add(out, 0, ACT_STOP)
-    if f.count > 0 and can_pay:
+    if exchanges_left(f) > 0 and can_pay:
         n = add(out, n, ACT_MORE)
     return n
 
@@ -520,10 +495,10 @@ cdef void summer_grocer_apply(State* s, Frame* f, Player* p, int a) noexcept nog
 # The exchange spaces (S3 Wool Weaver, W2 Tanner, W3 Linen Weaver, W8 Potter): up to (their
 # tool) times, pay one good and take others (rules.SPACE_EXCHANGES).
 cdef int exchange_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
-    return repeat_legal(f, p.goods[EXCH_PAY_GOOD[f.what]] >= EXCH_PAY_N[f.what], out)
+    return repeat_legal(f, p.goods[EXCH_PAY_GOOD[action_of(f)]] >= EXCH_PAY_N[action_of(f)], out)
 
 cdef void exchange_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
-    cdef int space = f.what, j
+    cdef int space = action_of(f), j
     if a == ACT_STOP:
         pop(s)
         return
@@ -531,7 +506,7 @@ cdef void exchange_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
     for j in range(MAX_PARTS):
         if EXCH_GAIN_GOOD[space][j] >= 0:
             gain(p, EXCH_GAIN_GOOD[space][j], EXCH_GAIN_N[space][j])
-    f.count -= 1
+    use_exchange(f)
 
 # S3 Wool Weaver: up to (weaving looms) times 1 wool -> 1 woolen.
 cdef void wool_weaver_start(State* s, int pi, Player* p, int space) noexcept nogil:
@@ -556,7 +531,7 @@ cdef int dike_builder_legal(State* s, Frame* f, Player* p, int* out) noexcept no
     return add(out, n, ACT_ANIMAL + A_CATTLE)
 
 cdef void take_animal_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
-    cdef int pi = f.player, space = f.what
+    cdef int pi = f.player, space = action_of(f)
     pop(s)
     gain_animal(s, pi, a - ACT_ANIMAL, SPACE_CHOICE_N[space])
 
@@ -581,10 +556,10 @@ cdef void farmer_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
     pop(s)
     if a == ACT_STOP:
         if p.plows > 0:
-            push(s, K_ACTION, pi, F_FIELD, 0, p.plows, 0)
+            push_sub(s, pi, F_FIELD, p.plows)
         return
     buy_piece(s, pi, V_PLOW, a - ACT_ANIMAL)
-    push(s, K_ACTION, pi, F_FIELD, 0, p.plows, 0)
+    push_sub(s, pi, F_FIELD, p.plows)
 
 # S9 Forester (1 food): place a forest or build a building.
 cdef void forester_start(State* s, int pi, Player* p, int space) noexcept nogil:
@@ -631,11 +606,11 @@ cdef int builder_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
 
 # S14 Warden / W13 Dike Warden (after 1 dike): one flip (F_FLIP).
 cdef void warden_start(State* s, int pi, Player* p, int space) noexcept nogil:
-    push(s, K_ACTION, pi, F_FLIP, 0, 0, 0)
+    push_sub(s, pi, F_FLIP, 0)
 
 cdef void dike_warden_start(State* s, int pi, Player* p, int space) noexcept nogil:
     build_dikes(p, DIKE_WARDEN_DIKES_N)
-    push(s, K_ACTION, pi, F_FLIP, 0, 0, 0)
+    push_sub(s, pi, F_FLIP, 0)
 
 # S15 / W15 Laborer (2 food): (summer) a vehicle or (winter) a building, or use an occupied
 # space of the season.
@@ -680,14 +655,14 @@ cdef void linen_weaver_start(State* s, int pi, Player* p, int space) noexcept no
     push_space(s, pi, space, tool_value(p, T_WEAVING_LOOMS))
 
 # W4 Butcher: up to (slaughtering tables) animals, each 3 food (cattle 4) and 2 hides; the
-# animals in non-decreasing type order (low = lowest type allowed).
+# animals in non-decreasing type order (butcher_lowest: the lowest type allowed).
 cdef void butcher_start(State* s, int pi, Player* p, int space) noexcept nogil:
     push_space(s, pi, space, tool_value(p, T_SLAUGHTERING_TABLES))
 
 cdef int butcher_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
     cdef int n = add(out, 0, ACT_STOP), t
-    if f.count > 0:
-        for t in range(f.low, NANIMALS):
+    if butcher_left(f) > 0:
+        for t in range(butcher_lowest(f), NANIMALS):
             if p.animals[t] > 0:
                 n = add(out, n, ACT_ANIMAL + t)
     return n
@@ -700,8 +675,7 @@ cdef void butcher_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
     p.animals[t] -= 1
     gain(p, G_FOOD, BUTCHER_FOOD_BY_ANIMAL[t])
     gain(p, G_HIDE, BUTCHER_HIDES_N)
-    f.count -= 1
-    f.low = <int8_t>t
+    butchered(f, t)
 
 # W5 Cattle Trader: 2 grain, then 1 sheep with 1 cattle or 1 horse.
 cdef void cattle_trader_start(State* s, int pi, Player* p, int space) noexcept nogil:
@@ -713,7 +687,7 @@ cdef int cattle_trader_legal(State* s, Frame* f, Player* p, int* out) noexcept n
     return add(out, n, ACT_ANIMAL + A_HORSE)
 
 cdef void cattle_trader_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
-    cdef int pi = f.player, space = f.what, j, code
+    cdef int pi = f.player, space = action_of(f), j, code
     pop(s)                          # (clears *f)
     for j in range(MAX_PARTS):      # rules.SPACE_GAINS_WITH_CHOICE, housed with the choice
         code = CHOICE_GAIN_CODE[space][j]
@@ -741,20 +715,20 @@ cdef void winter_grocer_apply(State* s, Frame* f, Player* p, int a) noexcept nog
     gain_animal(s, pi, a - ACT_ANIMAL, SPACE_CHOICE_N[W_GROCER])
     push_cut(s, pi, WINTER_GROCER_CUTS_N)
 
-# W7 Builders' Merchant: 2 hides, then 1 wood or 1 clay, then 1 timber or 1 brick (step 0, 1).
+# W7 Builders' Merchant: 2 hides, then 1 wood or 1 clay, then 1 timber or 1 brick (merchant_second_part).
 cdef void builders_merchant_start(State* s, int pi, Player* p, int space) noexcept nogil:
     take_space_gains(s, pi, space)
     push_space(s, pi, space, 0)
 
 cdef int builders_merchant_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
-    if f.step == 0:
+    if merchant_second_part(f) == 0:
         return add(out, add(out, 0, ACT_GOOD + G_WOOD), ACT_GOOD + G_CLAY)
     return add(out, add(out, 0, ACT_GOOD + G_TIMBER), ACT_GOOD + G_BRICK)
 
 cdef void builders_merchant_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
     gain(p, a - ACT_GOOD, SPACE_CHOICE_N[W_BUILDERS_MERCHANT])
-    if f.step == 0:
-        f.step = 1
+    if merchant_second_part(f) == 0:
+        merchant_to_second_part(f)
     else:
         pop(s)
 
@@ -788,7 +762,7 @@ cdef void baker_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
         else:
             pay_wood(p, 1)
     gain(p, G_FOOD, BAKER_FOOD_N)
-    f.count -= 1
+    use_exchange(f)
 
 # W10 Wood Trader (1 food, grain only when no food is left): 4 wood or a building.
 cdef void wood_trader_start(State* s, int pi, Player* p, int space) noexcept nogil:
@@ -803,10 +777,10 @@ cdef void wood_trader_apply(State* s, Frame* f, Player* p, int a) noexcept nogil
     pop(s)
     gain(p, G_WOOD, WOOD_TRADER_WOOD_N)
 
-# W12 Wainwright: up to one vehicle (b = 1 once decided), then up to one peat boat.
+# W12 Wainwright: up to one vehicle (vehicle_decided once bought or declined), then up to one peat boat.
 cdef int wainwright_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
     cdef int n = add(out, 0, ACT_STOP)
-    if f.step == 0:
+    if vehicle_decided(f) == 0:
         n = vehicle_purchases(s, f.player, out, n)
     if can_buy_piece(s, f.player, V_PEAT_BOAT, A_HORSE):
         n = add(out, n, ACT_VEHICLE + V_PEAT_BOAT)
@@ -814,8 +788,8 @@ cdef int wainwright_legal(State* s, Frame* f, Player* p, int* out) noexcept nogi
 
 cdef void wainwright_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
     if a == ACT_STOP:
-        if f.step == 0:
-            f.step = 1
+        if vehicle_decided(f) == 0:
+            decide_vehicle(f)
         else:
             pop(s)
         return
@@ -823,7 +797,7 @@ cdef void wainwright_apply(State* s, Frame* f, Player* p, int a) noexcept nogil:
     if a == ACT_VEHICLE + V_PEAT_BOAT:
         pop(s)
     else:
-        f.step = 1
+        decide_vehicle(f)
 
 # W14 Carpenter (winter): turn a stall into a stable for 2 bricks, or build a stall.
 cdef int winter_carpenter_legal(State* s, Frame* f, Player* p, int* out) noexcept nogil:
@@ -888,7 +862,7 @@ cdef void space_start(State* s, int pi, int space) noexcept nogil:
     SPACE_START[space](s, pi, &s.pl[pi], space)
 
 cdef int space_frame_legal(State* s, Frame* f, int* out) noexcept nogil:
-    return SPACE_LEGAL[f.what](s, f, &s.pl[f.player], out)
+    return SPACE_LEGAL[action_of(f)](s, f, &s.pl[f.player], out)
 
 cdef void imitate(State* s, Frame* f, int a) noexcept nogil:
     cdef int pi = f.player, space = a - ACT_IMITATE
@@ -906,96 +880,93 @@ cdef void space_frame_apply(State* s, Frame* f, int a) noexcept nogil:
     elif ACT_BUILD <= a < ACT_BUILD + NBUILDINGS:
         build_choice(s, f, a)
     else:
-        SPACE_APPLY[f.what](s, f, &s.pl[f.player], a)
+        SPACE_APPLY[action_of(f)](s, f, &s.pl[f.player], a)
 
 # ---- generic sub-decision frames ----
 
 cdef int sub_frame_legal(State* s, Frame* f, int* out) noexcept nogil:
-    cdef int pi = f.player, n = 0, t, g
+    cdef int pi = f.player, n = 0, t, g, what = action_of(f)
     cdef Player* p = &s.pl[pi]
-    if f.what == F_PAY_BUILDING:
+    if what == F_PAY_BUILDING:
         return pay_building_legal(s, f, out)
-    if f.what == F_CUT:
-        if f.step == 0:
+    if what == F_CUT:
+        if cut_required(f) == 0:
             n = add(out, n, ACT_STOP)
-        if f.count > 0:
+        if cuts_left(f) > 0:
             n = cut_actions(p, out, n)
         return n
-    if f.what == F_FLIP:
+    if what == F_FLIP:
         return flip_actions(p, out, 0)
-    if f.what == F_MASTER:
+    if what == F_MASTER:
         n = add(out, n, ACT_STOP)
-        if f.count > 0:
-            for t in range(f.low, NTOOLS):
+        if moves_left(f) > 0:
+            for t in range(lowest_track(f), NTOOLS):
                 if tool_step_payable(p, t):
                     n = add(out, n, ACT_TOOL + t)
         return n
-    if f.what == F_FIELD:
+    if what == F_FIELD:
         n = add(out, n, ACT_STOP)
-        if f.count > 0 and can_place_field(s, pi):
-            for g in range(f.low, 2):
+        if fields_to_place(f) > 0 and can_place_field(s, pi):
+            for g in range(lowest_side(f), 2):
                 n = add(out, n, ACT_TILE + g)
         return n
-    if f.what == F_FOREST:
+    if what == F_FOREST:
         n = add(out, n, ACT_STOP)
-        if f.count > 0 and can_place_forest(s, pi):
+        if forests_to_place(f) > 0 and can_place_forest(s, pi):
             n = add(out, n, ACT_TILE + TILE_FOREST)
         return n
-    if f.what == F_ANIMALS:
-        if f.count > 0:
-            for t in range(f.low, 3):
+    if what == F_ANIMALS:
+        if animals_to_take(f) > 0:
+            for t in range(lowest_to_take(f), 3):
                 n = add(out, n, ACT_ANIMAL + t)
         return n
     return building_frame_legal(s, f, out)
 
 cdef void sub_frame_apply(State* s, Frame* f, int a) noexcept nogil:
-    cdef int pi = f.player, t
+    cdef int pi = f.player, t, what = action_of(f)
     cdef Player* p = &s.pl[pi]
-    if f.what == F_PAY_BUILDING:
+    if what == F_PAY_BUILDING:
         pay_building_apply(s, f, a)
         return
     if a == ACT_STOP:
         pop(s)
         return
-    if f.what == F_CUT:
+    if what == F_CUT:
         cut_peat_from(p, a - ACT_CUT)
-        f.count -= 1
-        if f.count <= 0 or peat_on_moors(p) == 0:
+        cut_one(f)
+        if cuts_left(f) <= 0 or peat_on_moors(p) == 0:
             pop(s)
         check_housing(s, pi)   # an emptied moor frees land: never fewer places, kept for safety
-    elif f.what == F_FLIP:
+    elif what == F_FLIP:
         pop(s)
         apply_flip(s, pi, a - ACT_FLIP)
-    elif f.what == F_MASTER:
+    elif what == F_MASTER:
         t = a - ACT_TOOL
         pay_good(p, TOOL_COST_GOOD[t], TOOL_COST_AMOUNT[t])
         p.tools[t] += 1
-        f.count -= 1
-        f.low = <int8_t>(t + 1)
-    elif f.what == F_FIELD:
-        f.count -= 1
-        f.low = <int8_t>(a - ACT_TILE)
+        moved_track(f, t)
+    elif what == F_FIELD:
+        placed_side(f, a - ACT_TILE)
         place_field(s, pi, a - ACT_TILE)
-    elif f.what == F_FOREST:
-        f.count -= 1
+    elif what == F_FOREST:
+        placed_forest_tile(f)
         place_forest(s, pi)
-    elif f.what == F_ANIMALS:
+    elif what == F_ANIMALS:
         t = a - ACT_ANIMAL
-        f.count -= 1
-        f.low = <int8_t>t
-        if f.count <= 0:
+        took_animal(f, t)
+        if animals_to_take(f) <= 0:
             pop(s)
         gain_animal(s, pi, t, 1)
     else:
         building_frame_apply(s, f, a)
 
 cdef int action_frame_legal(State* s, Frame* f, int* out) noexcept nogil:
-    if f.what < NSPACES:
+    if action_of(f) < NSPACES:
         return space_frame_legal(s, f, out)
     return sub_frame_legal(s, f, out)
 
 cdef void action_frame_apply(State* s, Frame* f, int a) noexcept nogil:
-    if f.what < NSPACES:
+    if action_of(f) < NSPACES:
         space_frame_apply(s, f, a)
     else:
         sub_frame_apply(s, f, a)

@@ -177,7 +177,7 @@ cdef class GameState:
         cdef Frame* f = top(&self.s)
         name = FRAME_KINDS[f.kind]
         if f.kind == K_ACTION:
-            name += ":" + _frame_step_name(f.what)
+            name += ":" + _frame_step_name(action_of(f))
         return name
 
     def is_terminal(self):
@@ -236,7 +236,7 @@ cdef class GameState:
         while self.s.sp > 0 and guard < 10000:
             guard += 1
             f = top(&self.s)
-            kind, pc, player, sp = f.kind, f.what, f.player, self.s.start_player
+            kind, pc, player, sp = f.kind, program_step(f), f.player, self.s.start_player
             if kind not in (K_ADVANCE, K_HALF_END, K_GAME_OVER, K_TURN):
                 n = legal_actions(&self.s, buf)
                 pc = buf[0] if n == 1 else -1

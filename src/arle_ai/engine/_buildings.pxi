@@ -24,7 +24,7 @@ cdef void building_on_build(State* s, int pi, int b) noexcept nogil:
     elif b == B_SMOKEHOUSE:
         push_cut(s, pi, tool_value(p, T_FISH_TRAPS))
     elif b == B_SMITHY:
-        push(s, K_ACTION, pi, F_SMITHY, 0, 0, 0)
+        push_sub(s, pi, F_SMITHY, 0)
     elif b == B_COOPERAGE:
         f = p.animals[A_SHEEP] + p.animals[A_CATTLE]
         k = 0
@@ -35,7 +35,7 @@ cdef void building_on_build(State* s, int pi, int b) noexcept nogil:
             if COOPERAGE_GOOD[j] >= 0:
                 gain(p, COOPERAGE_GOOD[j], COOPERAGE_N[j] * k)
     elif b == B_BAKEHOUSE:
-        push(s, K_ACTION, pi, F_BAKEHOUSE, 0, tool_value(p, T_OVENS), 0)
+        push_sub(s, pi, F_BAKEHOUSE, tool_value(p, T_OVENS))
     elif b == B_MILL:
         f = p.grain_fields + p.flax_fields
         k = 0
@@ -49,11 +49,11 @@ cdef void building_on_build(State* s, int pi, int b) noexcept nogil:
         gain(p, G_PEAT, JOINERY_PEAT_N * p.peat_boats)
         gain_animal(s, pi, A_HORSE, JOINERY_HORSES_N * p.plows)
     elif b == B_POTTERS_INN:
-        push(s, K_ACTION, pi, F_ANIMALS, 0, tool_value(p, T_POTTERY_WHEELS), 0)
+        push_sub(s, pi, F_ANIMALS, tool_value(p, T_POTTERY_WHEELS))
     elif b == B_FARMERS_INN:
-        push(s, K_ACTION, pi, F_FARMERS_INN, 0, FARMERS_INN_N, 0)
+        push_sub(s, pi, F_FARMERS_INN, FARMERS_INN_N)
     elif b == B_JUNK_DEALERS_INN:
-        push(s, K_ACTION, pi, F_JUNK, 0, 0, 0)
+        push_sub(s, pi, F_JUNK, 0)
     elif b == B_GULF_HOUSE_INN:
         # a double stall counts as two stalls (docs/rules-decisions.md)
         gain(p, G_TIMBER, GULF_TIMBER_N * stall_pens(p))
@@ -68,9 +68,9 @@ cdef void building_on_build(State* s, int pi, int b) noexcept nogil:
         if can_gain_piece(s, pi, V_CARRIAGE):
             add_piece(p, V_CARRIAGE)
     elif b == B_LUTETSBURG_CASTLE:
-        push(s, K_ACTION, pi, F_FOREST, 0, 1, 0)     # optional: a forest takes a land space
+        push_sub(s, pi, F_FOREST, 1)     # optional: a forest takes a land space
     elif b == B_BERUM_CASTLE:
-        push(s, K_ACTION, pi, F_FLIP, 0, 0, 0)
+        push_sub(s, pi, F_FLIP, 0)
 
 # ---- clock buildings (any time, as often as affordable: docs/rules-decisions.md) ----
 
@@ -124,7 +124,7 @@ cdef void use_building(State* s, int pi, int b) noexcept nogil:
         upgrade_stall(s, pi)
     push_cut(s, pi, USE_CUT[b])
     if USE_FIELDS[b] > 0:
-        push(s, K_ACTION, pi, F_FIELD, 0, USE_FIELDS[b], 0)
+        push_sub(s, pi, F_FIELD, USE_FIELDS[b])
     push_master(s, pi, USE_MASTER[b])
 
 # ---- light-green houses before each November ----
@@ -160,9 +160,9 @@ cdef inline int unused_vehicle(Player* p, int kind) noexcept nogil:
     return -1
 
 cdef int building_frame_legal(State* s, Frame* f, int* out) noexcept nogil:
-    cdef int pi = f.player, n = 0, t
+    cdef int pi = f.player, n = 0, t, what = action_of(f)
     cdef Player* p = &s.pl[pi]
-    if f.what == F_SMITHY:
+    if what == F_SMITHY:
         n = add(out, n, ACT_STOP)
         if p.peat_boats > 0:
             n = add(out, n, ACT_VEHICLE + V_PEAT_BOAT)
@@ -172,76 +172,75 @@ cdef int building_frame_legal(State* s, Frame* f, int* out) noexcept nogil:
             if unused_vehicle(p, V_WAGON) >= 0:
                 n = add(out, n, ACT_VEHICLE + V_WAGON)
         return n
-    if f.what == F_FARMERS_INN:
+    if what == F_FARMERS_INN:
         n = add(out, n, ACT_STOP)
-        if f.count > 0 and forests_left(s) > 0:
+        if fields_to_turn(f) > 0 and forests_left(s) > 0:
             if p.grain_fields > 0:
                 n = add(out, n, ACT_TILE + TILE_GRAIN_FIELD)
             if p.flax_fields > 0:
                 n = add(out, n, ACT_TILE + TILE_FLAX_FIELD)
         return n
-    if f.what == F_BAKEHOUSE:
+    if what == F_BAKEHOUSE:
         n = add(out, n, ACT_STOP)
-        if f.count > 0:
+        if bakes_left(f) > 0:
             for t in range(MAX_PARTS):
                 if BAKEHOUSE_PAY_GOOD[t] >= 0 and p.goods[BAKEHOUSE_PAY_GOOD[t]] < BAKEHOUSE_PAY_N[t]:
                     return n
             n = add(out, n, ACT_MORE)
         return n
-    if f.what == F_JUNK:
+    if what == F_JUNK:
         if can_gain_piece(s, pi, V_PEAT_BOAT):
             n = add(out, n, ACT_VEHICLE + V_PEAT_BOAT)
         if can_gain_piece(s, pi, V_HANDCART):
             n = add(out, n, ACT_VEHICLE + V_HANDCART)
         return n
-    if f.what == F_GIVE_ANIMALS:
-        return give_animal_actions(p, f.count, f.low, out, 0)
-    if f.what == F_GIVE_CLOTHING:
+    if what == F_GIVE_ANIMALS:
+        return give_animal_actions(p, animals_to_give(f), lowest_to_give(f), out, 0)
+    if what == F_GIVE_CLOTHING:
         for t in range(G_SUMMER_WEAR, G_LEATHER_WEAR + 1):
             if p.goods[t] > 0:
                 n = add(out, n, ACT_GOOD + t)
         return n
-    if f.what == F_DELIVER:
+    if what == F_DELIVER:
         return delivery_legal(s, f, out)
     return 0
 
 cdef void building_frame_apply(State* s, Frame* f, int a) noexcept nogil:
-    cdef int pi = f.player, t, i
+    cdef int pi = f.player, t, i, what = action_of(f)
     cdef Player* p = &s.pl[pi]
-    if f.what == F_SMITHY:
+    if what == F_SMITHY:
         t = a - ACT_VEHICLE
         if t == V_PEAT_BOAT:
             p.peat_boats -= 1
         else:
             remove_vehicle_at(p, unused_vehicle(p, t))
         p.plows += 1
-    elif f.what == F_FARMERS_INN:
+    elif what == F_FARMERS_INN:
         if a == ACT_TILE + TILE_GRAIN_FIELD:
             p.grain_fields -= 1
         else:
             p.flax_fields -= 1
         p.forests += 1
-        f.count -= 1
-    elif f.what == F_BAKEHOUSE:
+        turned_field(f)
+    elif what == F_BAKEHOUSE:
         for t in range(MAX_PARTS):
             if BAKEHOUSE_PAY_GOOD[t] >= 0:
                 p.goods[BAKEHOUSE_PAY_GOOD[t]] -= BAKEHOUSE_PAY_N[t]
         for t in range(MAX_PARTS):
             if BAKEHOUSE_GAIN_GOOD[t] >= 0:
                 gain(p, BAKEHOUSE_GAIN_GOOD[t], BAKEHOUSE_GAIN_N[t])
-        f.count -= 1
-    elif f.what == F_JUNK:
+        baked(f)
+    elif what == F_JUNK:
         pop(s)
         add_piece(p, a - ACT_VEHICLE)
-    elif f.what == F_GIVE_ANIMALS:
+    elif what == F_GIVE_ANIMALS:
         t = a - ACT_ANIMAL
         p.animals[t] -= 1
-        f.count -= 1
-        f.low = <int8_t>t
-        if f.count <= 0:
+        gave_animal(f, t)
+        if animals_to_give(f) <= 0:
             pop(s)
-    elif f.what == F_GIVE_CLOTHING:
+    elif what == F_GIVE_CLOTHING:
         pop(s)
         p.goods[a - ACT_GOOD] -= 1
-    elif f.what == F_DELIVER:
+    elif what == F_DELIVER:
         delivery_apply(s, f, a)

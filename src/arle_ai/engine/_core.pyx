@@ -5,6 +5,7 @@ apply, playouts) works on one C struct; Python sees it through :class:`GameState
 include "_tables.pxi"
 include "_state.pxi"
 include "_data.pxi"
+include "_frames.pxi"
 include "_home.pxi"
 include "_engine.pxi"
 include "_scoring.pxi"

@@ -22,30 +22,6 @@ cdef inline uint64_t rng_seed(int64_t seed) noexcept nogil:
 cdef inline int rng_below(uint64_t* st, int n) noexcept nogil:
     return <int>((rng_next(st) >> 33) % <uint64_t>n)
 
-# ---- stack ----
-
-cdef inline Frame* top(State* s) noexcept nogil:
-    return &s.stack[s.sp - 1]
-
-cdef inline void push(State* s, int kind, int player, int a, int b, int c, int d) noexcept nogil:
-    cdef Frame* f
-    if s.sp >= STACK:
-        return      # cannot happen in legal play; guarded so memory stays safe
-    f = &s.stack[s.sp]
-    f.kind = <int8_t>kind
-    f.player = <int8_t>player
-    f.what = <int8_t>a
-    f.step = <int8_t>b
-    f.count = <int8_t>c
-    f.low = <int8_t>d
-    f.mask = 0
-    s.sp += 1
-
-cdef inline void pop(State* s) noexcept nogil:
-    if s.sp > 0:
-        s.sp -= 1
-        memset(&s.stack[s.sp], 0, sizeof(Frame))
-
 cdef inline int is_summer(State* s) noexcept nogil:
     return s.half_year & 1
 
@@ -123,14 +99,14 @@ cdef void setup_game(State* s, int64_t seed, int variant) noexcept nogil:
     s.half_year = 1
     s.turn = 0
     s.special_by = -1
-    push(s, K_TURN, s.start_player, 0, 0, 0, 0)
+    push_plain(s, K_TURN, s.start_player)
 
 # ---- animals that do not fit ----
 
 cdef inline void check_housing(State* s, int p) noexcept nogil:
     """Push a discard decision when player p's animals no longer fit."""
     if not housable(&s.pl[p]):
-        push(s, K_DISCARD, p, 0, 0, 0, 0)
+        push_plain(s, K_DISCARD, p)
 
 # ---- inventorying ----
 
@@ -190,7 +166,7 @@ cdef void pay_food_sustenance(State* s, int pi) noexcept nogil:
                 p.animals[t] -= 1
                 k -= 1
         return
-    push(s, K_FEED, pi, k, 0, 0, 0)
+    push_feed(s, pi, k)
 
 cdef void pay_fuel(Player* p) noexcept nogil:
     """November heating: peat, wood (then timber) for what is missing, else bottlenecks."""
@@ -217,7 +193,7 @@ cdef void start_breeding(State* s, int pi) noexcept nogil:
     if plans.n == 1:
         apply_breeding(&s.pl[pi], plans.v[0])
     elif plans.n > 1:
-        push(s, K_BREED, pi, 0, 0, 0, 0)
+        push_plain(s, K_BREED, pi)
 
 cdef inline int owns_november_house(State* s, int pi) noexcept nogil:
     return (s.pl[pi].buildings & NOVEMBER_HOUSES) != 0
@@ -278,25 +254,25 @@ cdef void inventory_step(State* s, int pi, int step) noexcept nogil:
 
 cdef void half_end_step(State* s, Frame* f) noexcept nogil:
     """One step of the end-of-half-year program (HE_*); pushes decisions as they arise."""
-    cdef int pc = f.what
+    cdef int pc = program_step(f)
     cdef int sp = s.start_player
     cdef int pi, step
-    f.what += 1
+    set_program_step(f, pc + 1)
     if pc == HE_WINDOW_START or pc == HE_WINDOW_OTHER:
-        push(s, K_END_WINDOW, sp if pc == HE_WINDOW_START else 1 - sp, 0, 0, 0, 0)
+        push_plain(s, K_END_WINDOW, sp if pc == HE_WINDOW_START else 1 - sp)
         return
     if pc == HE_NOVEMBER_START or pc == HE_NOVEMBER_OTHER:
         pi = sp if pc == HE_NOVEMBER_START else 1 - sp
         if is_summer(s) and owns_november_house(s, pi):
             s.pl[pi].november_used = 0
-            push(s, K_NOVEMBER, pi, 0, 0, 0, 0)
+            push_plain(s, K_NOVEMBER, pi)
         return
     if pc < HE_INVENTORY_START:
         # the November windows are over: forget which houses were used, so that equal
         # positions compare equal in the next half-year
         s.pl[0].november_used = 0
         s.pl[1].november_used = 0
-        f.what = HE_INVENTORY_START
+        set_program_step(f, HE_INVENTORY_START)
         return
     if pc < HE_PREPARE:
         pi = sp if pc < HE_INVENTORY_OTHER else 1 - sp
@@ -304,11 +280,11 @@ cdef void half_end_step(State* s, Frame* f) noexcept nogil:
         if step < INV_DONE:
             inventory_step(s, pi, step)
         else:
-            f.what = HE_INVENTORY_OTHER if pc < HE_INVENTORY_OTHER else HE_PREPARE
+            set_program_step(f, HE_INVENTORY_OTHER if pc < HE_INVENTORY_OTHER else HE_PREPARE)
         return
     if pc == HE_PREPARE:
         if s.half_year >= HALF_YEARS:
-            f.what = HE_FINAL_START
+            set_program_step(f, HE_FINAL_START)
             return
         s.start_player = <int8_t>next_start_player(s)
         s.half_year += 1
@@ -317,24 +293,24 @@ cdef void half_end_step(State* s, Frame* f) noexcept nogil:
         s.occupied = 0
         s.occupied_by = 0
         pop(s)
-        push(s, K_TURN, s.start_player, 0, 0, 0, 0)
+        push_plain(s, K_TURN, s.start_player)
         return
     if pc == HE_FINAL_START or pc == HE_FINAL_OTHER:
         pi = sp if pc == HE_FINAL_START else 1 - sp
         if has_final_anytime(s, pi):
-            push(s, K_FINAL_WINDOW, pi, 0, 0, 0, 0)
+            push_plain(s, K_FINAL_WINDOW, pi)
         return
     # game over
     pop(s)
-    push(s, K_GAME_OVER, -1, 0, 0, 0, 0)
+    push_plain(s, K_GAME_OVER, -1)
 
 cdef void advance_turn(State* s) noexcept nogil:
     pop(s)
     s.turn += 1
     if s.turn < TURNS_PER_HALF_YEAR:
-        push(s, K_TURN, turn_player(s), 0, 0, 0, 0)
+        push_plain(s, K_TURN, turn_player(s))
     else:
-        push(s, K_HALF_END, s.start_player, 0, 0, 0, 0)
+        push_program(s, s.start_player, HE_WINDOW_START)
 
 cdef enum:
     FLOW_STEPPED = -2   # flow_step ran one automatic frame
@@ -455,7 +431,7 @@ cdef int legal_actions(State* s, int* out) noexcept nogil:
         out[0] = ACT_STOP
         n = anytime_actions(s, pi, out, 1, 1)
     elif f.kind == K_FEED:
-        n = give_animal_actions(&s.pl[pi], f.what, f.step, out, n)
+        n = give_animal_actions(&s.pl[pi], feed_owed(f), feed_lowest(f), out, n)
     elif f.kind == K_DISCARD:
         if not housable(&s.pl[pi]):
             for t in range(NANIMALS):
@@ -533,9 +509,8 @@ cdef void apply_raw(State* s, int a) noexcept nogil:
     elif f.kind == K_FEED:
         t = a - ACT_ANIMAL
         s.pl[pi].animals[t] -= 1
-        f.what -= 1
-        f.step = <int8_t>t
-        if f.what <= 0:
+        fed_animal(f, t)
+        if feed_owed(f) <= 0:
             pop(s)
     elif f.kind == K_DISCARD:
         s.pl[pi].animals[a - ACT_ANIMAL] -= 1

@@ -119,13 +119,15 @@ cdef int write_features(State* s, int me, float* out) noexcept nogil:
         f = top(s)
         kind = f.kind
         if kind == K_ACTION:
-            step = f.what
+            step = action_of(f)
     out[k] = 1 if s.sp > 0 and kind != K_GAME_OVER and top(s).player == me else 0; k += 1
     for i in range(N_DECISION_KINDS):
         out[k] = 1 if kind == DECISION_KINDS[i] else 0; k += 1
     for i in range(F_LAST):
         out[k] = 1 if step == i else 0; k += 1
     if s.sp > 0:
+        # the frame's raw fields, as the position keys a, b, c, d (_frames.pxi says what each
+        # kind keeps in them)
         f = top(s)
         out[k] = f.what if kind != K_ACTION else 0; k += 1
         out[k] = f.step; k += 1

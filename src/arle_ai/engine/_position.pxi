@@ -295,7 +295,7 @@ cdef void _check_stack(State* s) except *:
     placed there; everything else above belongs to the player of the frame below it."""
     cdef Frame* f
     cdef Frame* below
-    cdef int i, k, bk = s.stack[0].kind, bp = s.stack[0].player
+    cdef int i, k, space, bk = s.stack[0].kind, bp = s.stack[0].player
     names = FRAME_KINDS
     if bk not in (K_TURN, K_ADVANCE, K_HALF_END, K_GAME_OVER):
         raise PositionError("pending[0]: the bottom frame must be turn, advance, half_end or game_over")
@@ -309,7 +309,7 @@ cdef void _check_stack(State* s) except *:
     if bk == K_GAME_OVER and (s.sp != 1 or s.half_year != HALF_YEARS):
         raise PositionError(f"pending: game_over is the only frame, after half-year {HALF_YEARS}")
     if bk == K_HALF_END:
-        pc = s.stack[0].what
+        pc = program_step(&s.stack[0])
         # (the inventorying slots: HE_INVENTORY_START.., HE_INVENTORY_OTHER.., 10 steps each)
         if not (pc < 2 * HE_INVENTORY_OTHER - HE_INVENTORY_START or pc == HE_PREPARE
                 or (s.half_year == HALF_YEARS and HE_FINAL_START <= pc <= HE_GAME_END)):
@@ -324,10 +324,10 @@ cdef void _check_stack(State* s) except *:
             raise PositionError(f"{where}: a {names[k]} frame can only be the bottom one")
         if k in _PROGRAM_STEPS:
             steps = _PROGRAM_STEPS[k]
-            if i != 1 or bk != K_HALF_END or s.stack[0].what not in steps:
+            if i != 1 or bk != K_HALF_END or program_step(&s.stack[0]) not in steps:
                 raise PositionError(f"{where}: a {names[k]} decision comes only right above "
                                     f"half_end, at its step {steps[0]} or {steps[1]}")
-            owner = s.start_player if s.stack[0].what == steps[0] else 1 - s.start_player
+            owner = s.start_player if program_step(&s.stack[0]) == steps[0] else 1 - s.start_player
             if f.player != owner:
                 raise PositionError(f"{where}.player: at this step the decision is player "
                                     f"{owner}'s")
@@ -353,23 +353,24 @@ cdef void _check_stack(State* s) except *:
             raise PositionError(f"{where}.player: {f.player} is not the player deciding below it "
                                 f"({below.player})")
         if k == K_ACTION:
-            actions.append(f.what)
+            actions.append(action_of(f))
             if len(actions) > 2 or (len(actions) == 2 and not (
-                    actions[0] == F_DELIVER and f.what in (F_GIVE_ANIMALS, F_GIVE_CLOTHING))):
+                    actions[0] == F_DELIVER and action_of(f) in (F_GIVE_ANIMALS, F_GIVE_CLOTHING))):
                 raise PositionError(f"{where}: one action step is carried out at a time (only a "
                                     "delivery waits for the animals or clothing it hands over)")
-        if k == K_ACTION and f.what == F_PAY_BUILDING and not (
-                (s.available >> f.count) & 1 and land_free(&s.pl[f.player]) > 0):
-            raise PositionError(f"{where}: paying for building {BUILDING_KEYS[f.count]!r} needs it on "
-                                f"the board and a free land space of player {f.player}")
-        if k == K_ACTION and f.what < NSPACES:
+        if k == K_ACTION and action_of(f) == F_PAY_BUILDING and not (
+                (s.available >> paying_for(f)) & 1 and land_free(&s.pl[f.player]) > 0):
+            raise PositionError(f"{where}: paying for building {BUILDING_KEYS[paying_for(f)]!r} needs "
+                                f"it on the board and a free land space of player {f.player}")
+        if k == K_ACTION and action_of(f) < NSPACES:
+            space = action_of(f)
             if i != 1 or bk != K_ADVANCE:
-                raise PositionError(f"{where}: the action of space {SPACE_KEYS[f.what]!r} comes only "
+                raise PositionError(f"{where}: the action of space {SPACE_KEYS[space]!r} comes only "
                                     "right above the advance of the worker placed there")
-            if not _holds(s, f.what, f.player) and not (
-                    (s.occupied >> f.what) & 1 and (_holds(s, S_LABORER, f.player)
-                                                 or _holds(s, W_LABORER, f.player))):
-                raise PositionError(f"{where}: space {SPACE_KEYS[f.what]!r} holds no worker of player "
+            if not _holds(s, space, f.player) and not (
+                    (s.occupied >> space) & 1 and (_holds(s, S_LABORER, f.player)
+                                                   or _holds(s, W_LABORER, f.player))):
+                raise PositionError(f"{where}: space {SPACE_KEYS[space]!r} holds no worker of player "
                                     f"{f.player}, nor does a laborer space imitating it")
 
 
@@ -421,9 +422,9 @@ cdef void _state_from_checked(State* s, c) except *:
             raise PositionError(f"players: more {what} than the game has")
     if c.pending is None:
         if s.turn < TURNS_PER_HALF_YEAR:
-            push(s, K_TURN, turn_player(s), 0, 0, 0, 0)
+            push_plain(s, K_TURN, turn_player(s))
         else:
-            push(s, K_HALF_END, s.start_player, 0, 0, 0, 0)
+            push_program(s, s.start_player, HE_WINDOW_START)
     else:
         _frames_from_checked(s, c.pending)
         _check_stack(s)

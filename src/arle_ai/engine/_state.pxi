@@ -25,16 +25,16 @@ cdef enum:
     K_NONE = 0
     K_TURN = 1          # decision: place a worker, pass, or an anytime action
     K_END_WINDOW = 2    # decision: anytime actions, then STOP (declare the end of the work phase)
-    K_INVENTORY = 3     # automatic: inventorying program (what = step counter)
-    K_FEED = 4          # decision: give an animal for missing food (what = animals still owed, step = lowest type allowed)
+    K_INVENTORY = 3     # not used any more (its number stays: FRAME_KINDS names it "unused")
+    K_FEED = 4          # decision: give an animal for missing food (feed_owed, feed_lowest)
     K_BREED = 5         # decision: choose a breeding plan
     K_DISCARD = 6       # decision: return an animal that cannot be housed
     K_FINAL_WINDOW = 7  # decision: peat-boat exchange / clock buildings before final scoring, then STOP
     K_NOVEMBER = 8      # decision: light-green houses before November (the houses used: Player.november_used)
-    K_ACTION = 9        # decision: a step of an action space (what = space or F_*, step, count, low)
+    K_ACTION = 9        # decision: a step of an action space (action_of: the space or F_*)
     K_GAME_OVER = 10
     K_ADVANCE = 11      # automatic: the current worker's turn is over
-    K_HALF_END = 12     # automatic: end-of-work-phase program (what = the program step HE_*)
+    K_HALF_END = 12     # automatic: end-of-work-phase program (program_step: HE_*)
     NKINDS = 13
 
 ctypedef struct Vehicle:
@@ -73,19 +73,18 @@ ctypedef struct Player:
 
 # A pending decision or automatic program. The fields keep their byte layout and their position-
 # file keys (a, b, c, d, m: docs/position-format.md); what each holds depends on the kind and,
-# for K_ACTION, on the space or sub-decision (the F_* comments in _actions.pxi).
+# for K_ACTION, on the space or sub-decision: _frames.pxi names each use (program_step,
+# feed_owed, paying_for, cuts_left, ...), and the rules code reads them only through those.
 ctypedef struct Frame:
     int8_t kind
     int8_t player
-    int8_t what         # key "a": the space or F_* sub-decision (K_ACTION), the program step
-                        # (K_HALF_END), the animals still owed (K_FEED)
-    int8_t step         # key "b": the step within the decision (K_ACTION); the lowest animal
-                        # type allowed (K_FEED)
-    int8_t count        # key "c": repetitions, cuts, moves or tiles left; the building being
-                        # paid (F_PAY_BUILDING) or the destination delivering (F_DELIVER)
+    int8_t what         # key "a": action_of (K_ACTION), program_step (K_HALF_END), feed_owed (K_FEED)
+    int8_t step         # key "b": a stage of the decision, or feed_lowest (K_FEED)
+    int8_t count        # key "c": what is left (repetitions, cuts, moves, tiles, animals), or
+                        # the building paid (paying_for) or the destination (delivering_to)
     int8_t low          # key "d": the lowest good, animal, track or tile side still allowed
                         # (choices are taken in increasing order)
-    int16_t mask        # key "m": picks left (F_PAY_BUILDING), deliveries made (F_DELIVER)
+    int16_t mask        # key "m": kinds_to_pick (F_PAY_BUILDING), deliveries_made (F_DELIVER)
 
 ctypedef struct State:
     Player pl[NP]

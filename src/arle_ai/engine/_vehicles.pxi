@@ -103,7 +103,7 @@ cdef void apply_load(State* s, int pi, int code) noexcept nogil:
         p.loaded[item] += 1
     else:
         p.dest_loaded |= <int16_t>(1 << (item - ITEM_DEST))
-        push(s, K_ACTION, pi, F_DELIVER, 0, item - ITEM_DEST, 0)
+        push_delivery(s, pi, item - ITEM_DEST)
 
 # ---- deliveries (rules.DELIVERY_CHOICES; choice k of destination d is id d * NDELIVERY_IDS + k) ----
 # Each choice hands over what DELIV_GIVE lists and pays DELIV_FOOD; a choice of the owner's
@@ -156,13 +156,13 @@ cdef int any_delivery(State* s, int pi, int d) noexcept nogil:
     return 0
 
 cdef int delivery_legal(State* s, Frame* f, int* out) noexcept nogil:
-    """F_DELIVER (c = destination, m = printed deliveries made): STOP once one is made, and
+    """F_DELIVER (delivering_to, deliveries_made): STOP once one delivery is made, and
     the choices whose delivery is not made yet and that pi can pay."""
-    cdef int d = f.count, k, n = 0
-    if f.mask != 0:
+    cdef int d = delivering_to(f), k, n = 0
+    if deliveries_made(f) != 0:
         n = add(out, n, ACT_STOP)
     for k in range(DELIV_IDS[d]):
-        if (f.mask >> DELIV_SLOT[d][k]) & 1:
+        if (deliveries_made(f) >> DELIV_SLOT[d][k]) & 1:
             continue
         if delivery_possible(s, f.player, d, k):
             n = add(out, n, ACT_DELIVER + d * NDELIVERY_IDS + k)
@@ -192,9 +192,9 @@ cdef void hand_over(State* s, int pi, int what, int n) noexcept nogil:
     elif what < GIVE_ANY_ANIMAL:
         p.animals[what - GIVE_ANIMAL] -= n
     elif what == GIVE_ANY_ANIMAL:
-        push(s, K_ACTION, pi, F_GIVE_ANIMALS, 0, n, 0)
+        push_sub(s, pi, F_GIVE_ANIMALS, n)
     elif what == GIVE_ANY_CLOTHING:
-        push(s, K_ACTION, pi, F_GIVE_CLOTHING, 0, 0, 0)
+        push_sub(s, pi, F_GIVE_CLOTHING, 0)
     elif what == GIVE_GRAIN_FIELD:
         p.grain_fields -= n
     elif what == GIVE_FLAX_FIELD:
@@ -217,7 +217,7 @@ cdef void delivery_apply(State* s, Frame* f, int a) noexcept nogil:
         return
     d = (a - ACT_DELIVER) // NDELIVERY_IDS
     k = (a - ACT_DELIVER) % NDELIVERY_IDS
-    f.mask |= <int16_t>(1 << DELIV_SLOT[d][k])
+    mark_delivered(f, DELIV_SLOT[d][k])
     # what is handed over, the food, then the owner's choices (pushed above this frame)
     for j in range(MAX_GIVES):
         what = DELIV_GIVE[d][k][j]
