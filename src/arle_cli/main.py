@@ -18,18 +18,29 @@ import arle_ai
 from arle_ai.engine import rules
 from arle_ai.text import decisions, names
 from arle_ai.text.display import describe_wide
+from arle_cli.analyze_cmd import analyze
+from arle_cli.bench_cmd import bench
+from arle_cli.check_cmd import check
 from arle_cli.common import (
     EXIT_BAD_INPUT,
     IN_FILE,
     OUT_FILE,
     fail,
     interrupted,
-    load_position,
     make_game,
+    position_argument,
     seed_option,
     variant_option,
     write_text,
 )
+from arle_cli.datagen_cmd import datagen
+from arle_cli.edit_cmd import edit
+from arle_cli.info_cmd import info, list_things
+from arle_cli.play_cmd import format_menu, play
+from arle_cli.selfplay_cmd import selfplay
+from arle_cli.serve_cmd import serve
+from arle_cli.suggest_cmd import suggest
+from arle_cli.train_cmd import train
 
 # click >= 8.2 shows the help for a bare group as this usage error
 NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
@@ -144,36 +155,19 @@ def buildings_dealt(state: arle_ai.GameState, seed: int, variant: str) -> str:
 def show(position: str | None, ply: int | None, moves: bool) -> None:
     """Print POSITION readably: a JSON position file, or a game record (its last position, or
     the one after --ply decisions); no POSITION means the standard opening."""
-    state = load_position(position, ply)
+    state = position_argument(position, ply)
     click.echo(describe_wide(state, shutil.get_terminal_size().columns))
     if moves and not state.is_terminal():
-        from arle_cli.play_cmd import format_menu
-
         click.echo(f"legal moves - {decisions.question(state)}")
         click.echo(format_menu(state, shutil.get_terminal_size().columns))
 
 
-
-# The commands that live in their own modules: (module, attribute).
-COMMANDS = [("arle_cli.suggest_cmd", "suggest"), ("arle_cli.play_cmd", "play"),
-            ("arle_cli.selfplay_cmd", "selfplay"), ("arle_cli.analyze_cmd", "analyze"),
-            ("arle_cli.bench_cmd", "bench"), ("arle_cli.check_cmd", "check"),
-            ("arle_cli.serve_cmd", "serve"), ("arle_cli.info_cmd", "info"),
-            ("arle_cli.info_cmd", "list_things"), ("arle_cli.edit_cmd", "edit"),
-            ("arle_cli.datagen_cmd", "datagen"), ("arle_cli.train_cmd", "train")]
-
-
-def _register(group: click.Group, commands: list[tuple[str, str]]) -> None:
-    """Add the commands that live in their own modules to ``group``. A module that is missing
-    or fails to import is an error here, at start-up (it was skipped silently: a command
-    could vanish from 'arle' with no test noticing)."""
-    import importlib
-
-    for module, name in commands:
-        group.add_command(getattr(importlib.import_module(module), name))
-
-
-_register(cli, COMMANDS)
+# The commands that live in their own modules (new and show live here), imported above like
+# any other module: one that is missing or fails to import stops 'arle' at start-up.
+COMMANDS = (suggest, play, selfplay, analyze, bench, check, serve, info, list_things, edit,
+            datagen, train)
+for _command in COMMANDS:
+    cli.add_command(_command)
 
 if __name__ == "__main__":
     cli()
