@@ -16,8 +16,8 @@ from arle_ai.learn import datagen
 from arle_ai.learn.datagen import (
     DatagenConfig,
     generate,
-    load_position,
     parts_dir,
+    position_from_row,
     visit_distribution,
 )
 from arle_ai.learn.train import (
@@ -90,7 +90,7 @@ def test_datagen_targets_are_consistent(tiny_data: tuple[str, dict[str, np.ndarr
     assert n > 100 and data["features"].shape == (n, _core.NUM_FEATURES)
     assert set(np.unique(data["game"])) == {0, 1}
     for i in range(0, n, 37):
-        s = load_position(data["positions"][i])
+        s = position_from_row(data["positions"][i])
         assert s.current_player == data["player"][i] and s.half_year == data["half_year"][i]
         assert np.array_equal(s.features(), data["features"][i])
         dist = visit_distribution(data, i)

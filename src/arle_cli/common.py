@@ -294,8 +294,10 @@ def cut_record(record: GameRecord, ply: int, path: str) -> None:
     del record.actions[ply:]
 
 
-def load_position(path: str | None, ply: int | None = None) -> arle_ai.GameState:
-    """The position in a position file or game record (see :func:`load_game_file`)."""
+def position_argument(path: str | None, ply: int | None = None) -> arle_ai.GameState:
+    """The position a command's POSITION argument names (see :func:`load_game_file`): a
+    position file, a game record's position (after ``ply`` decisions), or the standard
+    opening when there is none."""
     return load_game_file(path, ply)[0]
 
 

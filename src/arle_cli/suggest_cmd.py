@@ -21,7 +21,7 @@ from arle_cli.common import (
     check_iterations_per_worker,
     emit_json,
     fail,
-    load_position,
+    position_argument,
     search_bar,
     seed_option,
 )
@@ -98,7 +98,7 @@ def suggest(position: str | None, iterations: int | None, time_limit: float | No
     score margin and principal variation (who moves), and a legend of what they mean."""
     if iterations is not None and time_limit is not None:
         fail("give either --iterations or --time, not both")
-    state = load_position(position, ply)
+    state = position_argument(position, ply)
     if state.is_terminal():
         fail(f"{position}: the game is over, there is no move to suggest")
     check_iterations_per_worker(state, iterations, workers)

@@ -1,9 +1,14 @@
 """Game data of *Fields of Arle* (base game): the single source for the engine and the docs.
 
-Every number here comes from the rules reference (``/work/shared/rules``: ``core.md``,
-``actions.md``, ``tiles.md``). Where the reference reads a value off the printed components
-(``[tile: ...]``, ``[src: BOARD]``, ``[src: IMG ...]``) and the seed summary or the public code
-bases (PH, BJ) say something else, the printed value is used.
+Every number here comes from the project's rules reference: the complete rules written out
+for implementers, each fact tagged with its source, in three parts that comments here and in
+the engine cite by section (``core.md``: setup, home board, animals, rounds, scoring;
+``actions.md``: the action spaces and tool tracks; ``tiles.md``: buildings, vehicles,
+destinations). It is kept beside the project, not in this repository; docs/rules-decisions.md
+lists each point it leaves open and the reading chosen. Where the reference reads a value off
+the printed components (``[tile: ...]``, ``[src: BOARD]``, ``[src: IMG ...]``) and the
+project's first summary of the rules or the public code bases (PH: philihp/fields-of-arle, BJ:
+binje/Fields, both partial) say something else, the printed value is used.
 
 The Cython engine (``arle_ai.engine._core``) reads these tables once at import time to fill its C
 arrays, so the names, shapes and the *order* of every tuple are a contract: the engine uses the

@@ -1,1 +1,2 @@
-"""Layer 7, learning from self-play: training data (datagen) and fitting the model (train)."""
+"""Layer 6 (beside adapters and web), learning from self-play: training data (datagen) and
+fitting the model (train)."""

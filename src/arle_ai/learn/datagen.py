@@ -12,7 +12,7 @@ taking the most visited action, so that games from one setup differ.
 The merged file holds, for n positions (decisions with a choice, in game order):
 
 - ``features`` (n, NUM_FEATURES) float32: ``GameState.features()`` seen by the player to decide
-- ``positions`` (n, STATE_BYTES) uint8: the raw state (``load_position`` rebuilds it)
+- ``positions`` (n, STATE_BYTES) uint8: the raw state (``position_from_row`` rebuilds it)
 - ``player``, ``half_year`` (n,) int8; ``game`` (n,) int32; ``ply`` (n,) int16
 - ``final_vp`` (n, 2) float32: the final VP of player 0 and player 1
 - ``margin`` (n,) float32: the final VP margin of the player to decide
@@ -55,7 +55,7 @@ from arle_ai.search.heuristics import DEFAULT_WEIGHTS
 from arle_ai.search.mcts import MCTS
 from arle_ai.search.net import DEFAULT_WEIGHTS_FILE, weights_digest
 
-__all__ = ["DatagenConfig", "generate", "play_game", "load_position", "visit_distribution",
+__all__ = ["DatagenConfig", "generate", "play_game", "position_from_row", "visit_distribution",
            "merge_parts", "parts_dir"]
 
 FORMAT = "arle-selfplay-data/2"
@@ -278,8 +278,8 @@ def merge_parts(out: str | os.PathLike[str], config: DatagenConfig) -> dict[str,
     return merged
 
 
-def load_position(row: np.ndarray) -> _core.GameState:
-    """The GameState of one row of ``positions``."""
+def position_from_row(row: np.ndarray) -> _core.GameState:
+    """The GameState of one row of ``positions`` (its raw state bytes)."""
     body = bytes(np.asarray(row, dtype=np.uint8))
     return _core.GameState._from_bytes(body + _core._digest(body))
 

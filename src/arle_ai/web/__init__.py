@@ -1,7 +1,8 @@
 """``arle serve``: an analysis board in the browser (play, hints, analysis, editor, results).
 
 The app is plain Starlette on uvicorn; the page is static HTML, CSS and JavaScript shipped in
-``static/`` (no build step, nothing fetched from the network). See docs/web.md.
+``static/`` (no build step, nothing fetched from the network). See docs/web.md. Layer 6, beside
+adapters and learn (docs/architecture.md).
 """
 
 from __future__ import annotations
