@@ -55,9 +55,6 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 # Imports between packages of the same rank that are allowed: none today.
 ALLOWED_SIDEWAYS: frozenset[tuple[str, str]] = frozenset()
 
-# Cycles tolerated for now, each with the reason and who removes it; empty is the goal.
-KNOWN_CYCLES: frozenset[frozenset[str]] = frozenset()
-
 
 @dataclass(frozen=True)
 class Import:
@@ -258,8 +255,7 @@ def cycles(edges: Iterable[tuple[str, str]]) -> list[list[str]]:
 
 def violations(src: Path = SRC, roots: Iterable[str] = ROOTS,
                layers: tuple[tuple[str, ...], ...] = LAYERS,
-               allowed_sideways: frozenset[tuple[str, str]] = ALLOWED_SIDEWAYS,
-               known_cycles: frozenset[frozenset[str]] = frozenset()) -> list[str]:
+               allowed_sideways: frozenset[tuple[str, str]] = ALLOWED_SIDEWAYS) -> list[str]:
     """Every breach of the rules in the tree at ``src``, one line each (empty: all is well)."""
     known, imports = project_imports(src, roots)
     out: list[str] = []
@@ -279,8 +275,6 @@ def violations(src: Path = SRC, roots: Iterable[str] = ROOTS,
         elif high[0] == low[0] and high[1] != low[1] and (low[1], high[1]) not in allowed_sideways:
             out.append(f"{imp}: sideways ({low[1]} and {high[1]} are of one rank)")
     for group in cycles((i.importer, i.imported) for i in imports if i.imported in known):
-        if frozenset(group) in known_cycles:
-            continue
         lines = sorted(str(i) for i in imports if i.importer in group and i.imported in group)
         out.append(f"import cycle between {', '.join(group)}: " + "; ".join(lines))
     return out
@@ -290,7 +284,7 @@ def violations(src: Path = SRC, roots: Iterable[str] = ROOTS,
 
 
 def test_imports_only_go_down_and_form_no_cycle():
-    found = violations(known_cycles=KNOWN_CYCLES)
+    found = violations()
     assert not found, "\n".join(found)
 
 
@@ -299,13 +293,6 @@ def test_every_package_of_the_source_is_in_a_layer():
                 if (p / "__init__.py").exists()}
     layered = {p for rank in LAYERS for p in rank} - set(ROOTS)
     assert packages == layered
-
-
-def test_the_known_cycles_still_exist():
-    """An entry of KNOWN_CYCLES that no longer matches a cycle is stale: remove it."""
-    _, imports = project_imports(SRC)
-    found = {frozenset(g) for g in cycles((i.importer, i.imported) for i in imports)}
-    assert KNOWN_CYCLES <= found, sorted(map(sorted, KNOWN_CYCLES - found))
 
 
 def test_the_core_is_read():
@@ -473,8 +460,6 @@ def test_a_cycle_fails_even_through_a_lazy_import(tmp_path):
         "import cycle between arle_ai.text.menu, arle_ai.text.words: "
         "arle_ai/text/menu.py:1: arle_ai.text.menu imports arle_ai.text.words; "
         "arle_ai/text/words.py:3: arle_ai.text.words imports arle_ai.text.menu"]
-    known = frozenset({frozenset({"arle_ai.text.menu", "arle_ai.text.words"})})
-    assert violations(src, layers=FAKE_LAYERS, known_cycles=known) == []
 
 
 def test_a_cycle_around_three_modules_fails(tmp_path):
