@@ -291,3 +291,76 @@ def test_play_ply_errors(tmp_path):
     assert_bad_input(result, "--ply", f"outside 0..{n}")
     result = CliRunner().invoke(cli, ["play", "--ply", "1"], input="quit\n")
     assert_bad_input(result, "--ply needs a game record")
+
+
+def _record_when(path, ready, timeout=120.0):
+    """The record at ``path`` once ``ready(record)`` holds (polled; None at the timeout)."""
+    import time
+
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            record = load_record(path)
+        except ValueError:  # not there yet
+            record = None
+        if record is not None and ready(record):
+            return record
+        time.sleep(0.05)
+    return None
+
+
+def _human_moves(record):
+    s, n = record.start.copy(), 0
+    for a in record.actions:
+        n += s.current_player == 0 and len(s.legal_actions()) > 1
+        s.apply(a)
+    return n
+
+
+@pytest.mark.parametrize("sig", ["SIGHUP", "SIGTERM", "SIGKILL"])
+def test_a_hangup_a_kill_or_a_crash_loses_no_decision_of_the_game(tmp_path, sig):
+    """Issue 29, reproduction 2: the record was written only on quit, end of input or Ctrl-C;
+    a closed terminal (SIGHUP), ``kill`` (SIGTERM) or a crash (SIGKILL) lost the whole game.
+    Now it is saved after every decision, and SIGHUP and SIGTERM end the game as Ctrl-C."""
+    import signal
+    import subprocess
+    import sys
+
+    out = tmp_path / "pk.json"
+    p = subprocess.Popen([sys.executable, "-m", "arle_cli.entry", "play", "--ai", "greedy",
+                          "--out", str(out), "--seed", "4"], stdin=subprocess.PIPE,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    assert p.stdin is not None
+    p.stdin.write("1\n" * 5)  # five moves, then the prompt waits: the pipe stays open
+    p.stdin.flush()
+    seen = _record_when(out, lambda r: _human_moves(r) >= 5)
+    try:
+        assert seen is not None, "the record was not saved as the game went on"
+    finally:
+        p.send_signal(getattr(signal, sig))
+        _, err = p.communicate(timeout=120)
+    kept = load_record(out)
+    assert kept.actions[:len(seen.actions)] == seen.actions and _human_moves(kept) == 5
+    if sig == "SIGKILL":
+        assert p.returncode == -signal.SIGKILL
+    else:
+        assert p.returncode == 130, err
+        assert "Traceback" not in err
+        assert err.strip().splitlines()[-1] == (
+            f"arle: interrupted: the game so far is saved to {out} ('arle play {out}' goes on)")
+    assert sorted(q.name for q in tmp_path.iterdir()) == ["pk.json"]  # no temporary file
+
+
+def test_nohup_keeps_a_hangup_ignored(tmp_path):
+    import signal
+
+    from arle_cli.common import hangup_as_interrupt
+
+    old = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        with hangup_as_interrupt():
+            assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+            assert signal.getsignal(signal.SIGTERM) not in (signal.SIG_IGN, signal.SIG_DFL)
+        assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGHUP, old)

@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 import math
 import os
+import signal
 import stat
 import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from types import FrameType
 from typing import Any, NoReturn, TypeVar
 
 import click
@@ -224,8 +226,36 @@ def fail(message: str) -> NoReturn:
 
 def interrupted(message: str = "") -> NoReturn:
     """Ctrl-C: say what was kept in one line on stderr and exit 130 (no traceback)."""
-    click.echo(f"\narle: interrupted{': ' + message if message else ''}", err=True)
+    try:
+        click.echo(f"\narle: interrupted{': ' + message if message else ''}", err=True)
+    except OSError:  # the terminal hung up (SIGHUP): nobody is left to read it
+        pass
     raise SystemExit(EXIT_INTERRUPTED)
+
+
+def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def hangup_as_interrupt() -> Iterator[None]:
+    """Within the block SIGHUP (the terminal closed, an SSH connection dropped) and SIGTERM
+    (``kill``, a shutdown) end the command as Ctrl-C does: what it keeps on Ctrl-C is kept
+    (they used to kill it on the spot). A signal ignored when the command started (``nohup``)
+    stays ignored. Only the main thread can set handlers: elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old: dict[int, Any] = {}
+    for name in ("SIGHUP", "SIGTERM"):
+        sig = getattr(signal, name, None)
+        if sig is not None and signal.getsignal(sig) is not signal.SIG_IGN:
+            old[sig] = signal.signal(sig, _raise_interrupt)
+    try:
+        yield
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
 
 
 def read_text(path: str, what: str = "position file") -> str:

@@ -36,7 +36,15 @@ from arle_ai.engine import rules
 from arle_ai.text import names
 from arle_ai.text.display import describe_wide, land_spaces, land_tiles
 from arle_ai.text.loads import place_loads
-from arle_cli.common import OUT_FILE, fail, interrupted, read_json, seed_option, write_text
+from arle_cli.common import (
+    OUT_FILE,
+    fail,
+    hangup_as_interrupt,
+    interrupted,
+    read_json,
+    seed_option,
+    write_text,
+)
 
 PLAYER = re.compile(r"\s*(?:p|player)?\s*([01])\s*:?\s*(.*)$", re.IGNORECASE | re.DOTALL)
 COUNTED = re.compile(r"\s*(?:(\d+)\s+)?(.*?)(?:\s+(\d+))?\s*$", re.DOTALL)
@@ -604,7 +612,8 @@ def edit(file: str, seed: int) -> None:
     d.pop("season", None)
     before = copy.deepcopy(d)
     try:
-        _edit(d)
+        with hangup_as_interrupt():  # a closed terminal keeps the answers as Ctrl-C does
+            _edit(d)
     except (click.Abort, KeyboardInterrupt) as exc:  # click.prompt: Ctrl-C or end of input
         ctrl_c = isinstance(exc, KeyboardInterrupt) or isinstance(exc.__context__,
                                                                   KeyboardInterrupt)

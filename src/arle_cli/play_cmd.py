@@ -9,8 +9,11 @@ search's three best moves), ``show`` (the whole position), ``list`` (the moves a
 (the game so far), ``undo`` (back to the start of the last turn, taking back the AI's replies
 too), ``help`` or ``quit``. After every turn, the AI's too, one line says what it did; each
 inventorying is told step by step and each half-year ends with a summary. Decisions with a
-single legal move are played automatically. ``quit`` or end of input saves the game so far
-(Ctrl-C too, then exit 130 as every command); a finished game is saved with its scores.
+single legal move are played automatically. The record is saved after every decision
+(atomically: the file holds the game as saved last, whole), so a crash, a kill or a full disk
+loses at most the decision being made. ``quit`` or end of input saves the game so far (Ctrl-C
+too, then exit 130 as every command, and so do SIGHUP, a closed terminal, and SIGTERM); a
+finished game is saved with its scores.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from arle_cli.common import (
     Count,
     cut_record,
     fail,
+    hangup_as_interrupt,
     interrupted,
     load_game_file,
     make_agent,
@@ -84,6 +88,7 @@ class Session:
     humans: tuple[int, ...]
     narrator: Narrator
     undo_points: list[int] = field(default_factory=list)
+    saved: int | None = None  # the decisions in the file, once saved
 
     def play(self, action: int) -> None:
         """Play ``action`` and print the lines of what it completed."""
@@ -292,13 +297,22 @@ def _free_name(stem: str, suffix: str) -> str:
     return name
 
 
-def _finish(session: Session, out: str, finished: bool) -> None:
-    for line in session.narrator.flush():
-        click.echo(line.text)
+def _save(session: Session, out: str) -> None:
+    """Save the game so far to ``out`` (atomically: the file holds the game as saved last, or
+    this one whole), or fail saying what the file still holds."""
     try:
         session.record.save(out)
     except OSError as exc:
-        fail(f"{out}: cannot write the game record: {exc.strerror or exc}")
+        held = (f"{out} holds the game up to decision {session.saved}"
+                if session.saved is not None else "nothing was saved")
+        fail(f"{out}: cannot write the game record: {exc.strerror or exc} ({held})")
+    session.saved = len(session.record.actions)
+
+
+def _finish(session: Session, out: str, finished: bool) -> None:
+    _save(session, out)  # first: after a hangup, printing may fail (no terminal)
+    for line in session.narrator.flush():
+        click.echo(line.text)
     n = len(session.record.actions)
     decisions = f"{n} decision{'' if n == 1 else 's'}"
     if not finished:
@@ -398,16 +412,25 @@ def play(position: str | None, ai_spec: str, seat: int, seed: int, variant: str,
         names = ("You", "AI") if seat == 0 else ("AI", "You")
         click.echo(f"you are player {seat} against {ai_spec}; type 'help' for commands")
     session = Session(record=record, state=state, humans=humans, narrator=Narrator(names))
+    with hangup_as_interrupt():  # a closed terminal or a kill saves the game as Ctrl-C does
+        _play_out(session, agent, ai_spec, seed, hint_iterations, out)
+
+
+def _play_out(session: Session, agent: Agent | None, ai_spec: str, seed: int,
+              hint_iterations: int | None, out: str) -> None:
+    """Play the game to its end or until stopped, saving it after every decision (a crash
+    loses nothing) and once more at the end."""
     try:
         while not session.state.is_terminal():
             legal = session.state.legal_actions()
-            if session.state.current_player not in humans:
+            if session.state.current_player not in session.humans:
                 assert agent is not None  # an AI seat has an agent
                 _ai_turn(session, agent, f"the AI {ai_spec!r}")
             elif len(legal) == 1:
                 session.play(legal[0])
             else:
                 _human_turn(session, seed, Budget.of(hint_iterations, None, HINT_BUDGET))
+            _save(session, out)
     except QuitGame as stop:
         _finish(session, out, finished=False)
         if stop.ctrl_c:
