@@ -1,13 +1,16 @@
-"""``arle train``: fit the value model on self-play data and write its weights file."""
+"""``arle train``: fit the model (value, policy and auxiliary heads) on self-play data and
+write its weights file."""
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from dataclasses import asdict
 
 import click
 
+from arle_ai.base.files import write_text
 from arle_ai.learn.train import TrainConfig, ignored_slots, load_datasets
 from arle_ai.learn.train import train as fit
 from arle_ai.search.net import WEIGHT_ARRAYS, save_weights
@@ -19,7 +22,7 @@ from arle_cli.common import IN_FILE, OUT_FILE, FiniteRange, fail, is_npz_with, s
 @click.option("-o", "--out", "weights", type=OUT_FILE, required=True,
               help="The weights file to write (.npz).")
 @click.option("--hidden", type=click.IntRange(1, 1024), default=64, show_default=True,
-              help="Hidden units of the perceptron.")
+              help="Hidden units of the perceptron's trunk (shared by the heads).")
 @click.option("--epochs", type=click.IntRange(1, 100_000), default=30, show_default=True)
 @click.option("--batch", type=click.IntRange(1, 1_000_000), default=256, show_default=True,
               help="Positions per minibatch.")
@@ -36,20 +39,33 @@ from arle_cli.common import IN_FILE, OUT_FILE, FiniteRange, fail, is_npz_with, s
 @click.option("--ignore", multiple=True, metavar="PREFIX",
               help="Leave out the features whose names start with PREFIX (repeatable; names "
                    "in docs/features.md), e.g. --ignore in_play. --ignore available.")
+@click.option("--policy-weight", type=FiniteRange(0, 1000), default=1.0, show_default=True,
+              help="Weight of the policy head's loss (cross-entropy against the root visits); "
+                   "0: no policy head.")
+@click.option("--aux-weight", type=FiniteRange(0, 1000), default=0.1, show_default=True,
+              help="Weight of the auxiliary head's loss (final VP by scoring category); 0: "
+                   "no auxiliary head.")
+@click.option("--figures", type=OUT_FILE, default=None,
+              help="Also write the training figures (the report) to this JSON file.")
 def train(data: tuple[str, ...], weights: str, hidden: int, epochs: int, batch: int, lr: float,
           weight_decay: float, val_fraction: float, seed: int, target_blend: float,
-          ignore: tuple[str, ...]) -> None:
-    """Fit the value model on DATA (from arle datagen; several files train together, each
-    holding out its own share of games, the same as alone): print the training and validation loss
-    per epoch and the validation error of the predicted final margin by half-year, and write
-    the weights of the best epoch to --out (use them with the agent spec mcts:eval=net,
-    net=FILE)."""
+          ignore: tuple[str, ...], policy_weight: float, aux_weight: float,
+          figures: str | None) -> None:
+    """Fit the model on DATA (from arle datagen; several files train together, each holding
+    out its own share of games, the same as alone): a value head (final margin, win), a policy
+    head (the search's root visits over the legal actions, rebuilt from the stored positions)
+    and an auxiliary head (each player's final VP by scoring category) on one trunk. Print the
+    training and validation loss per epoch and the validation error of the predicted final
+    margin by half-year, and write the weights of the best epoch to --out (use them with the
+    agent spec mcts:eval=net,net=FILE). Data without positions and root visits gives a
+    value-only model."""
     if os.path.exists(weights) and not is_npz_with(weights, *WEIGHT_ARRAYS, "meta"):
         fail(f"{weights} exists and is not a weights file: choose another -o")
     try:
         config = TrainConfig(hidden=hidden, epochs=epochs, batch=batch, lr=lr,
                              weight_decay=weight_decay, val_fraction=val_fraction, seed=seed,
-                             target_blend=target_blend, ignore=ignore)
+                             target_blend=target_blend, ignore=ignore,
+                             policy_weight=policy_weight, aux_weight=aux_weight)
         arrays = load_datasets(data)
     except ValueError as exc:
         fail(str(exc))
@@ -68,6 +84,16 @@ def train(data: tuple[str, ...], weights: str, hidden: int, epochs: int, batch: 
                f"{report.val_margin_mae:.2f} VP, win accuracy {report.val_win_accuracy:.3f} "
                f"({report.val_positions} positions of {report.val_games} held-out games); "
                f"{took:.0f} s")
+    if "policy" in report.heads:
+        click.echo(f"policy: cross-entropy {report.val_policy_ce:.3f} nats (the visits' own "
+                   f"entropy {report.val_policy_entropy:.3f}), top prior = most visited "
+                   f"{report.val_policy_top1:.3f}")
+    else:
+        click.echo("value head only (the data has no positions and root visits, or "
+                   "--policy-weight 0)")
+    if "aux" in report.heads:
+        click.echo(f"final VP by category: each player's final VP within "
+                   f"{report.val_final_vp_mae:.2f} VP (mean absolute error)")
     click.echo("half-year  positions  margin MAE  margin RMSE  MAE of the score now")
     for row in report.by_half_year:
         click.echo(f"{row['half_year']:9d}  {row['positions']:9d}  {row['margin_mae']:10.2f}  "
@@ -76,6 +102,9 @@ def train(data: tuple[str, ...], weights: str, hidden: int, epochs: int, batch: 
             "report": report.as_dict(), "seconds": round(took, 1)}
     try:
         save_weights(weights, params, meta)
+        if figures is not None:
+            write_text(figures, json.dumps(dict(report.as_dict(), seconds=round(took, 1),
+                                                weights=weights), indent=1))
     except OSError as exc:
-        fail(f"{weights}: cannot write: {exc.strerror or exc}")
-    click.echo(f"wrote {weights}")
+        fail(f"{exc.filename or weights}: cannot write: {exc.strerror or exc}")
+    click.echo(f"wrote {weights}" + (f" and {figures}" if figures else ""))

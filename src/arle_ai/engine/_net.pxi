@@ -1,24 +1,31 @@
-# A learned value model in C: a small multilayer perceptron over the features of _features.pxi,
-# run from plain double arrays (no Python object, no numpy, no torch on the hot path).
+# A learned model in C: a small multilayer perceptron over the features of _features.pxi, run
+# from plain double arrays (no Python object, no numpy, no torch on the hot path).
 #
 #   x = features(state, me);  z = (x - mean) * inv_std
-#   h = relu(W1 z + b1);      y = W0 z + W2 h + b2      (W0: a linear skip from the inputs)
+#   h = relu(W1 z + b1)                                  (the trunk, shared by the heads)
+#   y = W0 z + W2 h + b2      (value head; W0: a linear skip from the inputs)
 #   y[0] = me's predicted final VP margin;  y[1] = logit of me winning
+#   logit[a] = Wp[a] . h + bp[a] for each legal action id a   (policy head, optional)
+#   prior[a] = softmax over the legal actions of logit[a] / temperature
 #
 # The normalisation is folded into the first layer and the skip at load time (W' = W * inv_std,
 # b' = b - W' mean), and both are stored input-major so that zero features (most of the
-# one-hot slots) are skipped.
+# one-hot slots) are skipped. The auxiliary heads of the weights file (final VP by scoring
+# category) are not used by the search and stay in Python (arle_ai.search.net).
 
 from libc.stdlib cimport malloc, free
 from libc.math cimport exp
 
 NET_WEIGHT_MAX = 1e12   # the largest weight a ValueNet accepts, normalisation folded in
+NET_TEMPERATURE_MAX = 1e6   # the largest policy temperature (beyond: uniform priors anyway)
 
 cdef enum:
     NET_OUT_MARGIN = 0
     NET_OUT_WIN = 1
     NET_OUTPUTS = 2
     NET_HIDDEN_MAX = 1024
+
+cdef float NET_PRIOR_MIN = 1e-30    # the smallest prior the policy gives a legal action
 
 ctypedef struct Net:
     int nin
@@ -28,15 +35,16 @@ ctypedef struct Net:
     double* b1        # nhid
     double* w2        # NET_OUTPUTS x nhid
     double* b2        # NET_OUTPUTS
+    int nact          # NUM_ACTIONS with a policy head, 0 without
+    double* wp        # nact x nhid, the policy head's row of each action id
+    double* bp        # nact
 
 
-cdef void net_forward(Net* net, float* x, double* y) noexcept nogil:
-    """y = the model's NET_OUTPUTS outputs for the raw feature vector x."""
-    cdef double h[NET_HIDDEN_MAX]
+cdef void net_trunk(Net* net, float* x, double* h, double* skip) noexcept nogil:
+    """h = the trunk's nhid units (after the ReLU) and skip = W0 z for the raw features x."""
     cdef int i, j, nh = net.nhid
-    cdef double xi, acc
+    cdef double xi
     cdef double* row
-    cdef double skip[NET_OUTPUTS]
     for j in range(nh):
         h[j] = net.b1[j]
     for i in range(NET_OUTPUTS):
@@ -49,6 +57,19 @@ cdef void net_forward(Net* net, float* x, double* y) noexcept nogil:
                 h[j] += xi * row[j]
             for j in range(NET_OUTPUTS):
                 skip[j] += xi * net.w0t[i * NET_OUTPUTS + j]
+    for j in range(nh):
+        if h[j] < 0:
+            h[j] = 0.0
+
+
+cdef void net_forward(Net* net, float* x, double* y) noexcept nogil:
+    """y = the model's NET_OUTPUTS outputs for the raw feature vector x."""
+    cdef double h[NET_HIDDEN_MAX]
+    cdef double skip[NET_OUTPUTS]
+    cdef int i, j, nh = net.nhid
+    cdef double acc
+    cdef double* row
+    net_trunk(net, x, h, skip)
     for i in range(NET_OUTPUTS):
         acc = net.b2[i] + skip[i]
         row = net.w2 + i * nh
@@ -56,6 +77,34 @@ cdef void net_forward(Net* net, float* x, double* y) noexcept nogil:
             if h[j] > 0:
                 acc += row[j] * h[j]
         y[i] = acc
+
+
+cdef void net_priors(Net* net, float* x, int* actions, int n, double temperature,
+                     float* out) noexcept nogil:
+    """out[i] = the policy's prior of actions[i] (ids < net.nact) for the raw features x: a
+    softmax of the logits / temperature over the n actions (positive, summing to 1)."""
+    cdef double h[NET_HIDDEN_MAX]
+    cdef double skip[NET_OUTPUTS]
+    cdef double logit[MAX_LEGAL]
+    cdef int i, j, nh = net.nhid
+    cdef double acc, best = -1e300, z = 0.0, inv_t = 1.0 / temperature
+    cdef double* row
+    net_trunk(net, x, h, skip)
+    for i in range(n):
+        row = net.wp + actions[i] * nh
+        acc = net.bp[actions[i]]
+        for j in range(nh):
+            acc += row[j] * h[j]
+        logit[i] = acc * inv_t
+        if logit[i] > best:
+            best = logit[i]
+    for i in range(n):
+        logit[i] = exp(logit[i] - best)
+        z += logit[i]
+    for i in range(n):
+        out[i] = <float>(logit[i] / z)
+        if out[i] < NET_PRIOR_MIN:    # an underflow: every legal action keeps a chance
+            out[i] = NET_PRIOR_MIN
 
 
 cdef inline double sigmoid(double z) noexcept nogil:
@@ -90,7 +139,8 @@ cdef class ValueNet:
     """A value model in the core, built from plain arrays (see arle_ai.search.net for the file format):
     mean, inv_std (NUM_FEATURES), w0 (2 x NUM_FEATURES), w1 (hidden x NUM_FEATURES),
     b1 (hidden), w2 (2 x hidden), b2 (2). Outputs: the player to decide's final VP margin and
-    the logit of their win."""
+    the logit of their win. With wp (NUM_ACTIONS x hidden) and bp (NUM_ACTIONS), a policy head
+    on the same hidden units: the priors of the legal actions (``has_policy``)."""
 
     cdef Net net
     cdef readonly int hidden
@@ -102,8 +152,11 @@ cdef class ValueNet:
         self.net.b1 = NULL
         self.net.w2 = NULL
         self.net.b2 = NULL
+        self.net.wp = NULL
+        self.net.bp = NULL
+        self.net.nact = 0
 
-    def __init__(self, mean, inv_std, w0, w1, b1, w2, b2):
+    def __init__(self, mean, inv_std, w0, w1, b1, w2, b2, wp=None, bp=None):
         mean = _np.asarray(mean, dtype=_np.float64)
         inv_std = _np.asarray(inv_std, dtype=_np.float64)
         w0 = _np.asarray(w0, dtype=_np.float64)
@@ -127,6 +180,17 @@ cdef class ValueNet:
                 raise ValueError(f"{name} holds a value that is not finite")
         if not _np.all(_np.isfinite(w1)):
             raise ValueError("w1 holds a value that is not finite")
+        if (wp is None) != (bp is None):
+            raise ValueError("a policy head needs both wp and bp")
+        if wp is not None:
+            wp = _np.asarray(wp, dtype=_np.float64)
+            bp = _np.asarray(bp, dtype=_np.float64)
+            for name, arr, shape in (("wp", wp, (NUM_ACTIONS, nh)), ("bp", bp, (NUM_ACTIONS,))):
+                if arr.shape != shape:
+                    raise ValueError(f"{name} must have shape {shape}, not {arr.shape}")
+                if not _np.all(_np.abs(arr) <= NET_WEIGHT_MAX):
+                    raise ValueError(f"{name} holds a value that is not finite or beyond "
+                                     f"{NET_WEIGHT_MAX:g} in size")
         with _np.errstate(over="ignore", invalid="ignore"):
             w1f = w1 * inv_std[None, :]
             b1f = b1 - w1f @ mean
@@ -151,7 +215,11 @@ cdef class ValueNet:
         self.net.b1 = <double*>malloc(nh * sizeof(double))
         self.net.w2 = <double*>malloc(NET_OUTPUTS * nh * sizeof(double))
         self.net.b2 = <double*>malloc(NET_OUTPUTS * sizeof(double))
-        if not (self.net.w1t and self.net.w0t and self.net.b1 and self.net.w2 and self.net.b2):
+        if wp is not None:
+            self.net.wp = <double*>malloc(NUM_ACTIONS * nh * sizeof(double))
+            self.net.bp = <double*>malloc(NUM_ACTIONS * sizeof(double))
+        if not (self.net.w1t and self.net.w0t and self.net.b1 and self.net.w2 and self.net.b2
+                and (wp is None or (self.net.wp and self.net.bp))):
             self._release()
             raise MemoryError()
         cdef double[::1] v
@@ -165,10 +233,23 @@ cdef class ValueNet:
         memcpy(self.net.w2, &v[0], NET_OUTPUTS * nh * sizeof(double))
         v = _np.ascontiguousarray(b2f)
         memcpy(self.net.b2, &v[0], NET_OUTPUTS * sizeof(double))
+        if wp is not None:
+            v = _np.ascontiguousarray(wp).reshape(-1)
+            memcpy(self.net.wp, &v[0], NUM_ACTIONS * nh * sizeof(double))
+            v = _np.ascontiguousarray(bp)
+            memcpy(self.net.bp, &v[0], NUM_ACTIONS * sizeof(double))
+            self.net.nact = NUM_ACTIONS
         self.params = (mean, inv_std, w0, w1, b1, w2, b2)
+        if wp is not None:
+            self.params += (wp, bp)
 
     def __reduce__(self):
         return (ValueNet, self.params)
+
+    @property
+    def has_policy(self):
+        """Whether the model has a policy head (weights format 2), which gives PUCT priors."""
+        return self.net.nact > 0
 
     cdef void _ready(self) except *:
         """ValueError unless the arrays were set (ValueNet.__new__ without __init__ has none)."""
@@ -181,7 +262,11 @@ cdef class ValueNet:
         free(self.net.b1)
         free(self.net.w2)
         free(self.net.b2)
+        free(self.net.wp)
+        free(self.net.bp)
         self.net.w1t = self.net.w0t = self.net.b1 = self.net.w2 = self.net.b2 = NULL
+        self.net.wp = self.net.bp = NULL
+        self.net.nact = 0
 
     def __dealloc__(self):
         self._release()
@@ -217,25 +302,54 @@ cdef class ValueNet:
         v = net_value(&state.s, &self.net, blend, sigma, &m)
         return v, m
 
+    def priors(self, GameState state, double temperature=1.0):
+        """The policy's priors of `state`'s legal actions, as the search gets them: a list of
+        (action id, prior) in legal_actions order (a softmax of the logits / temperature over
+        the legal actions). ValueError without a policy head or a decision."""
+        cdef int buf[MAX_LEGAL]
+        cdef float out[MAX_LEGAL]
+        cdef float x[NFEAT_MAX]
+        cdef int n, i, me = current_player(&state.s)
+        self._ready()
+        if self.net.nact == 0:
+            raise ValueError("this model has no policy head (a weights file of format 1)")
+        if not temperature > 0 or temperature == float("inf"):
+            raise ValueError(f"temperature must be positive and finite, not {temperature!r}")
+        n = legal_actions(&state.s, buf) if not is_terminal(&state.s) else 0
+        if n <= 0:
+            raise ValueError("the position has no decision: there is nothing to score")
+        write_features(&state.s, 0 if me < 0 else me, x)
+        net_priors(&self.net, x, buf, n, temperature, out)
+        return [(buf[i], float(out[i])) for i in range(n)]
+
 
 cdef class NetEvaluator(LeafEvaluator):
     """The learned value model as the search's leaf evaluator. With `horizon` None the model
     values the leaf itself; with horizon h >= 0 a rollout (the heuristic policy, or uniformly
     random moves with `heuristic` False) first plays until h more half-years have begun (as
     RolloutEvaluator does) and the model values where it stopped (a finished game gets
-    terminal_value). Priors: the base class's heuristic softmax."""
+    terminal_value). Priors (PUCT): the model's policy head, a softmax of its logits /
+    `policy_temperature` over the legal actions; a model without one (format 1) gives the base
+    class's heuristic softmax."""
 
     cdef readonly ValueNet model
     cdef int horizon
     cdef readonly object rollout_horizon
     cdef readonly bint heuristic
+    cdef readonly double policy_temperature
 
     def __init__(self, weights, ValueNet model, prior_temperature=2.0, horizon=None,
-                 bint heuristic=True):
+                 bint heuristic=True, policy_temperature=1.0):
         LeafEvaluator.__init__(self, weights, prior_temperature)
         if model is None:
             raise ValueError("NetEvaluator needs a ValueNet")
         model._ready()
+        if (isinstance(policy_temperature, bool)
+                or not isinstance(policy_temperature, (int, float))
+                or not 0 < policy_temperature <= NET_TEMPERATURE_MAX):
+            raise ValueError(f"policy_temperature must be a number in (0, "
+                             f"{NET_TEMPERATURE_MAX:g}], not {policy_temperature!r}")
+        self.policy_temperature = policy_temperature
         if horizon is not None and (not isinstance(horizon, int) or isinstance(horizon, bool)
                                     or horizon < 0):
             raise ValueError(f"horizon must be None or a non-negative integer, not {horizon!r}")
@@ -259,6 +373,15 @@ cdef class NetEvaluator(LeafEvaluator):
                            margin0)
         player_values(&t, &self.w, v0, values)
 
+    cdef void priors(self, State* s, int* actions, int n, float* out) noexcept nogil:
+        cdef float x[NFEAT_MAX]
+        cdef int me = current_player(s)
+        if self.model.net.nact == 0:
+            LeafEvaluator.priors(self, s, actions, n, out)
+            return
+        write_features(s, 0 if me < 0 else me, x)
+        net_priors(&self.model.net, x, actions, n, self.policy_temperature, out)
+
     def __reduce__(self):
         return (NetEvaluator, (self.weights, self.model, self.temperature, self.rollout_horizon,
-                               self.heuristic))
+                               self.heuristic, self.policy_temperature))

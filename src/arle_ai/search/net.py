@@ -1,18 +1,31 @@
-"""The learned value model: its weights file, the reference forward pass in numpy, and loading
-it into the core (``_core.ValueNet``), where the search runs it from plain C arrays.
+"""The learned model: its weights file, the reference forward pass in numpy, and loading it
+into the core (``_core.ValueNet``), where the search runs it from plain C arrays.
 
 The model is a multilayer perceptron over ``GameState.features()`` (seen by the player to
-decide)::
+decide), one trunk shared by its heads::
 
     z = (x - mean) * inv_std
-    h = relu(w1 @ z + b1)
-    y = w0 @ z + w2 @ h + b2   # y[0]: final VP margin of the player to decide; y[1]: win logit
+    h = relu(w1 @ z + b1)                   # the trunk
+    y = w0 @ z + w2 @ h + b2                # value: y[0] final VP margin of the player to
+                                            # decide, y[1] the logit of their win
+    logit = wp @ h + bp                     # policy: one logit per action id; the priors are
+    prior = softmax(logit[legal] / T)       # a softmax over the legal actions only
+    aux = wa0 @ z + wa @ h + ba             # final VP by scoring category, me's then opp's
 
 (``w0`` is a linear skip from the inputs: with it the perceptron learns corrections to a linear
-model.) A weights file is a numpy ``.npz`` holding ``mean``, ``inv_std``, ``w0``, ``w1``,
-``b1``, ``w2``, ``b2``
-(float32) and ``meta`` (a JSON string: the feature count and a digest of the feature names,
-which must match the engine's, and how the model was trained). ``arle train`` writes them.
+model.) A weights file is a numpy ``.npz`` holding the float32 arrays and ``meta``, a JSON
+string with the format, the feature count and a digest of the feature names (which must match
+the engine's), and how the model was trained. Formats (``meta["format"]``):
+
+- ``arle-value-net/1``: the value model alone (``WEIGHT_ARRAYS``); a file without a format is
+  one. It loads as a value-only model: the search's PUCT priors, if asked for, are then the
+  heuristic's, and the default UCT search uses none.
+- ``arle-value-net/2``: the value model plus the policy head (``POLICY_ARRAYS``: ``wp``
+  (NUM_ACTIONS x hidden), ``bp``) and optionally the auxiliary head (``AUX_ARRAYS``: ``wa0``,
+  ``wa``, ``ba``, one row per name of ``AUX_OUTPUTS``); ``meta`` adds ``num_actions`` and a
+  digest of the action ids' meanings (``actions_digest``), which must match the engine's too.
+
+Any other format is refused by name (:class:`NetError`). ``arle train`` writes format 2.
 """
 
 from __future__ import annotations
@@ -21,6 +34,8 @@ import hashlib
 import json
 import os
 import zipfile
+from collections.abc import Sequence
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -30,15 +45,26 @@ import numpy as np
 from arle_ai.base.files import check_regular
 from arle_ai.base.jsontext import parse_json
 from arle_ai.base.npzfile import write_npz
-from arle_ai.engine import _core
+from arle_ai.engine import _core, rules
+from arle_ai.text import notation
 
-__all__ = ["WEIGHT_ARRAYS", "DEFAULT_WEIGHTS_FILE", "features_digest", "save_weights",
-           "load_weights", "load_net",
-           "weights_digest", "default_net", "reference_outputs", "NetError"]
+__all__ = ["WEIGHT_ARRAYS", "POLICY_ARRAYS", "AUX_ARRAYS", "AUX_OUTPUTS", "FORMATS",
+           "DEFAULT_WEIGHTS_FILE", "features_digest", "actions_digest", "save_weights",
+           "load_weights", "load_net", "weights_digest", "default_net", "default_arrays",
+           "reference_outputs", "reference_trunk", "reference_policy", "reference_aux",
+           "ScorePrediction", "predict_scores", "NetError"]
 
-WEIGHT_ARRAYS = ("mean", "inv_std", "w0", "w1", "b1", "w2", "b2")
+WEIGHT_ARRAYS = ("mean", "inv_std", "w0", "w1", "b1", "w2", "b2")   # the value model
+POLICY_ARRAYS = ("wp", "bp")                                        # format 2's policy head
+AUX_ARRAYS = ("wa0", "wa", "ba")                                    # format 2, optional
+# the auxiliary head's outputs: the final VP of each scoring category (score_breakdown), of
+# the player to decide ("me") and of the other ("opp")
+AUX_OUTPUTS = tuple(f"{side}.{category}" for side in ("me", "opp")
+                    for category in _core.SCORE_CATEGORIES)
 DEFAULT_WEIGHTS_FILE = "value_net.npz"
-FORMAT = "arle-value-net/1"
+FORMAT_1 = "arle-value-net/1"
+FORMAT_2 = "arle-value-net/2"
+FORMATS = (FORMAT_1, FORMAT_2)   # the formats this version reads (save_weights: the last two)
 
 
 class NetError(ValueError):
@@ -51,12 +77,36 @@ def features_digest() -> str:
     return hashlib.blake2b(text, digest_size=8).hexdigest()
 
 
+def actions_digest() -> str:
+    """A short digest of what each action id means (the layout of the id ranges and the names
+    they index): a policy head is tied to it."""
+    text = json.dumps([rules.ACTION_RANGES, notation.GOODS, notation.SPACES, notation.TOOLS,
+                       notation.BUILDINGS, notation.VEHICLES, notation.DESTINATIONS,
+                       notation.FLIPS, notation.TILES, notation.LOAD_ITEMS]).encode()
+    return hashlib.blake2b(text, digest_size=8).hexdigest()
+
+
+def _array_names(arrays: dict[str, Any]) -> tuple[str, ...]:
+    """The weight arrays of a model in file order: the value model, then the heads it has."""
+    names: tuple[str, ...] = WEIGHT_ARRAYS
+    if all(k in arrays for k in POLICY_ARRAYS):
+        names += POLICY_ARRAYS
+        if all(k in arrays for k in AUX_ARRAYS):
+            names += AUX_ARRAYS
+    return names
+
+
 def save_weights(path: str | os.PathLike[str], arrays: dict[str, np.ndarray],
                  meta: dict[str, Any] | None = None) -> None:
-    """Write a weights file (compressed .npz; float32 arrays)."""
-    info = dict(meta or {}, format=FORMAT, num_features=_core.NUM_FEATURES,
-                features_digest=features_digest())
-    out = {k: np.asarray(arrays[k], dtype=np.float32) for k in WEIGHT_ARRAYS}
+    """Write a weights file (compressed .npz; float32 arrays): format 2 when `arrays` has the
+    policy head (and then the auxiliary head too if it has it), else format 1 (value only)."""
+    names = _array_names(arrays)
+    info = dict(meta or {}, format=FORMAT_2 if "wp" in names else FORMAT_1,
+                num_features=_core.NUM_FEATURES, features_digest=features_digest())
+    if "wp" in names:
+        info.update(num_actions=_core.NUM_ACTIONS_PY, actions_digest=actions_digest(),
+                    aux_outputs=list(AUX_OUTPUTS) if "wa" in names else [])
+    out = {k: np.asarray(arrays[k], dtype=np.float32) for k in names}
     out["meta"] = np.array(json.dumps(info))
     write_npz(path, out)
 
@@ -72,16 +122,17 @@ def load_weights(path: str | os.PathLike[str]) -> tuple[dict[str, np.ndarray], d
             if missing:
                 raise NetError(f"{path}: not a value-net weights file (missing "
                                f"{', '.join(missing)})")
-            raw = {k: z[k] for k in WEIGHT_ARRAYS}
+            meta = parse_json(str(z["meta"]))  # a ValueError for deep nesting too
+            if not isinstance(meta, dict):
+                raise NetError(f"{path}: not a value-net weights file (meta is not a JSON "
+                               f"object)")
+            names = _format_arrays(path, meta, z.files)
+            raw = {k: z[k] for k in names}
             odd = [k for k, a in raw.items() if a.dtype.kind not in "biuf"]
             if odd:  # complex would lose its imaginary part, strings are no weights
                 raise NetError(f"{path}: not a value-net weights file ({', '.join(odd)}: "
                                f"{raw[odd[0]].dtype} values, not real numbers)")
             arrays = {k: np.array(a, dtype=np.float64) for k, a in raw.items()}
-            meta = parse_json(str(z["meta"]))  # a ValueError for deep nesting too
-            if not isinstance(meta, dict):
-                raise NetError(f"{path}: not a value-net weights file (meta is not a JSON "
-                               f"object)")
     except NetError:
         raise
     except FileNotFoundError:
@@ -91,7 +142,43 @@ def load_weights(path: str | os.PathLike[str]) -> tuple[dict[str, np.ndarray], d
     if meta.get("features_digest") != features_digest():
         raise NetError(f"{path}: trained on other features (digest "
                        f"{meta.get('features_digest')!r}, the engine has {features_digest()!r})")
+    if "wp" in arrays and meta.get("actions_digest") != actions_digest():
+        raise NetError(f"{path}: its policy was trained on other action ids (digest "
+                       f"{meta.get('actions_digest')!r}, the engine has {actions_digest()!r})")
+    if "wa" in arrays:
+        _check_aux(path, arrays)
     return arrays, meta
+
+
+def _format_arrays(path: str | os.PathLike[str], meta: dict[str, Any],
+                   files: list[str]) -> tuple[str, ...]:
+    """The arrays a file of its format must hold (NetError for an unknown format or a missing
+    array)."""
+    fmt = meta.get("format", FORMAT_1)  # files from before the format field are format 1
+    if fmt not in FORMATS:
+        raise NetError(f"{path}: weights format {fmt!r} is not one this version reads "
+                       f"({', '.join(FORMATS)})")
+    names: tuple[str, ...] = WEIGHT_ARRAYS
+    if fmt == FORMAT_2:
+        names += POLICY_ARRAYS
+        if any(k in files for k in AUX_ARRAYS):
+            names += AUX_ARRAYS
+    missing = [k for k in names if k not in files]
+    if missing:
+        raise NetError(f"{path}: a {fmt} weights file without {', '.join(missing)}")
+    return names
+
+
+def _check_aux(path: str | os.PathLike[str], arrays: dict[str, np.ndarray]) -> None:
+    """NetError unless the auxiliary head fits the trunk and holds finite numbers (the core
+    never sees it, so its checks are here)."""
+    k, nin, nh = len(AUX_OUTPUTS), _core.NUM_FEATURES, arrays["w1"].shape[0]
+    for name, shape in (("wa0", (k, nin)), ("wa", (k, nh)), ("ba", (k,))):
+        if arrays[name].shape != shape:
+            raise NetError(f"{path}: {name} must have shape {shape}, not "
+                           f"{arrays[name].shape}")
+        if not np.all(np.isfinite(arrays[name])):
+            raise NetError(f"{path}: {name} holds a value that is not finite")
 
 
 def load_net(path: str | os.PathLike[str] | None = None) -> _core.ValueNet:
@@ -99,8 +186,14 @@ def load_net(path: str | os.PathLike[str] | None = None) -> _core.ValueNet:
     if path is None:
         return default_net()
     arrays, _ = load_weights(path)
+    return _core_net(path, arrays)
+
+
+def _core_net(path: str | os.PathLike[str], arrays: dict[str, np.ndarray]) -> _core.ValueNet:
+    """The core model of loaded arrays (NetError names what the core refuses)."""
+    policy = [arrays[k] for k in POLICY_ARRAYS if k in arrays]
     try:
-        return _core.ValueNet(*(arrays[k] for k in WEIGHT_ARRAYS))
+        return _core.ValueNet(*(arrays[k] for k in WEIGHT_ARRAYS), *policy)
     except ValueError as exc:
         raise NetError(f"{path}: {exc}") from None
 
@@ -110,13 +203,14 @@ def weights_digest(path: str | os.PathLike[str] | None = None) -> str:
     model gives the same digest whatever the file's name or compression."""
     arrays, _ = load_weights(default_weights_path() if path is None else path)
     h = hashlib.blake2b(digest_size=8)
-    for k in WEIGHT_ARRAYS:
+    for k in _array_names(arrays):   # a format-1 file's digest is what it was before format 2
         a = np.ascontiguousarray(arrays[k], dtype=np.float32)
         h.update(k.encode() + str(a.shape).encode() + a.tobytes())
     return h.hexdigest()
 
 
 _DEFAULT: list[_core.ValueNet] = []
+_DEFAULT_ARRAYS: list[dict[str, np.ndarray]] = []
 
 
 def default_weights_path() -> Path:
@@ -127,16 +221,104 @@ def default_weights_path() -> Path:
 def default_net() -> _core.ValueNet:
     """The shipped model, loaded once."""
     if not _DEFAULT:
-        _DEFAULT.append(load_net(default_weights_path()))
+        _DEFAULT.append(_core_net(default_weights_path(), default_arrays()))
     return _DEFAULT[0]
 
 
-def reference_outputs(arrays: dict[str, np.ndarray], features: np.ndarray) -> np.ndarray:
-    """The model's outputs (n, 2) computed in numpy (float64): the reference the core's
-    inference is tested against."""
+def default_arrays() -> dict[str, np.ndarray]:
+    """The shipped model's arrays (float64), loaded once: do not change them."""
+    if not _DEFAULT_ARRAYS:
+        _DEFAULT_ARRAYS.append(load_weights(default_weights_path())[0])
+    return _DEFAULT_ARRAYS[0]
+
+
+def _inputs(arrays: dict[str, np.ndarray], features: np.ndarray) -> np.ndarray:
     x = np.atleast_2d(np.asarray(features, dtype=np.float64))
-    z = (x - arrays["mean"]) * arrays["inv_std"]
-    h = np.maximum(z @ np.asarray(arrays["w1"], dtype=np.float64).T + arrays["b1"], 0.0)
-    out: np.ndarray = (z @ np.asarray(arrays["w0"], dtype=np.float64).T
-                       + h @ np.asarray(arrays["w2"], dtype=np.float64).T + arrays["b2"])
+    z: np.ndarray = (x - arrays["mean"]) * arrays["inv_std"]
+    return z
+
+
+def _f64(a: np.ndarray) -> np.ndarray:
+    return np.asarray(a, dtype=np.float64)
+
+
+def reference_trunk(arrays: dict[str, np.ndarray], features: np.ndarray) -> np.ndarray:
+    """The trunk's hidden units (n, hidden) for raw features (n, NUM_FEATURES), in numpy."""
+    z = _inputs(arrays, features)
+    h: np.ndarray = np.maximum(z @ _f64(arrays["w1"]).T + arrays["b1"], 0.0)
+    return h
+
+
+def reference_outputs(arrays: dict[str, np.ndarray], features: np.ndarray) -> np.ndarray:
+    """The model's value outputs (n, 2: margin, win logit) computed in numpy (float64): the
+    reference the core's inference is tested against."""
+    z = _inputs(arrays, features)
+    h = reference_trunk(arrays, features)
+    out: np.ndarray = z @ _f64(arrays["w0"]).T + h @ _f64(arrays["w2"]).T + arrays["b2"]
     return out
+
+
+def reference_policy(arrays: dict[str, np.ndarray], features: np.ndarray, legal: np.ndarray,
+                     temperature: float = 1.0) -> np.ndarray:
+    """The policy's priors (n, NUM_ACTIONS) in numpy: a softmax of the logits / temperature
+    over the ids `legal` marks (a boolean (n, NUM_ACTIONS) mask), 0 elsewhere."""
+    h = reference_trunk(arrays, features)
+    logits = (h @ _f64(arrays["wp"]).T + arrays["bp"]) / temperature
+    mask = np.atleast_2d(np.asarray(legal, dtype=bool))
+    logits = np.where(mask, logits, -np.inf)
+    logits -= logits.max(axis=1, keepdims=True)
+    e = np.where(mask, np.exp(logits), 0.0)
+    out: np.ndarray = e / e.sum(axis=1, keepdims=True)
+    return out
+
+
+def reference_aux(arrays: dict[str, np.ndarray], features: np.ndarray) -> np.ndarray:
+    """The auxiliary head's outputs (n, len(AUX_OUTPUTS)) in numpy: final VP by category."""
+    z = _inputs(arrays, features)
+    h = reference_trunk(arrays, features)
+    out: np.ndarray = z @ _f64(arrays["wa0"]).T + h @ _f64(arrays["wa"]).T + arrays["ba"]
+    return out
+
+
+@dataclass(frozen=True)
+class ScorePrediction:
+    """What the model expects a game to end with, by seat: each player's final VP by scoring
+    category (``score_breakdown``'s names) and in all, plus the value head's margin and win
+    probability for player 0."""
+
+    by_category: tuple[dict[str, float], dict[str, float]]
+    final_vp: tuple[float, float]
+    margin0: float
+    win0: float
+
+
+def predict_scores(states: _core.GameState | Sequence[_core.GameState],
+                   path: str | os.PathLike[str] | None = None
+                   ) -> ScorePrediction | list[ScorePrediction]:
+    """The model's prediction of the final score of each position (one state, or a list of
+    them: a list), from the auxiliary head of the weights file `path` (default: the shipped
+    weights). Compare two positions (after two candidate moves) to see in which categories the
+    model expects one to score more. NetError if the weights have no auxiliary head."""
+    arrays = default_arrays() if path is None else load_weights(path)[0]
+    if "wa" not in arrays:
+        raise NetError(f"{path or default_weights_path()}: the model has no auxiliary head "
+                       f"(final VP by category)")
+    seq = [states] if isinstance(states, _core.GameState) else list(states)
+    if not seq:
+        return []
+    feats = _core.features_batch(seq)
+    aux = reference_aux(arrays, feats)
+    value = reference_outputs(arrays, feats)
+    k = len(_core.SCORE_CATEGORIES)
+    out = []
+    for s, row, (m, z) in zip(seq, aux, value, strict=True):
+        me = s.current_player if s.current_player is not None else 0
+        parts = [dict(zip(_core.SCORE_CATEGORIES, (float(v) for v in row[:k]), strict=True)),
+                 dict(zip(_core.SCORE_CATEGORIES, (float(v) for v in row[k:]), strict=True))]
+        seats = (parts[0], parts[1]) if me == 0 else (parts[1], parts[0])
+        win = float(1.0 / (1.0 + np.exp(-z)))
+        out.append(ScorePrediction(by_category=seats,
+                                   final_vp=(sum(seats[0].values()), sum(seats[1].values())),
+                                   margin0=float(m if me == 0 else -m),
+                                   win0=win if me == 0 else 1.0 - win))
+    return out[0] if isinstance(states, _core.GameState) else out
