@@ -23,7 +23,10 @@ from arle_ai.play.agents import Agent
 _SERVER = r"""
 import json, sys
 from arle_ai import GameState
-from arle_ai.search.mcts import MCTS
+try:
+    from arle_ai.search.mcts import MCTS
+except ImportError:  # a build from before the layer packages (9884162 and older)
+    from arle_ai.mcts import MCTS
 options = json.loads(sys.argv[1])
 search = MCTS(**options)
 for line in sys.stdin:
