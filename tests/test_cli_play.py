@@ -102,10 +102,17 @@ def test_undo_takes_back_the_human_decision_and_the_ai_replies(tmp_path):
     first = load_record(plain_out).actions
     result, out = play(tmp_path, "--ai", "random", input="2\n2\nundo\nquit\n")
     assert result.exit_code == 0, result.output
-    assert "undone" in result.output
+    # the Grocer placed and its good not yet chosen: that turn is taken back
+    assert "undone, taken back:\n  You: Grocer (unfinished)\nback to the start of that turn " \
+           "(decision 3)" in result.output
     assert load_record(out).actions == first
     again, again_out = play(tmp_path, "--ai", "random", input="2\nundo\nquit\n")
     assert load_record(again_out).actions == []
+    # the human's turn and the AI's reply after it, as the lines that told them
+    taken = again.output.split("undone, taken back:\n")[1].split("\nback to the start")[0]
+    assert [line[:6] for line in taken.splitlines()] == ["  You:", "  AI: "], again.output
+    for line in taken.splitlines():
+        assert line.strip() in again.output.split("undone")[0]
 
 
 def test_undo_before_any_decision_says_so(tmp_path):

@@ -56,7 +56,9 @@ def test_undo_takes_back_a_whole_turn_and_log_tells_the_game(tmp_path):
     result = run("play", "--ai", "human", "--out", str(out), input=typed)
     assert result.exit_code == 0, result.output
     assert "P1 - Wool Weaver: turn wool into woolen once more? (more / stop)" in result.output
-    assert "undone: back to the start of the turn, decision 1" in result.output
+    # undo says what it took back: the turn begun at the Wool Weaver
+    assert ("undone, taken back:\n  P1: Wool Weaver, once (unfinished)\nback to the start of "
+            "that turn (decision 1)") in result.output
     assert load_record(out).moves() == ["place woodcutter"]
     assert "log\nP0: Woodcutter - +3 wood\nP1 (1-30, help)> " in result.output
 

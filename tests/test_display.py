@@ -136,7 +136,7 @@ def test_home_board_of_an_edited_position():
             "free land 7") in p1
     assert "forests 1" in p1
     assert "buildings: Mill" in p1
-    assert "vehicles: Cart[used 0]; loaded: wood 1" in p1
+    assert "vehicles: Cart (1 of 3 spaces loaded); loaded: wood 1" in p1
     assert "travel: Hage, Norden (3 spaces)" in p1
 
 
@@ -174,3 +174,38 @@ def test_package_describe_wraps_display():
 
     s = _mid_game()
     assert arle_ai.describe(s) == describe(s)
+
+
+def test_a_long_name_is_cut_in_the_middle_where_names_agree_not_at_the_end():
+    from arle_ai.text.display import fit
+
+    a, b = "place Builders' Merchant (special)", "place Builders' Merchant"
+    assert fit(a, 40) == a
+    cut = fit(a, 24)
+    assert len(cut) <= 24 and cut.startswith("place") and cut.endswith("(special)")
+    assert fit(b, 20).endswith("Merchant") and fit(a, 20) != fit(b, 20)
+    moors = [f"cut 1 peat from a dehydrated moor with {n} peat" for n in (4, 3)]
+    assert len({fit(m, 30) for m in moors}) == 2  # the end, where they differ, is kept
+    assert fit("x" * 50, 11) == "xxxx...xxxx"
+
+
+def test_menus_have_no_more_columns_than_options_and_a_short_menu_wraps_nothing():
+    from arle_ai.text.display import columns
+
+    two = ["1. stop", "2. Wool Weaver once more  [-1 wool, +1 woolen (+1 VP)]"]
+    assert columns(two, 80) == ["  " + two[0], "  " + two[1]]  # one column: both whole
+    wide = columns(two, 200)  # two columns side by side, never four
+    assert len(wide) == 1 and [c.strip() for c in wide[0].split("   ") if c.strip()] == two
+    five = [f"{i}. move {i}" for i in range(1, 6)]
+    lines = columns(five, 100)
+    assert len(lines) == 2 and lines[0].split() == ["1.", "move", "1", "3.", "move", "3", "5.",
+                                                    "move", "5"]
+
+
+def test_table_rows_wrap_a_long_cell_in_its_column():
+    from arle_ai.text.display import table_rows
+
+    rows = table_rows([("12", -4), ("place Builders' Merchant (special)", 20), ("0.051", -6),
+                       ("?", 1)])
+    assert rows == ["  12 place Builders'       0.051 ?",
+                    "     Merchant (special)"]

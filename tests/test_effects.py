@@ -188,9 +188,10 @@ def test_change_to_dict_is_json_ready():
 def test_a_change_splits_into_what_is_paid_and_what_is_gained():
     s = arle_ai.new_game(seed=0)
     fisher = effects.apply(s.copy(), s.parse_action("place fisherman"))[0].changes[0]
-    assert fisher.paid() == [] and fisher.gained() == ["3 food", "1 sheep",
-                                                        "Fish Traps 2 -> 3"]
+    assert fisher.paid() == [] and fisher.gained() == ["3 food", "1 sheep"]
+    assert fisher.phrases() == ["Fish Traps 2 -> 3"]
     change = effects.PlayerChange(player=0, goods={"clay": -2, "wood": 1},
                                   buildings=["farmers_house"])
     assert change.paid() == ["2 clay"]
-    assert change.gained() == ["1 wood", f"built {names.building('farmers_house')}"]
+    assert change.gained() == ["1 wood"]
+    assert change.phrases() == [f"built {names.building('farmers_house')}"]

@@ -4,6 +4,8 @@ each repeated conversion, and what ``arle info`` prints for goods, animals, tool
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from click.testing import CliRunner
 
@@ -206,8 +208,8 @@ def test_cut_labels_name_the_boardwalk_or_the_moor():
     assert s.pending == "action:cut"
     labels = {o.notation: o.label for o in decisions.menu(s)}
     assert labels == {"cut boardwalk": "cut 1 peat from the boardwalk",
-                      "cut moor(4)": "cut 1 peat from a moor with 4 peat",
-                      "cut moor(2)": "cut 1 peat from a moor with 2 peat"}
+                      "cut moor(4)": "cut 1 peat from a dehydrated moor with 4 peat",
+                      "cut moor(2)": "cut 1 peat from a dehydrated moor with 2 peat"}
     for notation, label in labels.items():
         assert s.parse_action(notation) == s.parse_action(label)
 
@@ -220,3 +222,116 @@ def test_the_more_texts_read_the_rules_numbers():
     assert decisions.MORE["baker"] == (f"turn {rules.BAKER_GRAIN} grain (or flax) and "
                                        f"{rules.BAKER_FUEL} peat (or wood) into "
                                        f"{rules.BAKER_FOOD} food")
+
+
+# ---- the game's words: vehicles and compartments, repeats, breeding, moors (issue 28) ----
+
+
+def _load_labels(barn: list[dict], goods: dict[str, int], loaded: int = 0) -> dict[str, str]:
+    """The labels of loading wood and linen (the goods given) on the vehicles of ``barn``
+    (``loaded``: wood already on them)."""
+    d = position({"barn": {"peat_boats": 0, "plows": 0, "vehicles": barn},
+                  "goods": goods, "animals": {"horse": 4}, "loaded": {"wood": loaded}})
+    s = arle_ai.GameState.from_dict(d)
+    return {o.notation: o.label for o in decisions.menu(s)
+            if o.notation.startswith(("load wood", "load linen"))}
+
+
+def test_loads_name_the_vehicle_and_the_compartments_in_spaces():
+    # a Carriage (a single space and the bench) and a Droshky (single, bench, single): wood
+    # takes one space (never a bench); linen (size 2) a bench, or two joined single spaces
+    labels = _load_labels([{"kind": "carriage", "used": []}, {"kind": "droshky", "used": []}],
+                          {"wood": 1, "linen": 1, "clay": 0})
+    assert labels == {
+        "load wood on carriage#0 at 0": "load wood on the Carriage, space 1 of 3",
+        "load wood on droshky#1 at 0": "load wood on the Droshky, space 1 of 4",
+        "load linen on carriage#0 at 1": "load linen on the Carriage, bench",
+        "load linen on droshky#1 at 1": "load linen on the Droshky, bench",
+    }
+
+
+def test_loads_on_two_vehicles_of_a_kind_say_which_one():
+    # two Carts, one with its first space loaded: the empty one, and the one with 1 of 3
+    # spaces loaded (identical placements are offered once: mirror images)
+    labels = _load_labels([{"kind": "cart", "used": [0]}, {"kind": "cart", "used": []}],
+                          {"wood": 1, "clay": 0, "linen": 0}, loaded=1)
+    assert labels == {  # the barn lists the empty one first
+        "load wood on cart#0 at 0": "load wood on the empty Cart, space 1 of 3",
+        "load wood on cart#0 at 1": "load wood on the empty Cart, space 2 of 3",
+        "load wood on cart#1 at 1": "load wood on the Cart with 1 of 3 spaces loaded, space 2 "
+                                    "of 3",
+        "load wood on cart#1 at 2": "load wood on the Cart with 1 of 3 spaces loaded, space 3 "
+                                    "of 3",
+    }
+    # a Handcart and a Wagon have no choice of place: the vehicle is enough
+    assert set(_load_labels([{"kind": "wagon", "used": []}], {"wood": 1, "clay": 0,
+                                                               "linen": 0}).values()) == {
+        "load wood on the Wagon"}
+
+
+def test_the_old_load_notation_is_still_read():
+    d = position({"barn": {"peat_boats": 0, "plows": 0,
+                           "vehicles": [{"kind": "carriage", "used": []}]},
+                  "goods": {"linen": 1}, "animals": {"horse": 4}})
+    s = arle_ai.GameState.from_dict(d)
+    a = s.parse_action("load linen on carriage#0 at 1")
+    assert s.parse_action("load linen on vehicle#0 at 1") == a
+    assert s.parse_action("Load linen on the Carriage, bench") == a
+    assert s.action_to_string(a) == "load linen on carriage#0 at 1"  # notation unchanged
+
+
+def test_more_is_named_by_what_it_repeats_and_a_turn_counts_the_repeats():
+    from arle_ai.text.narration import Narrator
+    from arle_ai.text.notation import action_label
+
+    d = position({"goods": {"hide": 3, "leather": 0}}, half_year=2)
+    s = arle_ai.GameState.from_dict(d)
+    n = Narrator(("You", "AI"))
+    n.play(s, place("tanner"))
+    assert action_label(s, MORE) == "Tanner once more"
+    n.play(s, MORE)
+    n.play(s, MORE)
+    lines = n.play(s, rules.ACTION_LAYOUT["stop"])
+    assert [line.text for line in lines] == ["You: Tanner, 2 times - -2 hide, +2 leather (+2 VP)"]
+
+
+def test_breeding_is_told_as_a_line_of_the_inventorying():
+    from arle_ai.text.narration import Narrator
+
+    for seed in range(40):  # a game that reaches a breeding decision
+        s = arle_ai.new_game(seed=seed)
+        n = Narrator(("You", "AI"))
+        rng = random.Random(seed)
+        while not s.is_terminal() and s.pending != "breed":
+            n.play(s, rng.choice(s.legal_actions()))
+        if s.pending == "breed":
+            break
+    assert s.pending == "breed"
+    who = ("You", "AI")[s.current_player]
+    plan = s.legal_actions()[-1]
+    born = {a: n for a, n in zip(rules.ANIMALS, s.breeding_plans()[plan - rules.ACTION_LAYOUT[
+        "breed"]], strict=True) if n}
+    lines = [line.text for line in n.play(s, plan)]
+    assert lines[0].startswith(f"  {who} breeding: ")
+    assert not any(line.startswith(f"{who}: breed") for line in lines)
+    for animal, k in born.items():
+        word = "sheep" if animal == "sheep" else "cattle" if animal == "cattle" else "horse"
+        assert f"+{k} {word}" in lines[0]
+        # the newborns are not told again under shearing
+        assert not any(f"{who} shearing" in line and f"+{k} {word}" in line
+                       for line in lines[1:])
+
+
+def test_moors_are_dehydrated_and_removed_and_a_dike_warden_flip_says_both():
+    from arle_ai.text import effects
+
+    d = position({"goods": {"food": 10}})
+    s = run(d, place("colonist"))
+    assert effects.describe(arle_ai.GameState.from_dict(d), s)[0].phrases() == [
+        "dehydrated a moor"]
+    d = position({"home": {"stalls": 1}}, half_year=2)
+    s0 = arle_ai.GameState.from_dict(d)
+    s = s0.copy()
+    s.apply(place("dike_warden"))
+    s.apply(s.parse_action("flip stall"))
+    assert effects.describe(s0, s)[0].phrases() == ["built a dike", "turned a stall into a depot"]

@@ -270,7 +270,7 @@ def test_errors_name_moves_and_decisions_with_printed_names_not_keys(typed):
     assert str(e.value) == (
         "cannot play 'use weaving_parlor': 'use Weaving Parlor' is not legal now (decision: "
         "P0 - Wool Weaver: turn wool into woolen once more? (more / stop)); legal: 'stop', "
-        "'more'")
+        "'Wool Weaver once more'")
 
 
 @pytest.mark.parametrize("a", [place("summer_grocer"), 0, -1, N, 10**30, "3", None,

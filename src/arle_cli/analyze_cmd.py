@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
-import sys
-
 import click
-from tqdm import tqdm
 
 from arle_ai.base import limits
 from arle_ai.formats.records import GameRecord
 from arle_ai.play.analysis import GameAnalysis, analyze_game
 from arle_ai.search.config import ANALYZE_BUDGET, Budget, SearchConfig
-from arle_ai.text.display import fit
+from arle_ai.text.display import table_rows
 from arle_ai.text.reading import printed_move
-from arle_cli.common import IN_FILE, Count, Seconds, emit_json, fail, load_record_file, seed_option
+from arle_cli.common import (
+    IN_FILE,
+    Count,
+    Seconds,
+    emit_json,
+    fail,
+    load_record_file,
+    seed_option,
+    work_bar,
+)
 
 LEGEND = (
     "best: the engine's best move; the move played when it got no mark (it did not lose over",
@@ -45,12 +51,11 @@ def format_analysis(analysis: GameAnalysis, players: list[str],
         return printed(d, d.played), printed(d, d.best)
 
     for d in analysis.decisions:
-        verdict = d.mark
         played, best = moves(d)
-        best = f"{fit(best, 32)} ~" if d.near_best else fit(best, 34)
-        lines.append(f"{d.ply:>4} {d.player:>1} {d.half_year:>2}  {fit(played, 34):<34} "
-                     f"{best:<34} {d.value_lost:>6.3f} {d.vp_lost:>7.1f}"
-                     f"{' ' + verdict if verdict else ''}")
+        lines += table_rows([(str(d.ply), -4), (str(d.player), -1), (str(d.half_year), -2),
+                             ("", 0), (played, 34), (best + (" ~" if d.near_best else ""), 34),
+                             (f"{d.value_lost:.3f}", -6), (f"{d.vp_lost:.1f}", -7),
+                             (d.mark, 2)])  # a long name wraps in its column, never cut
     lines.extend(LEGEND)
     lines.append("")
     lines.append("largest mistakes:")
@@ -76,6 +81,12 @@ def format_analysis(analysis: GameAnalysis, players: list[str],
     return "\n".join(lines)
 
 
+def _duration(seconds: float) -> str:
+    """``75`` -> ``1 min 15 s``."""
+    minutes, rest = divmod(round(seconds), 60)
+    return f"{minutes} min {rest} s" if minutes else f"{rest} s"
+
+
 @click.command()
 @click.argument("record", type=IN_FILE)
 @click.option("--player", type=click.IntRange(0, 1), default=None,
@@ -97,14 +108,23 @@ def analyze(record: str, player: int | None, iterations: int | None, time_limit:
     if iterations is not None and time_limit is not None:
         fail("give either --iterations or --time, not both")
     rec = load_record_file(record)
-    with tqdm(total=len(rec.actions), desc="analyze", unit="move",
-              file=sys.stderr, disable=None, leave=False) as bar:
+    budget = Budget.of(iterations, time_limit, ANALYZE_BUDGET)
+    states = list(rec.states())
+    reviewed = [ply for ply in range(len(rec.actions))
+                if len(states[ply].legal_actions()) > 1
+                and player in (None, states[ply].current_player)]
+    longest = (f", up to {_duration(2 * budget.seconds * len(reviewed))}"
+               if budget.seconds is not None else "")
+    click.echo(f"arle analyze: {len(reviewed)} decisions to review, {budget} of search each "
+               f"(twice that for a move other than the engine's){longest}", err=True)
+    with work_bar(len(reviewed), "analyze", "decision") as bar:
 
         def advance(done: int, total: int) -> None:
-            bar.update(1)
+            if done - 1 in reviewed_set:
+                bar.advance()
 
-        analysis = analyze_game(rec, player, Budget.of(iterations, time_limit, ANALYZE_BUDGET),
-                                SearchConfig(seed=seed), progress=advance)
+        reviewed_set = set(reviewed)
+        analysis = analyze_game(rec, player, budget, SearchConfig(seed=seed), progress=advance)
     if as_json:
         emit_json(analysis.to_dict(rec))  # with printed names beside the notation
     else:

@@ -407,3 +407,44 @@ def search_bar(budget: Budget, desc: str = "searching"
         yield update
     finally:
         bar.close()
+
+
+class WorkBar:
+    """Progress through ``total`` pieces of work on stderr: a tqdm bar on a terminal; a line
+    every ``every`` seconds (and at the end) elsewhere, so that a long run written to a file
+    or a pipe is never silent. ``advance(n)`` counts n more pieces done."""
+
+    def __init__(self, total: int, desc: str, unit: str, every: float = 10.0) -> None:
+        self.total, self.desc, self.unit, self.every = total, desc, unit, every
+        self.done = 0
+        self.start = self.last = time.perf_counter()
+        self.bar: tqdm | None = None
+        if sys.stderr.isatty():
+            self.bar = tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, leave=False)
+
+    def advance(self, n: int = 1) -> None:
+        self.done += n
+        if self.bar is not None:
+            self.bar.update(n)
+            return
+        now = time.perf_counter()
+        if now - self.last >= self.every or self.done >= self.total:
+            self.last = now
+            spent = now - self.start
+            left = spent / self.done * (self.total - self.done) if self.done else 0.0
+            click.echo(f"{self.desc}: {self.done}/{self.total} {self.unit}s, {spent:.0f} s, "
+                       f"about {left:.0f} s left", err=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+@contextmanager
+def work_bar(total: int, desc: str, unit: str, every: float = 10.0) -> Iterator[WorkBar]:
+    """A :class:`WorkBar`, closed however the run ends."""
+    bar = WorkBar(total, desc, unit, every)
+    try:
+        yield bar
+    finally:
+        bar.close()

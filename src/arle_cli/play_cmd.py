@@ -99,16 +99,19 @@ class Session:
             click.echo(line.text)
         self.record.actions.append(action)
 
-    def undo(self) -> bool:
-        """Go back to the start of the last turn played at the keyboard; False when there is
-        none."""
+    def undo(self) -> list[str] | None:
+        """Go back to the start of the last turn played at the keyboard and return what was
+        taken back, turn by turn (the AI's replies too); None when there is no such turn."""
         if not self.undo_points:
-            return False
+            return None
         ply = self.undo_points.pop()
         del self.record.actions[ply:]
         self.state = self.record.state_at(ply)
-        self.narrator.undo_to(ply)
-        return True
+        gone = self.narrator.undo_to(ply)
+        told = [line.text for line in gone if line.kind == "turn"]
+        if any(line.kind != "turn" for line in gone):
+            told.append("the inventorying after them")
+        return told
 
 
 def _width() -> int:
@@ -224,9 +227,13 @@ def _human_turn(session: Session, seed: int, hint: Budget) -> None:
                                          progress=progress)
             click.echo(format_report(report, state, session.narrator.players))
         elif word == "undo":
-            if session.undo():
-                click.echo(f"undone: back to the start of the turn, decision "
-                           f"{len(session.record.actions)}")
+            taken = session.undo()
+            if taken is not None:
+                click.echo("undone, taken back:")
+                for text in taken:
+                    click.echo(f"  {text}")
+                click.echo(f"back to the start of that turn (decision "
+                           f"{len(session.record.actions)})")
                 return
             click.echo("nothing to undo: no turn has been played at the keyboard yet")
         else:

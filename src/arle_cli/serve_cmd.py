@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import errno
 import socket
 from types import FrameType
 
@@ -37,8 +38,18 @@ def _listen(host: str, port: int) -> socket.socket:
         sock.listen(128)
     except OSError as exc:
         sock.close()
-        fail(f"cannot listen on {shown}:{port}: {exc.strerror or exc}")
+        hint = ""
+        if exc.errno == errno.EADDRINUSE:
+            hint = (f" (another program, perhaps another 'arle serve', listens there): "
+                    f"choose another port with --port {_other_port(port)}, or --port 0 for "
+                    f"any free one")
+        fail(f"cannot listen on {shown}:{port}: {exc.strerror or exc}{hint}")
     return sock
+
+
+def _other_port(port: int) -> int:
+    """A port number to suggest instead of a busy ``port``: the next one (8766 for 8765)."""
+    return port + 1 if 0 < port < 65535 else 8766
 
 
 @click.command()

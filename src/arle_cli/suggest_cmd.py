@@ -11,7 +11,6 @@ import arle_ai
 from arle_ai.base import limits
 from arle_ai.search.config import SUGGEST_BUDGET, Budget, SearchConfig
 from arle_ai.text import decisions, reading
-from arle_ai.text.display import fit
 from arle_ai.text.notation import action_label
 from arle_cli.common import (
     IN_FILE,
@@ -48,17 +47,32 @@ def format_report(report: arle_ai.SearchResult, state: arle_ai.GameState,
         after = state.copy()
         after.apply(m.action)
         pv = reading.pv_text(after, m.pv[1:], players, limit=3)
-        row = (f"{m.rank:>3}  {fit(label, colw):<{colw}} {m.visits:>7} "
+        names = textwrap.wrap(label, colw, break_on_hyphens=False) or [""]  # never cut
+        row = (f"{m.rank:>3}  {names[0]:<{colw}} {m.visits:>7} "
                f"{m.win_rate:>6.3f} {m.mean_margin:>+7.1f} {'~' if close else ' ':>2}  ")
-        lines += _with_continuation(row, pv, width)
+        lines += _with_continuation(row, pv, width, [f"     {n}" for n in names[1:]])
     if legend:
         lines += ["", *reading.LEGEND]
     return "\n".join(lines)
 
 
-def _with_continuation(row: str, pv: str, width: int) -> list[str]:
+def _with_continuation(row: str, pv: str, width: int, below: list[str] | None = None
+                       ) -> list[str]:
     """``row`` then ``pv``, wrapped between moves under the continuation column (or, in a
-    narrow terminal, on the lines below the row); a move is never split."""
+    narrow terminal, on the lines below the row); a move is never split. ``below``: the
+    lines of the row's first columns that go on under it (a long move name)."""
+    lines = _continued(row, pv, width)
+    for k, part in enumerate(below or []):
+        if k + 1 < len(lines):
+            rest = lines[k + 1]
+            lines[k + 1] = part + rest[len(part):] if not rest[:len(part)].strip() else (
+                part + "\n" + rest)
+        else:
+            lines.append(part)
+    return "\n".join(lines).split("\n")
+
+
+def _continued(row: str, pv: str, width: int) -> list[str]:
     indent = len(row) if width - len(row) >= 24 else 5
     # break only between moves: after " /" (the other player) or "," (the same player's next)
     glued = pv.replace(" ", "\x00").replace("\x00/\x00", "\x00/ ").replace(",\x00", ", ")

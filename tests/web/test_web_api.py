@@ -77,7 +77,8 @@ def test_new_game_opens_on_the_standard_opening(client):
     legal = {m["text"]: m for m in game["legal"]}
     assert legal["place summer_grocer"]["label"] == "place Grocer"  # printed names
     fisherman = legal["place fisherman"]  # the option shows what it brings and costs
-    assert fisherman["gain"] == "3 food, 1 sheep, Fish Traps 2 -> 3" and fisherman["vp"] == 2
+    assert fisherman["gain"] == "3 food, 1 sheep" and fisherman["vp"] == 2
+    assert fisherman["done"] == "Fish Traps 2 -> 3"  # said as done, never "get Fish Traps..."
     assert legal["place colonist"]["cost"] == ""
     assert game["breakdown"][0] == arle_ai.new_game(seed=0).score_breakdown(0)
 

@@ -217,7 +217,10 @@ cdef class GameState:
     def apply_traced(self, a):
         """Apply `a` like :meth:`apply` (same end state) and return the automatic steps the
         engine ran after it, one by one, for reporting what happened (:mod:`arle_ai.text.effects`):
-        a list of ``(kind, step, player, state_after)``. ``kind`` is ``"half_end"`` (``step``
+        a list of ``(kind, step, player, state_after)``. The first is ``"applied"`` (``step``
+        is `a`, ``player`` who made it, the state right after it, before any automatic step:
+        a decision inside the half-year's end, such as breeding, changes the position before
+        the step after it runs). ``kind`` is then ``"half_end"`` (``step``
         is the end-of-half-year program counter before the step, see HALF_END_PROGRAM: the
         start player's inventorying step k is inventory_start + k, the other player's
         inventory_other + k, then prepare; ``player`` the inventorying player or -1),
@@ -231,8 +234,9 @@ cdef class GameState:
         cdef int buf[MAX_LEGAL]
         cdef Frame* f
         cdef int n, guard = 0, kind, pc, player, sp
+        player = current_player(&self.s)
         apply_raw(&self.s, a)
-        steps = []
+        steps = [("applied", a, player, self.copy())]
         while self.s.sp > 0 and guard < 10000:
             guard += 1
             f = top(&self.s)

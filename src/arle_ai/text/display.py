@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from arle_ai.engine._core import GameState
 
 __all__ = ["describe", "describe_wide", "free_land", "land_spaces", "land_tiles", "fit",
-           "columns", "side_by_side"]
+           "columns", "side_by_side", "table_rows"]
 
 WIDTH = 100
 INDENT = "  "
@@ -102,9 +102,11 @@ def _barn(p: dict[str, Any], width: int = WIDTH) -> list[str]:
     barn = p["barn"]
     vehicles = []
     for v in barn["vehicles"]:
-        used = ",".join(str(i) for i in v["used"])
+        spaces = rules.vehicle(v["kind"]).spaces
+        loaded = sum(spaces[c] for c in v["used"])
         kind = _nb(names.vehicle(v["kind"]))
-        vehicles.append(f"{kind}[used {used}]" if used else kind)
+        vehicles.append(f"{kind}{NB}({loaded}{NB}of{NB}{sum(spaces)}{NB}spaces{NB}loaded)"
+                        if loaded else kind)
     loaded = p["loaded"]
     items = [f"{k} {n}" for k, n in loaded.items() if k != "destinations" and n]
     items += [_nb(names.destination(k)) for k in loaded["destinations"]]
@@ -117,7 +119,8 @@ def _travel(p: dict[str, Any], width: int = WIDTH) -> list[str]:
     size = {d.key: d.size for d in rules.DESTINATIONS}
     spaces = sum(size[k] for k in p["travel"])
     dests = ", ".join(_nb(names.destination(k)) for k in p["travel"]) or "none"
-    text = f"travel: {dests} ({spaces} spaces); bottlenecks {p['bottlenecks']}"
+    text = (f"travel: {dests} ({spaces} space{'' if spaces == 1 else 's'}); bottlenecks "
+            f"{p['bottlenecks']}")
     return _wrap(text, width=width)
 
 
@@ -194,14 +197,46 @@ def describe(state: GameState, width: int = WIDTH) -> str:
 
 
 def fit(text: str, width: int) -> str:
-    """``text`` cut to ``width`` characters at a word boundary (``...`` marks the cut), so that
-    a terminal never wraps it in the middle of a word."""
+    """``text`` in at most ``width`` characters: when it is longer, its middle is cut
+    (``...`` marks the cut) at word boundaries, so that both its start and its end, where
+    two long names differ (``place Builders' Merchant (special)``), stay readable."""
     if len(text) <= width:
         return text
-    cut = text[: max(0, width - 3)]
-    if " " in cut.strip():
-        cut = cut[: cut.rstrip().rfind(" ")]
-    return cut.rstrip() + "..."
+    if width < 9:
+        return text[:width]
+    room = width - 3
+    words = text.split(" ")
+    head, tail = "", ""
+    i, j = 0, len(words) - 1
+    while i <= j:  # take whole words from both ends, the longer side first
+        take_head = len(head) <= len(tail)
+        word = words[i] if take_head else words[j]
+        sep = 1 if (head if take_head else tail) else 0
+        if len(head) + len(tail) + len(word) + sep > room:
+            break
+        if take_head:
+            head, i = (head + " " + word if head else word), i + 1
+        else:
+            tail, j = (word + " " + tail if tail else word), j - 1
+    if not head and not tail:  # one long word
+        return text[: room - room // 2] + "..." + text[len(text) - room // 2:]
+    return head + "..." + tail
+
+
+def table_rows(cells: list[tuple[str, int]], gap: str = " ") -> list[str]:
+    """One row of a table whose cells are (text, width): each text wrapped between words in
+    its column (a negative width right-aligns it), so the row takes as many lines as its
+    longest cell; nothing is cut. A word longer than its column is broken."""
+    wrapped = [(textwrap.wrap(text, abs(w), break_on_hyphens=False) if text else []) or [""]
+               for text, w in cells]
+    lines = []
+    for k in range(max(len(c) for c in wrapped)):
+        parts = []
+        for lines_of, (_, w) in zip(wrapped, cells, strict=True):
+            part = lines_of[k] if k < len(lines_of) else ""
+            parts.append(part.rjust(-w) if w < 0 else part.ljust(w))
+        lines.append(gap.join(parts).rstrip())
+    return lines
 
 
 def _wrap_cell(cell: str, width: int) -> list[str]:
@@ -227,10 +262,15 @@ def columns(cells: list[str], width: int = 80, gap: int = 3, indent: int = 2) ->
         return []
     room = max(10, width - indent)
     lengths = sorted(len(c) for c in cells)
-    widest = min(room, lengths[(len(lengths) - 1) * 3 // 4])  # the longest quarter may wrap
-    ncols = max(1, min(4, (room + gap) // (widest + gap)))
-    colw = (room + gap) // ncols - gap if ncols > 1 else room
+    # the longest quarter may wrap; in a menu of a few cells every cell fits whole
+    n = len(lengths)
+    widest = min(room, lengths[n - 1 if n <= 4 else (n - 1) * 3 // 4])
+    ncols = max(1, min(4, len(cells), (room + gap) // (widest + gap)))
     rows = -(-len(cells) // ncols)
+    ncols = -(-len(cells) // rows)  # no empty column: 5 cells in 3 columns need only 2 rows
+    colw = (room + gap) // ncols - gap if ncols > 1 else room
+    if ncols < 4 and ncols * (max(len(c) for c in cells) + gap) - gap <= room:
+        colw = max(len(c) for c in cells)  # all cells whole: no wider than they need
     lines = []
     for r in range(rows):
         row = [_wrap_cell(cells[i], colw) for i in range(r, len(cells), rows)]

@@ -75,7 +75,7 @@ class PlayerChange:
     goods: dict[str, int] = field(default_factory=dict)
     animals: dict[str, int] = field(default_factory=dict)
     tiles: dict[str, int] = field(default_factory=dict)  # home tiles and dikes
-    moors: dict[str, int] = field(default_factory=dict)  # hydrated, dehydrated, removed
+    moors: dict[str, int] = field(default_factory=dict)  # dehydrated, removed, boardwalk_gone
     tools: dict[str, tuple[int, int]] = field(default_factory=dict)  # key -> (before, after)
     buildings: list[str] = field(default_factory=list)  # built
     barn: dict[str, int] = field(default_factory=dict)  # peat_boat, plow and vehicle kinds
@@ -118,10 +118,11 @@ class PlayerChange:
                 if n < 0]
 
     def gained(self) -> list[str]:
-        """What the player got: the goods and animals gained, unsigned, then the things
-        built, taken, turned and reached (:meth:`phrases`)."""
+        """What the player got: the goods and animals gained, unsigned (``3 food``); what
+        was built, taken, turned and reached is :meth:`phrases`, said in the past tense
+        (``built a dike``), never after a verb such as "get"."""
         return [names.count(n, k) for k, n in (*self.goods.items(), *self.animals.items())
-                if n > 0] + self.phrases()
+                if n > 0]
 
     def text(self) -> str:
         """One line: phrases, then the goods and animals in brackets, then the VP change;
@@ -147,11 +148,14 @@ class PlayerChange:
 
 
 def _tile_phrases(tiles: dict[str, int]) -> list[str]:
-    gone = [k for k, n in tiles.items() if n == -1]
-    new = [k for k, n in tiles.items() if n == 1]
-    if len(gone) == 1 and len(new) == 1 and len(tiles) == 2:  # an upgrade or a conversion
-        return [f"turned {_some(1, gone[0])} into {_some(1, new[0])}"]
     out = []
+    rest = {k: n for k, n in tiles.items() if k != "dikes"}
+    gone = [k for k, n in rest.items() if n == -1]
+    new = [k for k, n in rest.items() if n == 1]
+    if len(gone) == 1 and len(new) == 1 and len(rest) == 2:  # an upgrade or a conversion
+        if tiles.get("dikes", 0) > 0:  # the Dike Warden builds a dike and flips a tile
+            out.append(f"built {_some(tiles['dikes'], 'dike')}")
+        return out + [f"turned {_some(1, gone[0])} into {_some(1, new[0])}"]
     for k, n in tiles.items():
         if k == "dikes":
             out.append(f"built {_some(n, 'dike')}" if n > 0 else f"{n} dikes")
@@ -164,10 +168,10 @@ def _tile_phrases(tiles: dict[str, int]) -> list[str]:
 
 def _moor_phrases(moors: dict[str, int]) -> list[str]:
     out = []
-    if moors.get("drained"):
-        out.append(f"drained {_some(moors['drained'], 'moor')}")
+    if moors.get("dehydrated"):
+        out.append(f"dehydrated {_some(moors['dehydrated'], 'moor')}")
     if moors.get("removed"):
-        out.append(f"cleared {_some(moors['removed'], 'moor')}")
+        out.append(f"removed {_some(moors['removed'], 'moor')}")
     if moors.get("boardwalk_gone"):
         out.append("the boardwalk is gone")
     return out
@@ -214,11 +218,17 @@ def _loaded_count(p: dict[str, Any]) -> Counter[str]:
 
 def _moors(a: dict[str, Any], b: dict[str, Any]) -> dict[str, int]:
     out = {}
-    drained = a["hydrated_moors"] - b["hydrated_moors"]
     removed = ((a["hydrated_moors"] + len(a["dehydrated_moors"]))
                - (b["hydrated_moors"] + len(b["dehydrated_moors"])))
-    if drained > 0:
-        out["drained"] = drained
+    # Hydrated moors turned to their dehydrated side, not removed while hydrated (Bremen):
+    # the dehydrated ones that are new, or that carry the full peat a dehydrated moor gets
+    # (peat is only ever taken off them after).
+    lost = a["hydrated_moors"] - b["hydrated_moors"]
+    da, db = a["dehydrated_moors"], b["dehydrated_moors"]
+    full = db.count(rules.MOOR_PEAT) - da.count(rules.MOOR_PEAT)
+    dehydrated = min(lost, max(len(db) - len(da) + max(0, removed - lost), full))
+    if dehydrated > 0:
+        out["dehydrated"] = dehydrated
     if removed > 0:
         out["removed"] = removed
     if a["boardwalk_peat"] > 0 and b["boardwalk_peat"] == 0:
@@ -293,6 +303,8 @@ def apply(state: GameState, action: int) -> list[Step]:
     out: list[Step] = []
     what, who, start, last = "move", mover, before, before
     for kind, program_step, player, snapshot in trace:
+        # "applied" is the position right after the move itself: what a decision inside the
+        # half-year's end (breeding, feeding) did belongs to the move, not to the next step
         name = step_name(program_step, last.season) if kind == "half_end" else None
         if name is not None:
             out.append(Step(what, who, start.half_year, describe(start, last), last))

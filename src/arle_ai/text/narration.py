@@ -3,7 +3,7 @@ summary of each half-year (what ``arle play`` prints and its ``log`` command sho
 
 A :class:`Narrator` plays the moves (``narrator.play(state, action)`` instead of
 ``state.apply(action)``) and groups a player's consecutive decisions of one action into one
-line, ``You: Carpenter, tile stall - built a stall (-1 grain, -2 clay; +2 VP)``; each line
+line, ``You: Carpenter, build a stall - built a stall (-1 grain, -2 clay; +2 VP)``; each line
 remembers the decision (ply) its turn began at, so that taking moves back drops its lines.
 
 >>> import arle_ai
@@ -33,6 +33,51 @@ def _num(x: float) -> str:
 
 def _signed(x: float) -> str:
     return ("+" if x >= 0 else "") + _num(x)
+
+
+BREEDING = effects.INVENTORY_STEPS["winter"][1]
+ONCE_MORE = " once more"
+
+
+def _folded(moves: list[str]) -> list[str]:
+    """A turn's moves as said: the exchanges of a space or building counted (``Tanner, 3
+    times``: each ``more`` is one; ``Bakehouse 2 times``), and ``stop`` (done) left out after
+    other moves."""
+    said: list[str] = []
+    subjects: list[str] = []  # per entry of said: what a run of repeats repeats ("": none)
+    counts: list[int] = []  # the repeats in it
+    placed: list[bool] = []  # whether the move before it was on that space or building
+    for move in moves:
+        if move == "stop" and len(moves) > 1:
+            continue
+        subject = move[: -len(ONCE_MORE)] if move.endswith(ONCE_MORE) else ""
+        if subject and subjects and subjects[-1] == subject:
+            counts[-1] += 1
+            continue
+        after = bool(subject) and bool(said) and (said[-1].startswith(subject)
+                                                   or said[-1].endswith(subject))
+        said.append(move)
+        subjects.append(subject)
+        counts.append(1 if subject else 0)
+        placed.append(after)
+    out = []
+    for move, subject, n, after in zip(said, subjects, counts, placed, strict=True):
+        if not n:
+            out.append(move)
+        elif after:
+            out.append("once" if n == 1 else f"{n} times")
+        else:
+            out.append(f"{subject} {n} time{'s' if n != 1 else ''}")
+    return out
+
+
+def _said(turn: _Turn) -> list[str]:
+    """The moves of a turn as its line says them: a worker placed by the space's name alone,
+    repeats counted (:func:`_folded`)."""
+    moves = list(turn.moves)
+    if action_range(turn.start.parse_action(moves[0]))[0] == "place":
+        moves[0] = moves[0][len("place "):]
+    return _folded(moves)
 
 
 @dataclass(frozen=True)
@@ -87,6 +132,15 @@ class Narrator:
         new: list[Line] = []
         if self._turn is not None and self._turn.player != player:
             new += self._close()
+        if before.pending == "breed":  # the animals born: a line of the inventorying
+            new += self._close()
+            breeding = effects.Step(BREEDING, player, before.half_year, steps[0].changes,
+                                    steps[0].after)
+            new += self._step(breeding, ply) or self._step_header(before.half_year, ply)
+            for step in steps[1:]:
+                new += self._step(step, ply)
+            self.lines += new
+            return new
         if self._turn is None:
             self._turn = _Turn(ply, player, before, before)
         self._turn.moves.append(label)
@@ -106,22 +160,29 @@ class Narrator:
         self.lines += new
         return new
 
-    def undo_to(self, ply: int) -> None:
-        """Forget the lines of decisions from ``ply`` on (the moves were taken back)."""
+    def undo_to(self, ply: int) -> list[Line]:
+        """Forget the lines of decisions from ``ply`` on (the moves were taken back) and
+        return them."""
+        gone = [line for line in self.lines if line.ply >= ply]
+        turn = self._turn
+        if turn is not None and turn.ply >= ply:  # a turn begun and not finished
+            gone.append(Line(turn.ply, "turn", f"{self.players[turn.player]}: "
+                                               f"{', '.join(_said(turn))} (unfinished)"))
         self.lines = [line for line in self.lines if line.ply < ply]
         self._turn = None
         self._ply = ply
         self._half_year_start = None
         self._inventorying = None
+        return gone
 
     def _close(self) -> list[Line]:
         turn, self._turn = self._turn, None
         if turn is None:
             return []
-        moves = list(turn.moves)
-        if action_range(turn.start.parse_action(moves[0]))[0] == "place":
-            moves[0] = moves[0][len("place "):]
+        moves = _said(turn)
         changes = effects.describe(turn.start, turn.end)
+        if moves == ["stop"] and all(c.is_empty() for c in changes):
+            return []  # done with a window of anytime actions, and nothing done in it
         text = f"{self.players[turn.player]}: {', '.join(moves)} - {changes[turn.player].text()}"
         other = changes[1 - turn.player]
         if not other.is_empty():
@@ -134,15 +195,20 @@ class Narrator:
             out.append(self._summary(step, ply))
             self._inventorying = None
             return out
-        if self._inventorying != step.half_year:
-            self._inventorying = step.half_year
-            season = "summer" if step.half_year % 2 else "winter"
-            out.append(Line(ply, "inventory",
-                            f"-- end of half-year {step.half_year} ({season}): inventorying --"))
+        out += self._step_header(step.half_year, ply)
         for change in step.changed():
             who = self.players[change.player]
             out.append(Line(ply, "inventory", f"  {who} {step.what}: {change.text()}"))
         return out
+
+    def _step_header(self, half_year: int, ply: int) -> list[Line]:
+        """The line that opens the inventorying of ``half_year`` (once)."""
+        if self._inventorying == half_year:
+            return []
+        self._inventorying = half_year
+        season = "summer" if half_year % 2 else "winter"
+        return [Line(ply, "inventory",
+                     f"-- end of half-year {half_year} ({season}): inventorying --")]
 
     def _summary(self, step: effects.Step, ply: int) -> Line:
         now = step.after.scores()

@@ -201,8 +201,9 @@ def _flip_side(key: str) -> str:
 def action_label(state: GameState, a: int) -> str:
     """The text of action id `a` with printed names (:mod:`arle_ai.text.names`) in place of keys:
     ``place Builders' Merchant (special)``, ``build Farmer's House``, ``good summer wear``,
-    ``cut 1 peat from a moor with 4 peat``, ``flip stall to depot`` (``upgrade stall to stable``
-    at the winter Carpenter).
+    ``cut 1 peat from a dehydrated moor with 4 peat``, ``flip stall to depot`` (``upgrade stall
+    to stable`` at the winter Carpenter), ``load Hage on the Carriage, bench``, ``Tanner once
+    more``, ``give 1 horse for food``.
     :func:`find_action` reads it back; a player reads it in menus, pvs and analyses."""
     kind, i = action_range(a)
     text = action_to_string(state, a)
@@ -218,7 +219,7 @@ def action_label(state: GameState, a: int) -> str:
     if kind == "vehicle" and i < len(VEHICLES):
         return f"vehicle {names.vehicle(VEHICLES[i])}"
     if kind == "cut" and i <= rules.MOOR_PEAT:
-        source = "the boardwalk" if i == 0 else f"a moor with {i} peat"
+        source = "the boardwalk" if i == 0 else f"a dehydrated moor with {i} peat"
         return f"cut {names.count(rules.PEAT_PER_CUT, 'peat')} from {source}"
     if kind == "flip" and i < len(FLIPS):
         if state.pending == CARPENTER_UPGRADE:  # W14: the stall is replaced by a stable
@@ -229,15 +230,92 @@ def action_label(state: GameState, a: int) -> str:
     if kind == "deliver":
         dest, _, what = text[len("deliver "):].partition(":")
         return f"deliver {names.destination(dest)}: {what.replace('_', ' ')}"
+    if kind == "tile" and i < len(TILES):  # a field or forest is placed, a stall built
+        verb = "build" if TILES[i] == "stall" else "place"
+        return f"{verb} a {names.thing(TILES[i])}"
     if kind == "load":
-        m = re.fullmatch(r"load (\w+) on (\w+)#(\d+) at (\d+)", text)
-        if m and m.group(2) in VEHICLES:
-            item = m.group(1)
-            item = names.destination(item) if item in DESTINATIONS else item
-            return (f"load {item} on {names.vehicle(m.group(2))}#{m.group(3)} "
-                    f"at {m.group(4)}")
-        return text
+        return _load_label(state, i) or text
+    if kind == "more":
+        return _more_label(state) or text
+    if kind == "animal" and state.pending in ANIMAL_GIVEN and i < len(rules.ANIMALS):
+        return ANIMAL_GIVEN[state.pending].format(names.count(1, rules.ANIMALS[i]))
     return text.replace("_", " ")
+
+
+# What "animal X" does where the animal is given up, not taken (the words of the question).
+ANIMAL_GIVEN = {"feed": "give {} for food", "discard": "return {} (no room)"}
+
+
+def _more_label(state: GameState) -> str | None:
+    """``more`` as the repetition of what it repeats: ``Tanner once more``, ``Bakehouse once
+    more`` (the space or building of the pending exchange); None outside one."""
+    step = state.pending.partition(":")[2] if state.pending.startswith("action:") else ""
+    if step in SPACES:
+        return f"{names.space(step)} once more"
+    if step in BUILDINGS:
+        return f"{names.building(step)} once more"
+    return None
+
+
+def _load_item(item: int) -> tuple[str, int] | None:
+    """The printed name and size of load item ``item`` (rules.LOAD_SIZES; peat is the Loading
+    Station's), or None for an id with no meaning."""
+    if item < len(rules.LOAD_GOODS):
+        good = rules.LOAD_GOODS[item]
+        return good, rules.LOAD_SIZES.get(good, rules.LOADING_STATION_PEAT_SIZE)
+    if item < len(LOAD_ITEMS):
+        dest = rules.destination(LOAD_ITEMS[item])
+        return dest.name, dest.size
+    return None
+
+
+def _spaces_loaded(kind: str, used: list[int]) -> int:
+    return sum(rules.vehicle(kind).spaces[c] for c in used)
+
+
+def _load_label(state: GameState, code: int) -> str | None:
+    """A load as a player says it: the item, the vehicle by name (the empty one, or how much
+    of it is loaded, when the player has several of its kind) and the compartments it takes
+    where the vehicle has a choice of them: ``load Hage on the Carriage, bench``, ``load wood
+    on the empty Cart, space 2 of 3``, ``load Bremen on the Droshky, all 4 spaces``. None
+    when the id names no vehicle of the player."""
+    start = code % COMPARTMENTS
+    slot = (code // COMPARTMENTS) % MAX_VEHICLES
+    named = _load_item(code // (COMPARTMENTS * MAX_VEHICLES))
+    player = state.current_player
+    kind = state.vehicle_kind_at(player, slot) if player is not None else None
+    if named is None or kind is None or kind not in VEHICLES:
+        return None
+    item, size = named
+    v = rules.vehicle(kind)
+    if start >= len(v.spaces):
+        return None
+    assert player is not None  # a vehicle was found
+    barn = state.to_dict()["players"][player]["barn"]["vehicles"]
+    total = sum(v.spaces)
+    vehicle = f"the {v.name}"
+    same = [x["used"] for x in barn if x["kind"] == kind]
+    if len(same) > 1 and slot < len(barn):
+        used = barn[slot]["used"]
+        n = _spaces_loaded(kind, used)
+        if not used:
+            vehicle = f"the empty {v.name}"
+        elif sum(_spaces_loaded(kind, u) == n for u in same) > 1:
+            at = ", ".join(str(sum(v.spaces[:c]) + 1) for c in used)
+            vehicle = f"the {v.name} loaded at space{'s' if len(used) > 1 else ''} {at}"
+        else:
+            vehicle = f"the {v.name} with {n} of {total} spaces loaded"
+    text = f"load {item} on {vehicle}"
+    if len(v.spaces) == 1 or (not v.combinable and set(v.spaces) == {1}):
+        return text  # one compartment, or equal ones that never join: no choice of place
+    first = sum(v.spaces[:start]) + 1
+    if size == total:
+        return f"{text}, all {total} spaces"
+    if v.spaces[start] == size == 2:
+        return f"{text}, bench"
+    if size == 1:
+        return f"{text}, space {first} of {total}"
+    return f"{text}, spaces {first}-{first + size - 1} of {total}"
 
 
 def _aliases(state: GameState, a: int) -> list[str]:

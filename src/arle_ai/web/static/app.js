@@ -277,7 +277,7 @@ function renderPlayers(g) {
     sect("Supply", goodsLine(p.goods, [...cat.goods.materials, "peat"]), goodsLine(p.animals, cat.animals));
     sect("Textiles", goodsLine(p.goods, cat.goods.textiles));
     const h = p.home;
-    const moors = `${h.hydrated_moors} moor${h.dehydrated_moors.length ? `, ${h.dehydrated_moors.length} cut (peat ${h.dehydrated_moors.join("+")})` : ""}`;
+    const moors = `${h.hydrated_moors} hydrated moor${h.hydrated_moors === 1 ? "" : "s"}${h.dehydrated_moors.length ? `, ${h.dehydrated_moors.length} dehydrated (peat ${h.dehydrated_moors.join("+")})` : ""}`;
     sect("Home", `Dikes ${h.dikes}/7, ${moors}, boardwalk ${h.boardwalk_peat > 0 ? h.boardwalk_peat + " peat" : "gone"}, free land ${g.free_land[i]}; ` +
       `grain fields ${h.grain_fields}, flax fields ${h.flax_fields}, forests ${h.forests}, parks ${h.parks}, stalls ${h.stalls}, depots ${h.depots}, stables ${h.stables}, double stalls ${h.double_stalls}`);
     const bsect = el("span");
@@ -313,6 +313,7 @@ function renderLegal(g) {
     const cg = [];
     if (m.cost) cg.push(el("span", { class: "cost", text: `pay ${m.cost}` }));
     if (m.gain) { if (cg.length) cg.push("; "); cg.push(el("span", { class: "gain", text: `get ${m.gain}` })); }
+    if (m.done) { if (cg.length) cg.push("; "); cg.push(el("span", { class: "gain", text: m.done })); }
     const btn = el("button", { class: "move-btn", title: `notation: ${m.text}`, "data-action": String(m.action), onclick: () => act("move", { action: m.action }) },
       el("span", { class: "label", text: m.label }),
       el("span", { class: "vp", text: m.vp ? `${signed(m.vp)} VP` : "" }),
@@ -531,7 +532,7 @@ function buildEditor(position) {
       grid.append(el("label", { text: t.name }), s);
     }
     for (const k of HOME_FIELDS) grid.append(el("label", { text: title(k) }), numberInput(`players.${i}.home.${k}`, p.home[k]));
-    grid.append(el("label", { text: "Cut moors (peat)" }), el("input", { type: "text", size: "6", value: p.home.dehydrated_moors.join(","), "data-path": `players.${i}.home.dehydrated_moors`, "data-type": "intlist" }));
+    grid.append(el("label", { text: "Dehydrated moors (peat on each)" }), el("input", { type: "text", size: "6", value: p.home.dehydrated_moors.join(","), "data-path": `players.${i}.home.dehydrated_moors`, "data-type": "intlist" }));
     grid.append(el("label", { text: "Peat boats" }), numberInput(`players.${i}.barn.peat_boats`, p.barn.peat_boats));
     grid.append(el("label", { text: "Plows" }), numberInput(`players.${i}.barn.plows`, p.barn.plows));
     grid.append(el("label", { text: "Bottlenecks" }), numberInput(`players.${i}.bottlenecks`, p.bottlenecks));
