@@ -384,3 +384,32 @@ def test_non_finite_data_and_divergence_write_nothing(selfplay: str, tmp_path) -
         train_files([selfplay], out, TrainConfig(hidden=8, epochs=2, lr=1e30,
                                                  val_fraction=0.25))
     assert not out.exists()
+
+
+# ---- the search's options ----
+
+def test_policy_temperature_is_a_net_leaf_option(tmp_path) -> None:
+    from arle_ai.play.agents import agent_from_spec
+    from arle_ai.search.config import SearchConfig
+
+    assert SearchConfig().policy_temperature == 1.0
+    assert SearchConfig(leaf="rollout").policy_temperature is None
+    with pytest.raises(ValueError, match="policy_temperature is an option of leaf='net'"):
+        SearchConfig(leaf="static", policy_temperature=2.0)
+    for bad in (0, -1.0, float("nan"), float("inf"), True, "1"):
+        with pytest.raises(ValueError, match="policy_temperature must be a number"):
+            SearchConfig(policy_temperature=bad)
+    path = tmp_path / "w.npz"
+    save_weights(path, random_model())
+    search = MCTS(iterations=50, seed=2, net=str(path), puct=True, policy_temperature=2.5)
+    assert search.evaluator.policy_temperature == 2.5 and search.evaluator.model.has_policy
+    s = random_decisions(20, seed=3)[-1]
+    priors = dict(load_net(path).priors(s, 2.5))
+    for m in search.search(s).moves:
+        assert abs(m.prior - priors[m.action]) <= 1 / 65535
+    agent = agent_from_spec(f"mcts:iterations=20,net={path},puct=1,policy_temperature=0.5,"
+                            "net_horizon=none")
+    assert agent.search.evaluator.policy_temperature == 0.5
+    assert agent.search.evaluator.rollout_horizon is None
+    with pytest.raises(ValueError, match="bad value 'x' for 'policy_temperature'"):
+        agent_from_spec("mcts:policy_temperature=x")

@@ -46,6 +46,7 @@ MAX_TREE_BYTES: int
 MAX_HORIZON: int
 WEIGHT_MAX: float
 NET_WEIGHT_MAX: float
+NET_TEMPERATURE_MAX: float
 
 def _reload_tables(rules_module: ModuleType | None = None) -> None: ...
 def _position_limits() -> dict[str, Any]: ...

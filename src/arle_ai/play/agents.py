@@ -117,10 +117,16 @@ def _leaf(text: str) -> str:
     return text
 
 
+def _net_horizon(text: str) -> int | None:
+    """net_horizon=none: the model values the leaf itself (no rollout first)."""
+    return None if text.lower() == "none" else int(text)
+
+
 _MCTS_OPTIONS: dict[str, Callable[[str], Any]] = {
     "iterations": int, "time": float, "c": float, "rollout": str, "horizon": int,
     "puct": lambda v: v.lower() in ("1", "true", "yes"), "workers": int,
-    "eval": _leaf, "net": str, "net_horizon": int}
+    "eval": _leaf, "net": str, "net_horizon": _net_horizon,
+    "policy_temperature": float}
 _OPTION_NAMES = {"time": "time_limit", "eval": "leaf"}
 
 

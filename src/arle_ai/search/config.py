@@ -145,6 +145,22 @@ def _check_net(c: SearchConfig) -> None:
                          f"in 0..{_core.MAX_HORIZON}, not {c.net_horizon!r}")
 
 
+def _check_policy_temperature(c: SearchConfig) -> None:
+    t = c.policy_temperature
+    if c.leaf != "net":
+        if t not in (None, 1.0):
+            raise ValueError(f"policy_temperature is an option of leaf='net' (the model's "
+                             f"policy), not of leaf={c.leaf!r}")
+        object.__setattr__(c, "policy_temperature", None)
+        return
+    if t is None:
+        object.__setattr__(c, "policy_temperature", 1.0)
+    elif (isinstance(t, bool) or not isinstance(t, int | float)
+          or not (math.isfinite(t) and 0 < t <= _core.NET_TEMPERATURE_MAX)):
+        raise ValueError(f"policy_temperature must be a number in (0, "
+                         f"{_core.NET_TEMPERATURE_MAX:g}], not {t!r}")
+
+
 def _check_c(c: SearchConfig) -> None:
     if isinstance(c.c, bool) or not isinstance(c.c, int | float) or not 0 <= c.c <= limits.MAX_C:
         raise ValueError(f"c must be a number in 0..{limits.MAX_C:g}, not {c.c!r}")
@@ -204,10 +220,14 @@ class SearchConfig:
         net_horizon: leaf "net": a rollout until this many more half-years have begun
             (default 2), valued by the model; None: the model values the leaf itself.
         net: leaf "net": a weights file (default None: the shipped weights).
+        policy_temperature: leaf "net" with ``puct``: the priors are a softmax of the model's
+            policy logits / policy_temperature over the legal actions (a model with a policy
+            head: weights format 2); default 1.
     Tree:
         c: exploration constant (UCT: c * sqrt(ln N / n); PUCT: c * P * sqrt(N) / (1 + n)).
-        puct: use priors from the heuristic evaluation (a softmax of the margin after each
-            move, VP scaled by prior_temperature).
+        puct: PUCT with priors: the policy head's (leaf "net" with a model that has one),
+            else the heuristic evaluation's (a softmax of the margin after each move, VP
+            scaled by prior_temperature).
         weights: evaluation and rollout weights (:class:`arle_ai.search.heuristics.Weights`).
         seed: makes the search deterministic (with an iteration budget and a worker count).
         workers: root parallelism: a persistent pool of this many processes, each searching
@@ -226,6 +246,7 @@ class SearchConfig:
     horizon: int | None = None
     net_horizon: int | None = DEFAULT_NET_HORIZON
     net: str | os.PathLike[str] | None = None
+    policy_temperature: float | None = 1.0
     c: float = 0.9
     puct: bool = False
     prior_temperature: float = 2.0
@@ -243,7 +264,8 @@ class SearchConfig:
 
 # In field order after the leaf: a leaf option is checked once the leaf is known.
 _CHECKS: tuple[Callable[[SearchConfig], None], ...] = (
-    _check_leaf, _check_net, _check_rollout, _check_horizon, _check_c,
+    _check_leaf, _check_net, _check_policy_temperature, _check_rollout, _check_horizon,
+    _check_c,
     _check_prior_temperature, _check_flags, _check_weights, _check_seed, _check_memory)
 
 _CONFIG_FIELDS = frozenset(f.name for f in fields(SearchConfig))

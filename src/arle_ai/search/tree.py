@@ -28,14 +28,16 @@ def make_evaluator(config: SearchConfig) -> _core.LeafEvaluator:
     policy and `horizon`), the static evaluation ("static"), none ("null": every leaf 0.5,
     which measures the tree code alone), or the learned value model ("net": the `net` weights
     file, default the shipped weights; with `net_horizon` h, a rollout of h half-years with
-    the `rollout` policy first, see :mod:`arle_ai.search.net`)."""
+    the `rollout` policy first, see :mod:`arle_ai.search.net`; PUCT priors from its policy
+    head at `policy_temperature`)."""
     w = config.weights.as_array()
     t = config.prior_temperature
     if config.leaf == "net":
         from arle_ai.search.net import load_net  # numpy and the weights only when used
 
+        assert config.policy_temperature is not None, "SearchConfig sets the net leaf's"
         return _core.NetEvaluator(w, load_net(config.net), t, config.net_horizon,
-                                  config.rollout == "heuristic")
+                                  config.rollout == "heuristic", config.policy_temperature)
     if config.leaf == "rollout":
         assert config.horizon is not None, "SearchConfig sets the rollout leaf's horizon"
         return _core.RolloutEvaluator(w, t, config.rollout == "heuristic", config.horizon)
