@@ -39,14 +39,14 @@ import json
 import math
 import os
 import time
-import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
 
-from arle_ai.base.files import check_regular, write_text
+from arle_ai.base.files import write_text
+from arle_ai.base.npzfile import NpzArchive
 from arle_ai.engine import _core
 from arle_ai.search.net import AUX_ARRAYS, POLICY_ARRAYS, WEIGHT_ARRAYS, save_weights
 
@@ -143,30 +143,28 @@ def load_data(path: str | os.PathLike[str]) -> dict[str, np.ndarray]:
     for the policy and auxiliary heads when it has them); ValueError names a problem."""
     need = ("features", "player", "half_year", "game", "margin", "winner")
     extra = (*SEARCH_TARGETS, *POLICY_DATA, "final_vp")
-    check_regular(path, ValueError, "datagen file")  # a fifo would block numpy's open
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            missing = [k for k in need if k not in z.files]
-            if missing:
-                raise ValueError(f"{path}: not a datagen file (missing {', '.join(missing)})")
-            data = {k: z[k] for k in (*need, *extra) if k in z.files}
-    except FileNotFoundError:
-        raise ValueError(f"{path}: no such file") from None
-    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
-        if str(exc).startswith(f"{path}: "):
-            raise
-        raise ValueError(f"{path}: not a datagen file ({exc})") from None
-    if data["features"].ndim != 2 or data["features"].shape[1] != _core.NUM_FEATURES:
-        raise ValueError(f"{path}: features have shape {data['features'].shape}, the engine "
-                         f"has {_core.NUM_FEATURES} features (made by another version?)")
-    rows = len(data["features"])
-    shapes = {"positions": 2, "final_vp": 2}
-    for k, v in data.items():
-        if k in ("features", "visit_ptr", "visit_action", "visit_count"):
-            continue
-        if v.ndim != shapes.get(k, 1) or len(v) != rows:
-            raise ValueError(f"{path}: not a datagen file ({k} has shape {v.shape}, the "
-                             f"features {rows} rows)")
+    # every member's header is checked (type, shape, size against the memory free) and the
+    # shapes compared before any data is read (arle_ai.base.npzfile)
+    with NpzArchive(path, ValueError, "datagen file") as z:
+        z.require(need)
+        heads = {k: z.headers[k] for k in (*need, *extra) if k in z.headers}
+        shape = heads["features"].shape
+        if len(shape) != 2 or shape[1] != _core.NUM_FEATURES:
+            raise ValueError(f"{path}: features have shape {shape}, the engine has "
+                             f"{_core.NUM_FEATURES} features (made by another version?)")
+        rows = shape[0]
+        ndims = {"positions": 2, "final_vp": 2}
+        for k, head in heads.items():
+            if k in ("features", "visit_ptr", "visit_action", "visit_count"):
+                continue
+            if len(head.shape) != ndims.get(k, 1) or head.rows != rows:
+                raise ValueError(f"{path}: not a datagen file ({k} has shape {head.shape}, "
+                                 f"the features {rows} rows)")
+        odd = [k for k, head in heads.items() if head.dtype.kind not in "biuf"]
+        if odd:
+            raise ValueError(f"{path}: not a datagen file ({odd[0]}: {heads[odd[0]].dtype} "
+                             f"values)")
+        data = {k: z.read(k) for k in heads}
     _check_visits(path, data, rows)
     for k, v in data.items():
         if v.dtype.kind not in "biuf":

@@ -33,7 +33,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -42,9 +41,8 @@ from typing import Any
 
 import numpy as np
 
-from arle_ai.base.files import check_regular
 from arle_ai.base.jsontext import parse_json
-from arle_ai.base.npzfile import write_npz
+from arle_ai.base.npzfile import NpzArchive, write_npz
 from arle_ai.engine import _core, rules
 from arle_ai.text import notation
 
@@ -65,6 +63,7 @@ DEFAULT_WEIGHTS_FILE = "value_net.npz"
 FORMAT_1 = "arle-value-net/1"
 FORMAT_2 = "arle-value-net/2"
 FORMATS = (FORMAT_1, FORMAT_2)   # the formats this version reads (save_weights: the last two)
+MAX_WEIGHTS_BYTES = 64 << 20  # a model of 1,024 hidden units and its policy head: ~4 MiB
 
 
 class NetError(ValueError):
@@ -115,30 +114,24 @@ def load_weights(path: str | os.PathLike[str]) -> tuple[dict[str, np.ndarray], d
     """The arrays and metadata of a weights file; NetError names what is wrong."""
     if not os.path.lexists(path):
         raise NetError(f"{path}: no such weights file")
-    check_regular(path, NetError, "weights file")  # a fifo would block numpy's open
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            missing = [k for k in (*WEIGHT_ARRAYS, "meta") if k not in z.files]
-            if missing:
-                raise NetError(f"{path}: not a value-net weights file (missing "
-                               f"{', '.join(missing)})")
-            meta = parse_json(str(z["meta"]))  # a ValueError for deep nesting too
-            if not isinstance(meta, dict):
-                raise NetError(f"{path}: not a value-net weights file (meta is not a JSON "
-                               f"object)")
-            names = _format_arrays(path, meta, z.files)
-            raw = {k: z[k] for k in names}
-            odd = [k for k, a in raw.items() if a.dtype.kind not in "biuf"]
-            if odd:  # complex would lose its imaginary part, strings are no weights
-                raise NetError(f"{path}: not a value-net weights file ({', '.join(odd)}: "
-                               f"{raw[odd[0]].dtype} values, not real numbers)")
-            arrays = {k: np.array(a, dtype=np.float64) for k, a in raw.items()}
-    except NetError:
-        raise
-    except FileNotFoundError:
-        raise NetError(f"{path}: no such weights file") from None
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
-        raise NetError(f"{path}: not a value-net weights file ({exc})") from None
+    # every member's header is checked before its data is read (base/npzfile.py)
+    with NpzArchive(path, NetError, "value-net weights file", MAX_WEIGHTS_BYTES) as z:
+        z.require((*WEIGHT_ARRAYS, "meta"))
+        try:
+            meta = parse_json(str(z.read("meta")))  # a ValueError for deep nesting too
+        except NetError:
+            raise
+        except ValueError as exc:
+            raise NetError(f"{path}: not a value-net weights file (meta: {exc})") from None
+        if not isinstance(meta, dict):
+            raise NetError(f"{path}: not a value-net weights file (meta is not a JSON "
+                           f"object)")
+        names = _format_arrays(path, meta, list(z.headers))
+        odd = [k for k in names if z.headers[k].dtype.kind not in "biuf"]
+        if odd:  # complex would lose its imaginary part, strings are no weights
+            raise NetError(f"{path}: not a value-net weights file ({', '.join(odd)}: "
+                           f"{z.headers[odd[0]].dtype} values, not real numbers)")
+        arrays = {k: np.array(z.read(k), dtype=np.float64) for k in names}
     if meta.get("features_digest") != features_digest():
         raise NetError(f"{path}: trained on other features (digest "
                        f"{meta.get('features_digest')!r}, the engine has {features_digest()!r})")
