@@ -8,7 +8,7 @@ share to 5% (what two standard errors are meant to cover): for the values the ve
     python bench/noise_floor.py stability.jsonl [more.jsonl ...] [--min-share 0.01]
 
 Reads the files ``bench/stability.py`` writes (with the root's moves, ``"moves"``;
-docs/benchmarks.md, "Stability of verdicts").
+docs/benchmarks-history.md, "Stability of verdicts").
 """
 
 from __future__ import annotations

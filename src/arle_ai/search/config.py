@@ -40,7 +40,8 @@ DEFAULT_NET_HORIZON = 2
 # 2), so a timed search runs about 3x more iterations, and at 0.25 s a move that won 92-0-8
 # against the heuristic-rollout search of 26a9462 (docs/search.md, "The default rollout").
 DEFAULT_ROLLOUT = "random"
-# The rollout leaf's horizon: at equal time 2 beat 1 by 38-22 over 60 games (docs/benchmarks.md).
+# The rollout leaf's horizon: at equal time 2 beat 1 by 38-22 over 60 games
+# (docs/benchmarks-history.md, "Search settings against the default").
 DEFAULT_HORIZON = 2
 
 

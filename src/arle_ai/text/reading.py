@@ -34,7 +34,7 @@ NOISE_Z = 2.0
 # move's, the move played searched on), 10.0% of same-move pairs of two seeds lay beyond 1.96
 # binomial standard errors at its default budget, where 5% is meant; 4.5% with this spread
 # (290 pairs; bench/noise_floor.py on two games other than the one the stability figure is
-# taken on; docs/benchmarks.md, "Stability of verdicts").
+# taken on; docs/benchmarks-history.md, "Stability of verdicts").
 SEARCH_SPREAD = 0.003
 # Visits standing for an exact value (a finished game's): no error.
 EXACT_VISITS = 10**9
