@@ -1,12 +1,27 @@
-"""A real server for the web tests that need one: uvicorn on a free port, in a thread."""
+"""A real server for the web tests that need one (uvicorn on a free port, in a thread), and
+the headless Chromium that drives the page (Debian's ``chromium``, or $ARLE_CHROMIUM, through
+Playwright: no browser can be downloaded here; .ci/run installs it with apt-get when it is
+missing; without it the browser tests fail, unless deselected with ``-m 'not browser'``).
+Screenshots go to a temporary folder, or to $ARLE_WEB_SCREENSHOTS when set (how docs/web-*.png
+are made)."""
 
 from __future__ import annotations
 
+import os
+import shutil
 import socket
 import threading
 import time
+from pathlib import Path
 
 import pytest
+
+CHROMIUM = os.environ.get("ARLE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--no-first-run"]
+# Without a browser the browser tests fail, never skip in silence: the run says what is
+# missing and how to leave them out on purpose.
+WITHOUT = "run without the browser tests on purpose: python -m pytest -q -m 'not browser'"
 
 
 @pytest.fixture(scope="session")
@@ -32,3 +47,62 @@ def live_server():
     server.should_exit = True
     thread.join(timeout=10)
     app.state.web.stop_all()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's headless Chromium (the tests that use it are marked ``browser``)."""
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"the browser tests need Debian's chromium at {CHROMIUM} (apt-get install "
+                    f"chromium; .ci/run does), or {WITHOUT}", pytrace=False)
+    try:
+        from playwright import sync_api
+    except ModuleNotFoundError:  # the test extra brings it
+        pytest.fail(f"the browser tests need playwright (python -m pip install '.[test]'), or "
+                    f"{WITHOUT}", pytrace=False)
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture()
+def open_page(browser, live_server):
+    """``open_page(width=1280, height=800)``: the app's page in a new browser context, ready;
+    at the end of the test, no page error, failed request or request to another host."""
+    contexts = []
+    errors: list[str] = []
+    offsite: list[str] = []
+
+    def opener(width: int = 1280, height: int = 800):
+        context = browser.new_context(viewport={"width": width, "height": height},
+                                      accept_downloads=True)
+        contexts.append(context)
+        pg = context.new_page()
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg.on("requestfailed", lambda r: None if "ABORTED" in (r.failure or "") else
+              errors.append(f"request failed: {r.url} ({r.failure})"))  # cancelling aborts
+        pg.on("request", lambda r: None if r.url.startswith(live_server[0]) or
+              r.url.startswith(("blob:", "data:")) else offsite.append(r.url))
+        pg.goto(live_server[0] + "/")
+        pg.wait_for_selector("body[data-ready='1']")
+        return pg
+
+    yield opener
+    assert not errors, errors
+    assert not offsite, f"the page fetched from other hosts: {offsite}"
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture()
+def page(open_page):
+    return open_page()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory):
+    folder = os.environ.get("ARLE_WEB_SCREENSHOTS")
+    path = Path(folder) if folder else tmp_path_factory.mktemp("screens")
+    path.mkdir(parents=True, exist_ok=True)
+    return path

@@ -214,15 +214,23 @@ def test_undo_redo_and_navigation(client):
     g = client.post(f"/api/games/{gid}/goto", json={"ply": 1}).json()["game"]
     assert g["ply"] == 1 and g["length"] == 4
     assert g["position"] == _replay(line[:1])
-    # replaying the line's next move keeps the line; another move replaces the rest
+    # replaying the line's next move keeps the line; another move starts a variation, which
+    # the line then follows, the moves played before staying in the tree
     g = client.post(f"/api/games/{gid}/move", json={"move": line[1]}).json()["game"]
     assert (g["ply"], g["length"]) == (2, 4)
     other = next(m for m in g["legal"] if m["text"] != line[2])
     g = client.post(f"/api/games/{gid}/move", json={"action": other["action"]}).json()["game"]
     assert (g["ply"], g["length"]) == (3, 3)
+    assert len(g["tree"]) == 5 and [m["text"] for m in g["moves"]][:2] == line[:2]
+    branch = next(n for n in g["tree"] if n["node"] == g["moves"][1]["node"])
+    assert len(branch["children"]) == 2  # the old third move first: the game's own line
+    g = client.post(f"/api/games/{gid}/goto", json={"node": branch["children"][0]}).json()["game"]
+    assert (g["ply"], g["length"]) == (3, 4) and [m["text"] for m in g["moves"]] == line
+    assert "node must be an integer in 0..5" in error(
+        client.post(f"/api/games/{gid}/goto", json={"node": 6}), 400)
     client.post(f"/api/games/{gid}/goto", json={"ply": "0"})
     assert "nothing to undo" in error(client.post(f"/api/games/{gid}/undo"), 409)
-    assert "ply must be an integer in 0..3" in error(
+    assert "ply must be an integer in 0..4" in error(
         client.post(f"/api/games/{gid}/goto", json={"ply": 9}), 400)
     assert "needs 'ply'" in error(client.post(f"/api/games/{gid}/goto", json={}), 400)
 
@@ -312,6 +320,8 @@ def test_hint_streams_live_statistics_with_who_moves(client):
     assert updates[-1]["iterations"] > updates[0]["iterations"] > 0
     best = updates[-1]["moves"][0]
     assert best["visits"] > 0 and 0 <= best["value"] <= 1
+    assert best["near_best"] is False  # "~" as arle suggest marks the others
+    assert all(isinstance(m["near_best"], bool) for m in updates[-1]["moves"])
     assert best["pv"][0]["player"] == 0 and {s["player"] for s in best["pv"]} <= {0, 1}
     assert msgs[-1]["kind"] == "done" and msgs[-1]["data"]["reason"] == "time"
     assert not client.app.state.web.jobs  # the process was stopped and forgotten
@@ -486,11 +496,48 @@ def test_analysis_gives_values_margins_and_mistakes(client):
         assert len(d["near_best_labels"]) == len(d["near_best"])
     assert any(d["played_label"] != d["played"] for d in result["decisions"])
     assert msgs[-1]["stored"] is True
-    assert client.get(f"/api/games/{gid}").json()["game"]["analysis"] == result
+    kept = client.get(f"/api/games/{gid}").json()["game"]["analysis"]
+    # kept with the line it reviewed (node ids), all of which the line shown shares
+    assert kept.pop("nodes") == list(range(1, len(rec.actions) + 1))
+    assert kept.pop("shared") == len(rec.actions)
+    assert kept == result
     assert "iterations must be" in error(client.get(f"/api/games/{gid}/analysis?iterations=0"),
                                          400)
     fresh, _ = new(client)
     assert "no decisions" in error(client.get(f"/api/games/{fresh}/analysis"), 409)
+
+
+def test_variations_and_the_review_are_saved_and_reopened(client):
+    rec = _record(seed=3, plies=8)
+    gid, g = new(client, record=rec.to_dict(), seats=["human", "human"])
+    msgs = lines(client, f"/api/games/{gid}/analysis?iterations=20")
+    reviewed = {d["ply"]: d["mark"] for d in msgs[-1]["data"]["decisions"]}
+    g = client.get(f"/api/games/{gid}").json()["game"]
+    assert {m["ply"]: m["review"]["mark"] for m in g["moves"] if "review" in m} == reviewed
+    # try another move at decision 5: a variation; the marks stay on the decisions it shares
+    g = client.post(f"/api/games/{gid}/goto", json={"ply": 4}).json()["game"]
+    other = next(m for m in g["legal"] if m["text"] != rec.moves()[4])
+    g = client.post(f"/api/games/{gid}/move", json={"action": other["action"]}).json()["game"]
+    assert g["analysis"]["shared"] == 4
+    assert {m["ply"] for m in g["moves"] if "review" in m} == {p for p in reviewed if p <= 4}
+    # saved: the line shown as the moves, the game's own line as a variation, the review of
+    # the decisions they share
+    saved = client.get(f"/api/games/{gid}/record").json()
+    assert saved["moves"] == rec.moves()[:4] + [other["text"]]
+    assert saved["variations"] == [{"parent": None, "ply": 4, "moves": rec.moves()[4:]}]
+    assert [d["ply"] for d in saved["review"]["decisions"]] == [p for p in reviewed if p <= 4]
+    again = load_record(saved)
+    assert again.line(0) == rec.actions
+    # reopened: both lines in the tree, the marks where they were
+    gid2, g2 = new(client, record=saved)
+    assert len(g2["tree"]) == len(g["tree"]) and g2["length"] == 5
+    assert {m["ply"]: m["review"]["mark"] for m in g2["moves"] if "review" in m} == {
+        p: mark for p, mark in reviewed.items() if p <= 4}
+    assert g2["analysis"]["points"] and g2["analysis"]["shared"] == 5
+    # a record whose review does not match its moves is refused by name
+    saved["review"]["decisions"][0]["played"] = "pass"
+    assert "review.decisions[0].played 'pass' is not move" in error(
+        client.post("/api/games", json={"record": saved}), 422)
 
 
 # ---- the editor's checks ----

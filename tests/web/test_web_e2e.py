@@ -1,16 +1,11 @@
-"""End-to-end tests of arle serve in a real headless Chromium (Debian's ``chromium``).
-
-Playwright drives the browser installed by the system (no browser can be downloaded here);
-.ci/run installs it with apt-get when it is missing. Screenshots go to a temporary folder, or
-to $ARLE_WEB_SCREENSHOTS when set (how docs/web-*.png are made).
-"""
+"""End-to-end tests of arle serve in a real headless Chromium (Debian's ``chromium``; the
+browser, page and screenshot fixtures are in conftest.py)."""
 
 from __future__ import annotations
 
 import json
-import os
 import random
-import shutil
+import re
 from pathlib import Path
 
 import pytest
@@ -19,61 +14,7 @@ from arle_ai.engine import _core, rules
 from arle_ai.formats.records import GameRecord, load_record
 from arle_ai.play.tournament import Tournament
 
-try:
-    from playwright import sync_api
-except ModuleNotFoundError:  # the test extra brings it; said by the browser fixture
-    sync_api = None
-
-CHROMIUM = os.environ.get("ARLE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--no-first-run"]
-# Without a browser these tests fail, never skip in silence: the run says what is missing and
-# how to leave them out on purpose.
-WITHOUT = ("run without the browser tests on purpose: python -m pytest -q -m 'not browser'")
-
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not os.path.exists(CHROMIUM):
-        pytest.fail(f"the browser tests need Debian's chromium at {CHROMIUM} (apt-get install "
-                    f"chromium; .ci/run does), or {WITHOUT}", pytrace=False)
-    if sync_api is None:
-        pytest.fail(f"the browser tests need playwright (python -m pip install '.[test]'), or "
-                    f"{WITHOUT}", pytrace=False)
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
-        yield b
-        b.close()
-
-
-@pytest.fixture()
-def page(browser, live_server):
-    context = browser.new_context(viewport={"width": 1280, "height": 800},
-                                  accept_downloads=True)
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("requestfailed", lambda r: None if "ABORTED" in (r.failure or "") else
-          errors.append(f"request failed: {r.url} ({r.failure})"))  # cancelling aborts
-    offsite: list[str] = []
-    pg.on("request", lambda r: None if r.url.startswith(live_server[0]) or
-          r.url.startswith(("blob:", "data:")) else offsite.append(r.url))
-    pg.goto(live_server[0] + "/")
-    pg.wait_for_selector("body[data-ready='1']")
-    yield pg
-    assert not errors, errors
-    assert not offsite, f"the page fetched from other hosts: {offsite}"
-    context.close()
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory):
-    folder = os.environ.get("ARLE_WEB_SCREENSHOTS")
-    path = Path(folder) if folder else tmp_path_factory.mktemp("screens")
-    path.mkdir(parents=True, exist_ok=True)
-    return path
 
 
 def ply_text(page) -> str:
@@ -82,14 +23,15 @@ def ply_text(page) -> str:
 
 def test_play_by_clicking_with_ai_replies_hint_and_undo(page, shots):
     assert "Half-year 1/9" in page.inner_text("#status")
-    assert page.locator(".space").count() == 15  # the summer spaces of the opening
-    assert "Grocer" in page.inner_text("#spaces")
+    # the board as printed: summer spaces, tool tracks, winter spaces
+    assert page.locator("#gameboard .space-card").count() == 30
+    assert page.locator("#gameboard .space-card.off-season").count() == 15
     # hovering a space shows its printed name and what it does, not its engine key
-    title = page.get_attribute(".space[data-space='summer_grocer']", "title")
-    assert title == f"Grocer: {rules.action_space('summer_grocer').text}", title
-    assert page.locator("#tools tr").count() == 10
+    title = page.text_content(".space-card[data-space='summer_grocer'] > title")
+    assert title == f"Grocer (summer): {rules.action_space('summer_grocer').text}", title
+    assert page.locator("#gameboard .tool-track").count() == 10
     page.select_option("#ai-kind", "greedy")
-    page.click(".space.clickable[data-space='colonist']")  # a worker by clicking the board
+    page.click(".space-card.clickable[data-space='colonist']")  # a worker by clicking the board
     page.wait_for_selector("#move-list li[data-ply='1']")
     # answer our own sub-decisions by clicking moves until the AI has replied
     for _ in range(30):
@@ -121,7 +63,12 @@ def test_play_by_clicking_with_ai_replies_hint_and_undo(page, shots):
     page.wait_for_selector("#hint-table .hint-row")
     page.wait_for_function("document.body.dataset.hintUpdates !== undefined", timeout=15000)
     assert int(page.evaluate("document.body.dataset.hintUpdates")) >= 4
-    assert "iterations" in page.inner_text("#hint-status")
+    assert "simulations in" in page.inner_text("#hint-status")  # arle suggest's words
+    ply = int(ply_text(page).split()[1])
+    assert page.inner_text("#hint-for").startswith(f"for decision {ply + 1} (P0: ")
+    # the value as arle suggest writes it (0..1 with 3 decimals, not a percentage)
+    value = page.inner_text("#hint-table .hint-row td:nth-child(3)")
+    assert re.fullmatch(r"[01]\.\d{3}", value), value
     assert page.locator("#hint-table .pv .tag").count() > 0  # the pv says who moves
     page.screenshot(path=str(shots / "web-play.png"))
     # undo goes back to before our last decision
@@ -157,6 +104,31 @@ def test_a_hint_asked_while_the_ai_thinks_follows_the_board_to_your_decision(pag
     assert int(page.evaluate("document.body.dataset.hintUpdates")) >= 4
     assert "done" in page.inner_text("#hint-status")
     assert page.is_hidden("#message"), page.inner_text("#message")
+
+
+def test_the_hint_names_its_decision_and_greys_or_goes_with_the_board(page):
+    page.select_option("#seat1", "human")
+    page.wait_for_function("document.querySelector('#seat1').value === 'human'")
+    page.locator("#legal .move-btn:not([disabled])").first.click()
+    page.wait_for_function("document.querySelector('#ply-text').textContent === "
+                           "'decision 1 of 1'")
+    page.fill("#hint-seconds", "0.6")
+    page.click("#hint-start")
+    page.wait_for_function("document.body.dataset.hintUpdates !== undefined", timeout=15000)
+    assert page.inner_text("#hint-for").startswith("for decision 2 (P")
+    assert "columns" in page.inner_text("#hint-legend")
+    assert "not a chance to win" in page.text_content("#legend")  # arle suggest's legend
+    # stepping back: the hint is of another position, greyed and saying so
+    page.click("#nav-prev")
+    page.wait_for_selector("#hint-body.stale")
+    assert "the board shows another position" in page.inner_text("#hint-for")
+    page.click("#nav-next")
+    page.wait_for_selector("#hint-body:not(.stale)")
+    # another game: the hint is gone
+    page.click("#new-game")
+    page.wait_for_function("document.querySelector('#ply-text').textContent === "
+                           "'decision 0 of 0'")
+    assert page.locator("#hint-table tr").count() == 0 and page.inner_text("#hint-for") == ""
 
 
 def test_hint_can_be_cancelled(page):
@@ -203,10 +175,36 @@ def test_load_a_record_step_through_it_and_analyse(page, shots, tmp_path):
     assert page.locator("#graph svg path").count() == 2  # value and VP margin
     assert page.locator("#graph circle.mistake").count() >= 1
     assert page.locator("#mistakes li").count() >= 1
+    # the marks beside the moves, as arle analyze marks them
+    marked = page.locator("#graph circle.mistake").count()
+    assert page.locator("#move-list li .mark").count() == marked
+    assert "accuracy" in page.inner_text("#accuracy")
     page.locator("#mistakes li").first.click()
     page.wait_for_function("!document.querySelector('#ply-text').textContent"
                            ".startsWith('decision 11 ')")
+    ply = int(ply_text(page).split()[1])
+    mark = page.inner_text("#move-list li.current .mark")
+    assert mark in ("?", "??")
+    # the review of the move: what was better and its line, and a way to try again
+    detail = page.inner_text("#review-detail")
+    assert f"Decision {ply}:" in detail and "Better:" in detail and mark in detail
+    assert page.is_visible("#retry")
     page.screenshot(path=str(shots / "web-analysis.png"))
+    page.click("#retry")
+    page.wait_for_function(f"document.querySelector('#ply-text').textContent === "
+                           f"'decision {ply - 1} of 40'")
+    assert "Viewing history" in page.inner_text("#history-cue")
+    played = page.get_attribute(f"#move-list li[data-ply='{ply}']", "title")
+    other = page.locator("#legal .move-btn:not([disabled])")
+    for k in range(other.count()):  # another move than the one played
+        if other.nth(k).get_attribute("title") != played:
+            other.nth(k).click()
+            break
+    page.wait_for_selector("#move-list ol.variation li.current")
+    assert "Variation" in page.inner_text("#history-cue")
+    assert page.locator("#move-list > li[data-node]").count() == 40  # the game's moves kept
+    page.click("#cue-main")
+    page.wait_for_function("!document.querySelector('#move-list ol.variation li.current')")
 
 
 def test_editor_validates_as_you_type_and_plays_the_position(page, shots):
@@ -234,7 +232,8 @@ def test_editor_validates_as_you_type_and_plays_the_position(page, shots):
     assert '"grain": 12' in exported
     page.click("#editor-play")
     page.wait_for_selector("#page-play:not([hidden])")
-    assert "Grain 12" in page.inner_text("#player0").replace("\n", " ").replace("  ", " ")
+    grain = "#player0 [data-piece='goods-marker'][data-good='grain']"
+    assert page.get_attribute(grain, "data-space") == "12"
 
 
 def test_tournament_results_page(page, shots, tmp_path):
@@ -250,7 +249,10 @@ def test_tournament_results_page(page, shots, tmp_path):
 
 
 def board_buildings(page) -> list[str]:
-    return page.eval_on_selector_all("#board-extra .chip", "els => els.map(e => e.textContent)")
+    """The printed names of the buildings in play on the game board's building spaces."""
+    keys = page.eval_on_selector_all("#gameboard .building-space[data-building]",
+                                     "els => els.map(e => e.dataset.building)")
+    return [rules.building(k).name for k in keys if k]
 
 
 def test_new_game_from_a_seed_and_a_variant_and_save_game_and_position(page, tmp_path):

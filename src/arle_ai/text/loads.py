@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 
 from arle_ai.engine import rules
 
-__all__ = ["item_sizes", "place_loads"]
+__all__ = ["item_sizes", "place_loads", "assign_loads"]
 
 
 def item_sizes(loaded: Mapping[str, object]) -> list[tuple[str, int]]:
@@ -71,3 +71,37 @@ def place_loads(kinds: Sequence[str], loaded: Mapping[str, object]) -> list[list
         return False
 
     return [sorted(u) for u in used] if fit(0, 0) else None
+
+
+def assign_loads(vehicles: Sequence[tuple[str, Sequence[int]]], loaded: Mapping[str, object]
+                 ) -> list[list[tuple[str, list[int]]]] | None:
+    """What lies where: for vehicles given as (kind, used compartments) in barn order and a
+    position's ``loaded`` object, the items on each vehicle as (item, its compartments), so
+    that the items fill exactly the used compartments; None when they cannot."""
+    items = item_sizes(loaded)
+    used = [set(u) for _, u in vehicles]
+    if sum(size for _, size in items) != sum(
+            sum(rules.vehicle(kind).spaces[j] for j in u if j < len(rules.vehicle(kind).spaces))
+            for kind, u in vehicles):
+        return None
+    options = [(i, g) for i, (kind, _) in enumerate(vehicles) if rules.vehicle(kind).spaces
+               for g in _groups(kind)]
+    taken: list[set[int]] = [set() for _ in vehicles]
+    out: list[list[tuple[str, list[int]]]] = [[] for _ in vehicles]
+
+    def fit(k: int) -> bool:
+        if k == len(items):
+            return True
+        name, size = items[k]
+        for i, (width, *cells) in options:
+            if (width == size and used[i].issuperset(cells)
+                    and not taken[i].intersection(cells)):
+                taken[i].update(cells)
+                out[i].append((name, list(cells)))
+                if fit(k + 1):
+                    return True
+                out[i].pop()
+                taken[i].difference_update(cells)
+        return False
+
+    return out if fit(0) else None

@@ -36,7 +36,7 @@ from arle_ai.formats.records import RecordError, record_from_dict
 from arle_ai.play.agents import mcts_spec
 from arle_ai.search.config import WEB_AI_BUDGET, WEB_ANALYZE_BUDGET, WEB_HINT_BUDGET, Budget
 from arle_ai.web import jobs, view
-from arle_ai.web.games import SEAT_KINDS, Game, GameStore
+from arle_ai.web.games import SEAT_KINDS, Game, GameStore, analysis_view
 from arle_ai.web.tournaments import TournamentFileError, read_results
 
 __all__ = ["create_app", "MAX_BODY"]
@@ -238,10 +238,14 @@ class WebApp:
     async def goto(self, request: Request) -> Response:
         gid, game = self.game(request)
         body = await _body(request)
-        if "ply" not in body:
-            raise _bad("the request needs 'ply' (the number of decisions to show)")
+        if "ply" not in body and "node" not in body:
+            raise _bad("the request needs 'ply' (the number of decisions of the line to show) "
+                       "or 'node' (a position of the game's tree)")
         try:
-            game.goto(_int(body["ply"], "ply", 0, len(game.actions)))
+            if "node" in body:
+                game.goto_node(_int(body["node"], "node", 0, len(game.nodes) - 1))
+            else:
+                game.goto(_int(body["ply"], "ply", 0, len(game.actions)))
         except ValueError as exc:
             raise _bad(str(exc)) from None
         self._moved(gid)
@@ -338,7 +342,7 @@ class WebApp:
                           "iterations", 10, MAX_ANALYSIS_ITERATIONS)
         if not game.actions:
             raise _bad("the game has no decisions to analyse yet", 409)
-        actions = list(game.actions)
+        actions, line = list(game.actions), list(game.line)
         record = game.record()
         budget = 60 + len(actions) * iterations / 500  # seconds; far above the expected time
         job = self._start(gid, "analysis", (record, Budget(iterations=iterations), 0), budget)
@@ -350,11 +354,9 @@ class WebApp:
                 async for kind, payload in messages:
                     extra: dict[str, bool] = {}
                     if kind == "done":
-                        payload = _graph(payload)
-                        # kept with the game while its line is still the one analysed
-                        extra["stored"] = game.actions == actions
-                        if extra["stored"]:
-                            game.analysis = payload
+                        payload = analysis_view(payload, record)
+                        game.keep_analysis(payload, line)  # its marks follow its line
+                        extra["stored"] = True
                     elif kind == "stopped":
                         kind, payload = "error", f"the analysis was stopped: {payload}"
                     yield (json.dumps({"kind": kind, "data": payload, **extra}) + "\n").encode()
@@ -455,18 +457,6 @@ def _game_from_body(body: dict[str, Any]) -> Game:
     if variant not in _core.VARIANTS:
         raise _bad(f"variant must be one of {list(_core.VARIANTS)}, not {_short(variant)}")
     return Game.new(seed, variant)
-
-
-def _graph(analysis: dict[str, Any]) -> dict[str, Any]:
-    """The analysis with one point per reviewed decision from player 0's view (the graph)."""
-    points = []
-    for d in analysis["decisions"]:
-        sign = 1 if d["player"] == 0 else -1
-        value = d["best_value"] if sign == 1 else 1.0 - d["best_value"]
-        points.append({"ply": d["ply"], "player": d["player"], "value": value,
-                       "margin": sign * d["best_margin"], "lost": d["value_lost"],
-                       "vp_lost": d["vp_lost"], "played": d["played"], "best": d["best"]})
-    return {**analysis, "points": points}
 
 
 def create_app(allowed_hosts: list[str] | None = None, capacity: int = 64,

@@ -30,6 +30,7 @@ from arle_ai.search.mcts import MCTS
 from arle_ai.search.result import SearchResult
 from arle_ai.search.tree import SearchProgress
 from arle_ai.text.notation import action_label
+from arle_ai.text.reading import within_noise
 
 __all__ = ["Job", "JobError", "JobStopped", "hint_payload", "start_job"]
 
@@ -91,10 +92,14 @@ def hint_payload(state: _core.GameState, result: SearchResult, total: int,
     """A hint update: the search totals (``cpu``: the search process's CPU seconds) and
     every root move's statistics, best first."""
     moves = []
+    top = result.moves[0] if result.moves else None
     for rank, st in enumerate(result.moves):
         moves.append({
             "action": st.action, "move": st.move, "visits": st.visits,
             "value": st.win_rate, "margin": st.mean_margin,
+            # as `arle suggest` marks it "~": the search cannot tell it from the best
+            "near_best": rank > 0 and top is not None and within_noise(
+                top.win_rate, top.visits, st.win_rate, st.visits),
             "pv": pv_with_players(state, st.pv) if rank < PV_SHOWN else [],
         })
     return {"player": result.player, "iterations": total, "seconds": elapsed,

@@ -12,10 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 from arle_ai.engine import _core, rules
-from arle_ai.text import decisions, names
+from arle_ai.text import decisions, names, reading
 from arle_ai.text.display import free_land
+from arle_ai.web import board
 
-__all__ = ["catalog", "position_view", "legal_moves"]
+__all__ = ["catalog", "position_view", "legal_moves", "layouts"]
 
 
 def catalog() -> dict[str, Any]:
@@ -36,9 +37,27 @@ def catalog() -> dict[str, Any]:
                   "textiles": list(rules.TEXTILES), "other": ["peat"]},
         "animals": list(rules.ANIMALS),
         "names": _names(),
+        "things": _things(),
         "variants": list(_core.VARIANTS),
         "goods_cap": rules.GOODS_CAP, "food_cap": rules.FOOD_CAP,
+        "goods_track_vp": list(rules.GOODS_TRACK_VP),
+        "home": {"columns": board.COLUMNS, "tidal_rows": board.TIDAL_ROWS,
+                 "land_rows": board.LAND_ROWS, "moor_rows": board.MOOR_ROWS,
+                 "dikes": rules.DIKES, "barn_small": rules.BARN_SMALL,
+                 "barn_large": rules.BARN_LARGE, "barn_flex": rules.BARN_FLEX,
+                 "barn_penalty_vp": rules.BARN_PENALTY_VP, "moor_peat": rules.MOOR_PEAT,
+                 "tile_vp": dict(rules.HOME_TILE_VP)},
+        "shovel_dikes": list(rules.SHOVEL_DIKE_VALUES),
+        "half_years": rules.HALF_YEARS, "workers": rules.WORKERS_PER_PLAYER,
+        "legend": list(reading.LEGEND),
     }
+
+
+def _things() -> dict[str, str]:
+    """Printed name by key of the goods, animals, home tiles (singular) and moors."""
+    keys = [*rules.GOODS, *rules.ANIMALS, *(k for k, _ in board.TILE_FIELDS),
+            "hydrated_moor", "dehydrated_moor", "boardwalk", "dike", "peat_boat", "plow"]
+    return {k: names.thing(k) for k in keys}
 
 
 def _names() -> dict[str, str]:
@@ -63,6 +82,7 @@ def legal_moves(state: _core.GameState) -> list[dict[str, Any]]:
         change = option.change
         out.append({"action": option.action, "text": option.notation, "label": option.label,
                     "effect": option.effect,
+                    "on": board.move_target(option.action, state.current_player),
                     "cost": ", ".join(change.paid()) if change else "",
                     "gain": ", ".join(change.gained()) if change else "",
                     "done": ", ".join(change.phrases()) if change else "",
@@ -70,10 +90,22 @@ def legal_moves(state: _core.GameState) -> list[dict[str, Any]]:
     return out
 
 
-def position_view(state: _core.GameState) -> dict[str, Any]:
-    """The position for the board: the position dict plus scores, breakdowns and the prompt."""
+def layouts(state: _core.GameState, previous: list[board.HomeLayout] | None = None
+            ) -> list[board.HomeLayout]:
+    """Where each player's tiles lie in ``state``, each kept where it lay in ``previous``
+    (the layouts of the position before it; the starting layout when None)."""
+    d = state.to_dict()
+    return [board.place_tiles(p["home"], previous[i] if previous else None)
+            for i, p in enumerate(d["players"])]
+
+
+def position_view(state: _core.GameState, homes: list[board.HomeLayout] | None = None
+                  ) -> dict[str, Any]:
+    """The position for the board: the position dict plus scores, breakdowns, the prompt and
+    where the pieces lie (``homes``: the tiles' spaces, :func:`layouts` when None)."""
     terminal = state.is_terminal()
     d = state.to_dict()
+    homes = homes or layouts(state)
     return {
         "position": d,
         "half_year": state.half_year,
@@ -87,4 +119,7 @@ def position_view(state: _core.GameState) -> dict[str, Any]:
         "scores": state.scores(),
         "breakdown": [state.score_breakdown(0), state.score_breakdown(1)],
         "free_land": [free_land(p["home"]) for p in d["players"]],
+        "boards": [board.home_board(p, homes[i]) for i, p in enumerate(d["players"])],
+        "building_spaces": board.building_spaces(d),
+        "workers_left": board.workers_left(d),
     }

@@ -83,10 +83,11 @@ function seatName(p) {
 // ---------------------------------------------------------------- the game
 
 // The position on the board: the game and the decisions that led to it.
-const positionKey = (id, g) => `${id} ${g.moves.slice(0, g.ply).map((m) => m.text).join(";")}`;
+const positionKey = (id, g) => `${id} ${g.node}`;
 
 async function setGame(reply, { autoAI = true } = {}) {
   const before = state.game && positionKey(state.id, state.game);
+  if (reply.id !== state.id) clearHint();  // another game: the last hint was about this one
   state.id = reply.id;
   state.game = reply.game;
   sessionStorage.setItem("arle-game", reply.id);
@@ -111,8 +112,11 @@ async function newGame(body) {
 let queue = Promise.resolve();
 function act(path, body = {}, opts = {}) {
   queue = queue.then(async () => {
+    const gid = state.id;
     try {
-      await setGame(await api(`/api/games/${state.id}/${path}`, { body }), opts);
+      const reply = await api(`/api/games/${gid}/${path}`, { body });
+      if (state.id !== gid) return; // another game was opened meanwhile: this one is gone
+      await setGame(reply, opts);
       showMessage("");
     } catch (e) {
       showMessage(e.message);
@@ -133,8 +137,10 @@ async function runAI() {
   const p = state.game.to_move;
   $("ai-status").textContent = `${seatName(p)} is thinking...`;
   try {
-    const reply = await api(`/api/games/${state.id}/ai`, { body: { ai: aiChoice() } });
+    const gid = state.id;
+    const reply = await api(`/api/games/${gid}/ai`, { body: { ai: aiChoice() } });
     state.aiBusy = false;
+    if (state.id !== gid) { $("ai-status").textContent = ""; return; } // another game now
     const last = reply.game.moves[reply.game.ply - 1];
     $("ai-status").textContent = `AI (P${p}) played ${last ? last.label : ""} ` +
       `in ${reply.ai.seconds.toFixed(2)} s`;
@@ -159,29 +165,32 @@ function render() {
   const g = state.game;
   if (!g) return;
   renderStatus(g);
-  renderSpaces(g);
-  renderTools(g);
+  renderHistoryCue(g);
+  drawGameBoard($("gameboard"), g, state.catalog);
   renderPlayers(g);
+  markTargets(g);
   renderLegal(g);
   renderMoveList(g);
+  renderReviewDetail(g);
   renderLog(g);
   renderGraph(g);
+  renderHintFreshness();
   $("seat0").value = g.seats[0]; $("seat1").value = g.seats[1];
   $("save-record").href = `/api/games/${state.id}/record`;
   $("save-position").href = `/api/games/${state.id}/position`;
   $("undo").disabled = g.ply === 0;
   $("redo").disabled = g.ply >= g.length;
   $("ai-move").disabled = g.terminal;
-  $("hint-start").disabled = g.terminal;
+  $("hint-start").disabled = g.terminal || !!state.hint;
 }
 
 function renderStatus(g) {
   const s = $("status");
   s.replaceChildren();
   const season = g.season === "summer" ? "Summer" : "Winter";
-  s.append(el("span", {}, el("b", { text: `Half-year ${g.half_year}/9` }), ` (${season})`));
+  s.append(el("span", {}, el("b", { text: `Half-year ${g.half_year}/${state.catalog.half_years}` }), ` (${season})`));
   s.append(el("span", {}, "Start player: ", el("span", { class: `tag p${g.start_player}`, text: `P${g.start_player}` })));
-  s.append(el("span", { text: `Workers placed ${g.position.workers_placed}/8` }));
+  s.append(el("span", { text: `Workers placed ${g.position.workers_placed}/${2 * state.catalog.workers}` }));
   if (g.terminal) {
     s.append(el("span", {}, el("b", { text: `Game over: P${g.winner} wins ` }), `${num(g.scores[0])} - ${num(g.scores[1])}`));
   } else {
@@ -191,106 +200,53 @@ function renderStatus(g) {
   if (g.setup) s.append(el("span", { class: "hint-text", text: `seed ${g.setup.seed}, ${g.setup.variant}` }));
 }
 
-function renderSpaces(g) {
-  const wrap = $("spaces");
-  wrap.replaceChildren();
-  const season = g.season;
-  $("spaces-title").textContent = `Action spaces (${season})`;
-  const occupied = g.position.occupied;
-  const placeable = {};
-  for (const m of g.legal) if (m.text.startsWith("place ")) placeable[m.text.split(" ")[1]] = m;
-  for (const sp of state.catalog.spaces.filter((x) => x.season === season)) {
-    const who = occupied[sp.key];
-    const tool = sp.tool ? state.catalog.tools.find((t) => t.key === sp.tool) : null;
-    const card = el("div", { class: `space ${season}` + (who !== undefined ? " taken" : ""), title: `${sp.name}: ${sp.text}`, "data-space": sp.key },
-      el("div", { class: "name", text: sp.name }),
-      el("div", { class: "sub", text: tool ? `${tool.name}: P0 ${g.position.players[0].tools[tool.key]} / P1 ${g.position.players[1].tools[tool.key]}` : "" }));
-    if (who !== undefined) card.append(el("span", { class: `worker p${who}`, title: `worker of P${who}` }));
-    const m = placeable[sp.key];
-    if (m && !g.ai_to_move) {
-      card.classList.add("clickable");
-      card.addEventListener("click", () => act("move", { action: m.action }));
-    }
-    wrap.append(card);
-  }
-  const extra = $("board-extra");
-  extra.replaceChildren();
-  const other = Object.entries(occupied).filter(([k]) => state.catalog.spaces.find((x) => x.key === k).season !== season);
-  let special = "free (one space of the other season)";
-  if (other.length) special = other.map(([k, p]) => `${nameOf(k)} (P${p})`).join(", ");
-  else if (g.position.special_action_by !== null) special = `used by P${g.position.special_action_by}`;
-  extra.append(el("div", {}, el("b", { text: "Special action: " }), special));
-  const bw = el("div", {}, el("b", { text: "Buildings on the board: " }));
-  const byKey = Object.fromEntries(state.catalog.buildings.map((b) => [b.key, b]));
-  for (const key of g.position.buildings_on_board) {
-    const b = byKey[key];
-    bw.append(el("span", { class: `chip b-${b.colour}`, title: `${b.name}: ${b.cost}. ${b.ability} (${b.vp} VP)`, text: b.name }));
-  }
-  if (!g.position.buildings_on_board.length) bw.append("none");
-  extra.append(bw);
+// The game's own line: the first move tried at each decision (its main continuation).
+function mainLine(g) {
+  const byId = Object.fromEntries(g.tree.map((n) => [n.node, n]));
+  const out = [];
+  let kids = g.root_children;
+  while (kids.length) { out.push(kids[0]); kids = byId[kids[0]].children; }
+  return out;
 }
 
-function renderTools(g) {
-  const t = $("tools");
-  t.replaceChildren();
-  for (const tool of state.catalog.tools) {
-    const row = el("tr", {}, el("th", { text: tool.name }));
-    tool.values.forEach((v, i) => {
-      const cls = [];
-      if (g.position.players[0].tools[tool.key] === v) cls.push("at0");
-      if (g.position.players[1].tools[tool.key] === v) cls.push("at1");
-      row.append(el("td", { class: cls.join(" "), title: `${tool.vp[i]} VP`, text: String(v) }));
-    });
-    for (let i = tool.values.length; i < 5; i++) row.append(el("td"));
-    const vp = (p) => tool.vp[tool.values.indexOf(g.position.players[p].tools[tool.key])];
-    row.append(el("td", { class: "vp", text: `${vp(0)} / ${vp(1)} VP` }));
-    t.append(row);
-  }
+// Where the line shown leaves the game's main line (null: it does not).
+function branchPly(g) {
+  const main = mainLine(g);
+  for (let i = 0; i < g.moves.length; i++) if (main[i] !== g.moves[i].node) return i;
+  return null;
 }
 
-function goodsLine(goods, keys, cap) {
-  const frag = el("span");
-  for (const k of keys) {
-    const v = goods[k] || 0;
-    const g = el("span", { class: "good", title: k }, `${title(k)} `);
-    if (cap) {
-      const bar = el("span", { class: "bar" }, el("i"));
-      bar.firstChild.style.width = `${Math.min(100, (100 * v) / cap)}%`;
-      g.append(bar);
-    }
-    g.append(el("b", { text: String(v) }));
-    frag.append(g);
+function renderHistoryCue(g) {
+  const cue = $("history-cue");
+  const back = g.ply < g.length;
+  const branch = branchPly(g);
+  const inVariation = branch !== null && g.ply > branch;
+  $("board").classList.toggle("history", back || inVariation);
+  cue.replaceChildren();
+  cue.hidden = !back && !inVariation;
+  if (cue.hidden) return;
+  if (inVariation) cue.append(el("b", { text: "Variation " }), `from decision ${branch + 1}: the game's own moves are kept beside it. `);
+  if (back) {
+    cue.append(el("b", { text: "Viewing history: " }), `decision ${g.ply} of ${g.length}. A move played here starts a variation. `);
+    cue.append(el("button", { id: "cue-end", onclick: () => navigate("end") }, `Back to decision ${g.length}`));
   }
-  return frag;
+  if (inVariation) {
+    const main = mainLine(g);
+    cue.append(" ", el("button", { id: "cue-main", onclick: () => act("goto", { node: main[Math.min(branch, main.length - 1)] ?? 0 }, { autoAI: false }) }, "Back to the game"));
+  }
 }
 
 function renderPlayers(g) {
   const wrap = $("players");
   wrap.replaceChildren();
-  const cat = state.catalog;
   g.position.players.forEach((p, i) => {
     const box = el("div", { class: `player` + (g.to_move === i ? " to-move" : ""), id: `player${i}` });
     box.append(el("h3", {}, el("span", { class: `p${i}`, text: `${seatName(i)}${g.start_player === i ? " - start player" : ""}` }),
       el("span", { text: `${num(g.scores[i])} VP` })));
-    const sect = (label, ...content) => box.append(el("div", { class: "sect" }, el("b", { text: label }), ...content));
-    sect("Goods", goodsLine(p.goods, ["food"], cat.food_cap), goodsLine(p.goods, ["grain", "flax", "wool", "hide"], cat.goods_cap));
-    sect("Supply", goodsLine(p.goods, [...cat.goods.materials, "peat"]), goodsLine(p.animals, cat.animals));
-    sect("Textiles", goodsLine(p.goods, cat.goods.textiles));
-    const h = p.home;
-    const moors = `${h.hydrated_moors} hydrated moor${h.hydrated_moors === 1 ? "" : "s"}${h.dehydrated_moors.length ? `, ${h.dehydrated_moors.length} dehydrated (peat ${h.dehydrated_moors.join("+")})` : ""}`;
-    sect("Home", `Dikes ${h.dikes}/7, ${moors}, boardwalk ${h.boardwalk_peat > 0 ? h.boardwalk_peat + " peat" : "gone"}, free land ${g.free_land[i]}; ` +
-      `grain fields ${h.grain_fields}, flax fields ${h.flax_fields}, forests ${h.forests}, parks ${h.parks}, stalls ${h.stalls}, depots ${h.depots}, stables ${h.stables}, double stalls ${h.double_stalls}`);
-    const bsect = el("span");
-    const byKey = Object.fromEntries(cat.buildings.map((b) => [b.key, b]));
-    for (const key of h.buildings) bsect.append(el("span", { class: `chip b-${byKey[key].colour}`, title: byKey[key].ability, text: byKey[key].name }));
-    if (!h.buildings.length) bsect.append("none");
-    sect("Buildings", bsect);
-    const veh = p.barn.vehicles.map((v) => nameOf(v.kind) + (v.used.length ? ` [used ${v.used.join(",")}]` : ""));
-    sect("Barn", `Peat boats ${p.barn.peat_boats}, plows ${p.barn.plows}; ${veh.join(", ") || "no vehicles"}`);
-    const l = p.loaded;
-    const loaded = Object.entries(l).filter(([k, v]) => k !== "destinations" && v).map(([k, v]) => `${v} ${k}`).concat(l.destinations.map(nameOf));
-    sect("Loaded", loaded.join(", ") || "nothing");
-    sect("Travel", `${p.travel.map(nameOf).join(", ") || "none"}; bottlenecks ${p.bottlenecks}`);
+    const holder = el("div", { class: "home" });
+    box.append(holder);
+    const a = p.animals;
+    box.append(el("div", { class: "counts", text: state.catalog.animals.map((k) => `${a[k] || 0} ${nameOf(k)}`).join(", ") }));
     const table = el("table", { class: "score-table" });
     const bd = g.breakdown[i];
     const keys = Object.keys(bd);
@@ -301,7 +257,35 @@ function renderPlayers(g) {
     }
     box.append(table);
     wrap.append(box);
+    drawHomeBoard(holder, g, i, state.catalog);
   });
+}
+
+// Pieces a legal move is about become clickable: one move plays it, several are picked out
+// in the list of moves.
+function markTargets(g) {
+  const aiTurn = g.ai_to_move && g.ply === g.length && !state.paused;
+  if (g.terminal || aiTurn || state.aiBusy) return;
+  const byTarget = {};
+  for (const m of g.legal) if (m.on) (byTarget[m.on] = byTarget[m.on] || []).push(m);
+  for (const node of $("board").querySelectorAll("[data-on]")) {
+    const moves = node.getAttribute("data-on").split(" ").flatMap((t) => byTarget[t] || []);
+    if (!moves.length) continue;
+    node.classList.add("clickable");
+    node.addEventListener("click", (ev) => { ev.stopPropagation(); chooseMoves(moves); });
+  }
+}
+
+function chooseMoves(moves) {
+  if (moves.length === 1) { act("move", { action: moves[0].action }); return; }
+  const wanted = new Set(moves.map((m) => String(m.action)));
+  for (const b of $("legal").querySelectorAll(".move-btn")) {
+    b.classList.toggle("picked", wanted.has(b.dataset.action));
+    b.classList.toggle("dimmed", !wanted.has(b.dataset.action));
+  }
+  const first = $("legal").querySelector(".picked");
+  if (first) first.scrollIntoView({ block: "nearest" });
+  $("ai-status").textContent = `${moves.length} moves: choose one below`;
 }
 
 function renderLegal(g) {
@@ -321,20 +305,91 @@ function renderLegal(g) {
     btn.disabled = aiTurn || state.aiBusy;
     list.append(btn);
   }
+  list.classList.toggle("wide", g.legal.length > 2);
 }
 
+const markClass = (mark) => (mark === "??" ? "mark-qq" : mark === "?" ? "mark-q" : "");
+
+// The moves as a tree (as lichess shows it): the game's own line, each variation after the
+// move it is an alternative to, indented; the line shown is marked, the position shown too.
 function renderMoveList(g) {
   const ol = $("move-list");
   ol.replaceChildren();
-  g.moves.forEach((m, i) => {
-    const li = el("li", { class: i + 1 === g.ply ? "current" : i + 1 > g.ply ? "future" : "", "data-ply": String(i + 1), title: `notation: ${m.text}` },
-      el("span", { class: `tag p${m.player}`, text: `P${m.player}` }), ` ${m.label}`);
-    li.addEventListener("click", () => act("goto", { ply: i + 1 }, { autoAI: false }));
-    ol.append(li);
-  });
+  const byId = Object.fromEntries(g.tree.map((n) => [n.node, n]));
+  const plyOf = new Map(g.moves.map((m, i) => [m.node, i + 1]));
+  const item = (n) => {
+    const ply = plyOf.get(n.node);
+    const cls = [n.node === g.node ? "current" : "", ply === undefined ? "off-line" : ply > g.ply ? "future" : ""].filter(Boolean).join(" ");
+    const li = el("li", { class: cls, "data-node": String(n.node), title: `notation: ${n.text}` },
+      el("span", { class: "num", text: `${n.ply}.` }), el("span", { class: `tag p${n.player}`, text: `P${n.player}` }), ` ${n.label}`);
+    if (ply !== undefined) li.setAttribute("data-ply", String(ply));
+    if (n.mark) li.append(" ", el("span", { class: `mark ${markClass(n.mark)}`, text: n.mark }));
+    li.addEventListener("click", () => act("goto", { node: n.node }, { autoAI: false }));
+    return li;
+  };
+  const chain = (first, into, alternatives) => {
+    let id = first;
+    let alts = alternatives;
+    while (id !== undefined) {
+      const n = byId[id];
+      into.append(item(n));
+      for (const alt of alts) {
+        const sub = el("ol", { class: "variation" });
+        chain(alt, sub, []);
+        into.append(el("li", { class: "variation-box" }, sub));
+      }
+      alts = n.children.slice(1);
+      id = n.children[0];
+    }
+  };
+  if (g.root_children.length) chain(g.root_children[0], ol, g.root_children.slice(1));
   const cur = ol.querySelector(".current");
   if (cur) cur.scrollIntoView({ block: "nearest" });
   $("ply-text").textContent = `decision ${g.ply} of ${g.length}`;
+}
+
+// The review of the move shown (a marked one): what was better, its line and why, and a way
+// to try the decision again (a variation: the game's moves are kept).
+function renderReviewDetail(g) {
+  const box = $("review-detail");
+  box.replaceChildren();
+  const m = g.ply ? g.moves[g.ply - 1] : null;
+  const r = m && m.review;
+  box.hidden = !r || !r.mark;
+  if (box.hidden) return;
+  box.append(el("div", {}, el("b", { text: `Decision ${m.ply}: ` }), el("span", { class: `tag p${m.player}`, text: `P${m.player}` }),
+    ` ${m.label} `, el("span", { class: `mark ${markClass(r.mark)}`, text: r.mark }),
+    ` lost ${r.lost.toFixed(3)} value (${r.vp_lost.toFixed(1)} VP)`));
+  box.append(el("div", {}, el("b", { text: "Better: " }), r.best, ` (value ${r.best_value.toFixed(3)} against ${r.played_value.toFixed(3)})` + (r.near_best.length ? `; as good: ${r.near_best.join(", ")}` : "")));
+  if (r.best_line.length > 1) {
+    const line = el("div", { class: "pv" }, el("b", { text: "The better line: " }));
+    for (const step of r.best_line) line.append(el("span", { class: `tag p${step.player}`, text: `P${step.player}` }), ` ${step.label}  `);
+    box.append(line);
+  }
+  if (r.why) box.append(whyTable(r.why));
+  box.append(el("div", { class: "row" },
+    el("button", { id: "retry", onclick: () => retry(m.ply) }, "Retry this decision"),
+    el("button", { id: "play-better", onclick: () => playBetter(m.ply, r.best_text) }, "Play the better move")));
+}
+
+// The difference by scoring category between the better move and the move played.
+function whyTable(why) {
+  const t = el("table", { class: "data why" }, el("tr", {}, el("th", { text: "why (VP by category, better - played)" }), el("th", { text: "" })));
+  const rows = Object.entries(why.categories || why).filter(([, v]) => typeof v === "number" && Math.abs(v) >= 0.05).sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]));
+  for (const [k, v] of rows) t.append(el("tr", {}, el("td", { text: title(k) }), el("td", { class: "n", text: signed(v) })));
+  return t;
+}
+
+async function retry(ply) {
+  state.paused = true;
+  await act("goto", { ply: ply - 1 }, { autoAI: false });
+  showMessage(`Decision ${ply} again: play another move; the game's own moves stay as they are.`, true);
+}
+
+async function playBetter(ply, move) {
+  state.paused = true;
+  await act("goto", { ply: ply - 1 }, { autoAI: false });
+  await act("move", { move }, { autoAI: false });
 }
 
 function renderLog(g) {
@@ -352,6 +407,7 @@ function renderLog(g) {
 // A hint runs on the position shown, also while the AI is thinking (the server keeps a
 // game's hint and AI move apart). While it runs it follows the board: when the position
 // changes (the AI replied, you moved, undid or stepped) it starts again on the new one.
+// It is labelled with the decision it answers, and greyed once the board shows another.
 function stopHint() {
   if (state.hint) { state.hint.abort(); state.hint = null; }
   $("hint-stop").disabled = true;
@@ -364,11 +420,30 @@ function cancelHint() {
   stopHint();
 }
 
+function clearHint() {
+  cancelHint();
+  state.hintFor = null;
+  $("hint-table").replaceChildren();
+  $("hint-status").textContent = "";
+  $("hint-for").textContent = "";
+  $("hint-body").classList.remove("stale");
+}
+
+function renderHintFreshness() {
+  const f = state.hintFor;
+  if (!f || !state.game) return;
+  const stale = f.key !== positionKey(state.id, state.game);
+  $("hint-body").classList.toggle("stale", stale);
+  $("hint-for").textContent = `for decision ${f.decision} (P${f.player}: ${f.prompt})` + (stale ? " - the board shows another position" : "");
+}
+
 async function startHint(seconds) {
   stopHint();
   const controller = new AbortController();
+  const g = state.game;
   state.hint = controller;
   state.hintFollow = { seconds };
+  const asked = { key: positionKey(state.id, g), decision: g.ply + 1, player: g.to_move, prompt: g.prompt, labels: Object.fromEntries(g.legal.map((m) => [m.action, m.label])) };
   $("hint-stop").disabled = false;
   $("hint-start").disabled = true;
   $("hint-status").textContent = "starting...";
@@ -378,8 +453,12 @@ async function startHint(seconds) {
     await streamLines(`/api/games/${state.id}/hint?seconds=${seconds}`, (msg) => {
       if (!mine()) return;
       if (msg.kind === "start") document.body.dataset.hintPly = String(msg.ply);
-      else if (msg.kind === "update") { updates++; renderHint(msg.data); }
-      else if (msg.kind === "done") {
+      else if (msg.kind === "update") {
+        updates++;
+        state.hintFor = asked;
+        renderHint(msg.data, asked);
+        renderHintFreshness();
+      } else if (msg.kind === "done") {
         const why = msg.data.reason;
         $("hint-status").textContent += why === "memory" ? " - stopped at its memory bound"
           : why === "stopped" ? ` - stopped (${msg.data.message})` : " - done";
@@ -395,20 +474,22 @@ async function startHint(seconds) {
   if (mine()) { state.hint = null; $("hint-stop").disabled = true; $("hint-start").disabled = !state.game || state.game.terminal; }
 }
 
-function renderHint(d) {
-  $("hint-status").textContent = `${d.iterations} iterations, ${d.seconds.toFixed(1)} s, ${Math.round(d.iterations_per_second)}/s`;
+// The hint in the words and units of `arle suggest`: visits, value (0..1, a ranking score,
+// not a chance to win), margin in VP, "~" for a move within statistical noise of the best.
+function renderHint(d, asked) {
+  $("hint-status").textContent = `${d.iterations} simulations in ${d.seconds.toFixed(1)} s (${Math.round(d.iterations_per_second)}/s)`;
   const t = $("hint-table");
-  t.replaceChildren(el("tr", {}, el("th", { text: "move" }), el("th", { text: "visits" }), el("th", { text: "value" }), el("th", { text: "margin" })));
-  const labels = Object.fromEntries(state.game.legal.map((m) => [m.action, m.label]));
+  t.replaceChildren(el("tr", {}, el("th", { text: "move" }), el("th", { class: "n", text: "visits" }), el("th", { class: "n", text: "value" }), el("th", { class: "n", text: "margin" }), el("th", { text: "" })));
   for (const m of d.moves.slice(0, 6)) {
     const row = el("tr", { class: "hint-row" },
-      el("td", {}, el("b", { text: labels[m.action] || m.move })),
+      el("td", {}, el("b", { text: asked.labels[m.action] || m.move })),
       el("td", { class: "n", text: String(m.visits) }),
-      el("td", { class: "n", text: pct(m.value), title: "mean value for the player to move (win 1, loss 0, blended with the margin)" }),
-      el("td", { class: "n", text: signed(m.margin), title: "mean final VP margin" }));
+      el("td", { class: "n", text: m.value.toFixed(3), title: state.catalog.legend[1] }),
+      el("td", { class: "n", text: signed(m.margin), title: "the mover's mean final VP lead" }),
+      el("td", { class: "near", text: m.near_best ? "~" : "", title: m.near_best ? "within statistical noise of the best move" : "" }));
     t.append(row);
     if (m.pv.length > 1) {
-      const pv = el("td", { class: "pv", colspan: "4" });
+      const pv = el("td", { class: "pv", colspan: "5" });
       for (const step of m.pv.slice(1)) pv.append(el("span", { class: `tag p${step.player}`, text: `P${step.player}` }), ` ${step.label}  `);
       t.append(el("tr", {}, pv));
     }
@@ -421,16 +502,17 @@ async function startAnalysis() {
   const it = Number($("analysis-iterations").value);
   $("analysis-status").textContent = "starting...";
   $("analysis-start").disabled = true;
+  let finished = false;
   try {
     await streamLines(`/api/games/${state.id}/analysis?iterations=${it}`, (msg) => {
       if (msg.kind === "progress") $("analysis-status").textContent = `${msg.data.done}/${msg.data.total} positions`;
-      else if (msg.kind === "done") {
-        // kept only if the game's line is still the one analysed (the server says)
-        if (msg.stored) { state.game.analysis = msg.data; renderGraph(state.game); }
-        $("analysis-status").textContent = msg.stored ? "done" : "done, but the game has changed since: analyse again";
-      }
+      else if (msg.kind === "done") finished = true;
       else if (msg.kind === "error") showMessage(msg.data);
     });
+    if (finished) {  // the board again, with the marks
+      await act("goto", { node: state.game.node }, { autoAI: false });
+      $("analysis-status").textContent = "done";
+    }
   } catch (e) { showMessage(e.message); $("analysis-status").textContent = ""; }
   $("analysis-start").disabled = false;
 }
@@ -438,25 +520,20 @@ async function startAnalysis() {
 function renderGraph(g) {
   const box = $("graph");
   const list = $("mistakes");
-  box.replaceChildren(); list.replaceChildren();
+  box.replaceChildren(); list.replaceChildren(); $("accuracy").replaceChildren();
   const a = g.analysis;
-  if (!a) { box.append(el("div", { class: "hint-text", text: "Analyse the game to see the value and VP margin per decision." })); return; }
+  if (!a) { box.append(el("div", { class: "hint-text", text: "Analyse the game to see the value and VP margin per decision, and its mistakes marked ? and ??." })); return; }
   const pts = a.points;
+  const nodeAt = (ply) => (ply > 0 ? a.nodes[ply - 1] : 0);
+  const goPly = (ply) => act("goto", { node: nodeAt(Math.max(0, Math.min(a.nodes.length, ply))) }, { autoAI: false });
   const W = 420, H = 150, L = 30, R = 30, T = 8, B = 18;
-  const maxPly = Math.max(1, g.length);
+  const maxPly = Math.max(1, a.nodes.length);
   const maxM = Math.max(5, ...pts.map((p) => Math.abs(p.margin)));
   const x = (ply) => L + ((W - L - R) * ply) / maxPly;
   const yv = (v) => T + (H - T - B) * (1 - v);
   const ym = (m) => T + ((H - T - B) * (1 - (m / maxM + 1) / 2));
-  const ns = "http://www.w3.org/2000/svg";
-  const svg = document.createElementNS(ns, "svg");
-  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
-  const add = (tag, attrs, text) => {
-    const n = document.createElementNS(ns, tag);
-    for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
-    if (text !== undefined) n.textContent = text;
-    svg.append(n); return n;
-  };
+  const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}` });
+  const add = (tag, attrs, text) => { const n = svgEl(tag, attrs, text); svg.append(n); return n; };
   add("line", { x1: L, x2: W - R, y1: yv(0.5), y2: yv(0.5), stroke: "#ccc" });
   add("text", { x: 2, y: yv(1) + 8, "font-size": 9, fill: "#555" }, "P0 1");
   add("text", { x: 2, y: yv(0), "font-size": 9, fill: "#555" }, "0");
@@ -466,26 +543,32 @@ function renderGraph(g) {
   const path = (f) => pts.map((p, i) => `${i ? "L" : "M"}${x(p.ply).toFixed(1)},${f(p).toFixed(1)}`).join(" ");
   add("path", { d: path((p) => ym(p.margin)), fill: "none", stroke: "#b28b3e", "stroke-width": 1.2 });
   add("path", { d: path((p) => yv(p.value)), fill: "none", stroke: "#2d6cb5", "stroke-width": 1.5 });
-  add("line", { x1: x(g.ply), x2: x(g.ply), y1: T, y2: H - B, stroke: "#e2b93b", "stroke-width": 2 });
+  const shown = a.nodes.indexOf(g.node) + 1;
+  if (shown > 0 || g.node === 0) add("line", { x1: x(shown), x2: x(shown), y1: T, y2: H - B, stroke: "#e2b93b", "stroke-width": 2 });
   const marked = a.mistakes.filter((m) => m.mark);  // "?" and "??" as arle analyze marks them
   for (const m of marked) {
     const p = pts.find((q) => q.ply === m.ply);
     if (!p) continue;
     const c = add("circle", { cx: x(p.ply), cy: yv(p.value), r: 5, fill: m.mark === "??" ? "#c0392b" : "#e67e22", class: "mistake", "data-ply": m.ply });
-    c.addEventListener("click", () => act("goto", { ply: m.ply - 1 }, { autoAI: false }));
+    c.addEventListener("click", (ev) => { ev.stopPropagation(); goPly(m.ply); });
     add("text", { x: x(p.ply) + 6, y: yv(p.value) - 4, "font-size": 10, fill: "#c0392b" }, m.mark);
   }
   svg.addEventListener("click", (ev) => {
-    if (ev.target.tagName === "circle") return;
     const r = svg.getBoundingClientRect();
-    const ply = Math.round(((ev.clientX - r.left) * W / r.width - L) / (W - L - R) * maxPly);
-    act("goto", { ply: Math.max(0, Math.min(g.length, ply)) }, { autoAI: false });
+    goPly(Math.round(((ev.clientX - r.left) * W / r.width - L) / (W - L - R) * maxPly));
   });
   box.append(svg);
+  const budget = a.time_limit ? `${a.time_limit} s` : `${a.iterations} iterations`;
+  for (const p of [0, 1]) {
+    const s = a.players[String(p)];
+    if (s && s.accuracy !== null) $("accuracy").append(el("div", {}, el("span", { class: `tag p${p}`, text: `P${p}` }), ` accuracy ${s.accuracy.toFixed(1)}%, ${s.mean_vp_lost.toFixed(2)} VP lost a decision, a best move in ${(100 * s.best_move_rate).toFixed(0)}% of ${s.decisions}`));
+  }
+  $("accuracy").append(el("div", { class: "hint-text", text: `searched ${budget} a decision` + (a.shared < a.nodes.length ? `; the line shown leaves the reviewed one after decision ${a.shared}` : "") }));
   for (const m of marked) {
-    list.append(el("li", { onclick: () => act("goto", { ply: m.ply - 1 }, { autoAI: false }) },
+    list.append(el("li", { onclick: () => goPly(m.ply) },
+      el("span", { class: `mark ${markClass(m.mark)}`, text: m.mark }), " ",
       el("span", { class: `tag p${m.player}`, text: `P${m.player}` }),
-      ` decision ${m.ply} (half-year ${m.half_year}): played ${m.played_label || m.played}, best ${m.best_label || m.best}, lost ${m.value_lost.toFixed(3)} (${m.vp_lost.toFixed(1)} VP) ${m.mark}`));
+      ` decision ${m.ply} (half-year ${m.half_year}): played ${m.played_label || m.played}, better ${m.best_label || m.best}, lost ${m.value_lost.toFixed(3)} (${m.vp_lost.toFixed(1)} VP)`));
   }
 }
 
@@ -737,6 +820,13 @@ async function init() {
     : api("/api/games", { body: { seed: 0, seats: ["human", "ai"] } });
   state.catalog = await api("/api/catalog");
   for (const v of state.catalog.variants) $("new-variant").append(el("option", { value: v, text: v }));
+  // the legend of `arle suggest`, its continued lines joined
+  const legend = [];
+  for (const line of state.catalog.legend) {
+    if (/^\s/.test(line) && legend.length) legend[legend.length - 1] += " " + line.trim();
+    else legend.push(line);
+  }
+  for (const line of legend) $("legend").append(el("li", { text: line }));
   document.querySelectorAll(".tab").forEach((b) => b.addEventListener("click", () => showPage(b.dataset.page)));
   $("new-game").addEventListener("click", () => newGame({ seed: Number($("new-seed").value), variant: $("new-variant").value }).catch((e) => showMessage(e.message)));
   for (const i of [0, 1]) $(`seat${i}`).addEventListener("change", () => { state.paused = false; act("seats", { seats: [$("seat0").value, $("seat1").value] }); });

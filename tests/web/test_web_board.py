@@ -1,0 +1,181 @@
+"""The boards in the browser (Debian's headless Chromium): at 1280, 800 and 390 pixels wide no
+two panels overlap and nothing runs off the page's side, and the pieces drawn on the SVG
+boards are the position's, counted one by one."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from arle_ai.engine import rules
+from arle_ai.engine.testing import biased_policy, play_random_game
+from arle_ai.formats.records import GameRecord
+
+pytestmark = pytest.mark.browser
+
+PANELS = ["#status", "#history-cue", "#gameboard", "#player0", "#player1", "#moves-panel",
+          "#hint-panel", "#list-panel", "#analysis-panel", "#log-panel"]
+# seed 1 of the biased random game: after 202 decisions both players have loaded vehicles,
+# animals, travel; buildings are built, moors dehydrated and five workers stand on spaces
+SEED, PLY = 1, 202
+
+
+@pytest.fixture(scope="module")
+def rich_record(tmp_path_factory):
+    game = play_random_game(SEED, policy=biased_policy)
+    rec = GameRecord.new(seed=SEED)
+    for a in game.actions[:PLY]:
+        rec.push(a)
+    path = tmp_path_factory.mktemp("board") / "rich.json"
+    rec.save(path)
+    return rec, path
+
+
+def open_record(page, path) -> None:
+    page.select_option("#seat1", "human")
+    page.wait_for_function("document.querySelector('#seat1').value === 'human'")
+    page.set_input_files("#load-file", str(path))
+    page.wait_for_function("document.querySelector('#message').textContent.includes('Opened')")
+
+
+def boxes(page) -> dict[str, dict]:
+    out = {}
+    for sel in PANELS:
+        box = page.locator(sel).bounding_box() if page.locator(sel).is_visible() else None
+        if box and box["width"] > 0 and box["height"] > 0:
+            out[sel] = box
+    return out
+
+
+def overlap(a: dict, b: dict) -> float:
+    w = min(a["x"] + a["width"], b["x"] + b["width"]) - max(a["x"], b["x"])
+    h = min(a["y"] + a["height"], b["y"] + b["height"]) - max(a["y"], b["y"])
+    return max(0.0, w) * max(0.0, h)
+
+
+@pytest.mark.parametrize("width", [1280, 800, 390])
+def test_no_two_panels_overlap_at_any_width(open_page, rich_record, width):
+    page = open_page(width=width, height=800)
+    open_record(page, rich_record[1])
+    page.click("#nav-prev")  # stepped back: the history cue shows too
+    page.wait_for_selector("#history-cue:not([hidden])")
+    found = boxes(page)
+    assert set(found) == set(PANELS), set(PANELS) - set(found)
+    for i, a in enumerate(PANELS):
+        for b in PANELS[i + 1:]:
+            assert overlap(found[a], found[b]) < 1, (width, a, found[a], b, found[b])
+    # nothing wider than the window: no sideways scrolling
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    for sel, box in found.items():
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, (sel, box)
+    if width >= 1000:  # two columns: the moves beside the board
+        assert found["#moves-panel"]["x"] > found["#gameboard"]["x"] + found["#gameboard"]["width"]
+    else:  # one column: the decision above the boards
+        assert found["#moves-panel"]["y"] < found["#gameboard"]["y"]
+
+
+def count(page, selector: str) -> int:
+    return page.locator(selector).count()
+
+
+def attrs(page, selector: str, name: str) -> list[str]:
+    return page.eval_on_selector_all(selector, f"els => els.map(e => e.getAttribute('{name}'))")
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_boards_show_the_positions_pieces(open_page, rich_record, width):
+    rec, path = rich_record
+    page = open_page(width=width, height=800)
+    open_record(page, path)
+    d = rec.final_state().to_dict()
+    # workers on the action spaces, of the right player
+    on_spaces = dict(zip(attrs(page, "#gameboard [data-piece='worker']", "data-space"),
+                         map(int, attrs(page, "#gameboard [data-piece='worker']",
+                                        "data-player")), strict=True))
+    assert on_spaces == d["occupied"]
+    # the workers still on the months
+    left = Counter(attrs(page, "#gameboard [data-piece='worker-left']", "data-player"))
+    placed = [0, 0]
+    for turn in range(d["workers_placed"]):
+        placed[d["start_player"] if turn % 2 == 0 else 1 - d["start_player"]] += 1
+    assert [left["0"], left["1"]] == [rules.WORKERS_PER_PLAYER - n for n in placed]
+    # tool markers: each player's on the value the position says
+    for p in (0, 1):
+        shown = dict(zip(attrs(page, f"[data-piece='tool-marker'][data-player='{p}']",
+                               "data-tool"),
+                         map(int, attrs(page, f"[data-piece='tool-marker'][data-player='{p}']",
+                                        "data-value")), strict=True))
+        assert shown == d["players"][p]["tools"]
+    # the buildings still on the game board
+    assert sorted(attrs(page, "#gameboard [data-piece='building']", "data-building")) == sorted(
+        d["buildings_on_board"])
+    for p, player in enumerate(d["players"]):
+        home = f"#home-svg-{p}"
+        # animals
+        kinds = Counter(attrs(page, f"{home} [data-piece='animal']", "data-kind"))
+        assert kinds == Counter({k: n for k, n in player["animals"].items() if n})
+        # goods-track markers: food on two indicators, the others on their number
+        track = Counter()
+        for good, space in zip(attrs(page, f"{home} [data-piece='goods-marker']", "data-good"),
+                               attrs(page, f"{home} [data-piece='goods-marker']",
+                                     "data-space"), strict=True):
+            track[good] += int(space)
+        assert dict(track) == {g: player["goods"][g] for g in rules.TRACK_GOODS}
+        # the supply
+        supply = dict(zip(attrs(page, f"{home} [data-piece='supply']", "data-good"),
+                          map(int, attrs(page, f"{home} [data-piece='supply']", "data-count")),
+                          strict=True))
+        assert supply == {g: player["goods"][g] for g in supply}
+        # barn pieces, and what is loaded on them
+        barn = player["barn"]
+        assert Counter(attrs(page, f"{home} [data-piece='vehicle']", "data-kind")) == Counter(
+            [v["kind"] for v in barn["vehicles"]] + ["peat_boat"] * barn["peat_boats"]
+            + ["plow"] * barn["plows"])
+        loaded = Counter({k: n for k, n in player["loaded"].items()
+                          if k != "destinations" and n})
+        loaded.update(player["loaded"]["destinations"])
+        assert Counter(attrs(page, f"{home} [data-piece='load']", "data-kind")) == loaded
+        # dikes, peat on the boardwalk and the dehydrated moors, tiles and buildings
+        assert count(page, f"{home} [data-piece='dike']") == rules.DIKES
+        h = player["home"]
+        assert count(page, f"{home} [data-piece='peat']") == h["boardwalk_peat"] + sum(
+            h["dehydrated_moors"])
+        tiles = Counter(attrs(page, f"{home} [data-piece='tile']", "data-kind"))
+        assert tiles == Counter({k: h[k + "s"] for k in
+                                 ("grain_field", "flax_field", "forest", "park", "stall",
+                                  "depot", "stable", "double_stall") if h[k + "s"]})
+        assert sorted(attrs(page, f"{home} [data-piece='home-building']", "data-kind")) == sorted(
+            h["buildings"])
+        assert attrs(page, f"{home} [data-piece='destination']", "data-kind") == player["travel"]
+    assert any(player["loaded"]["destinations"] for player in d["players"])  # a rich position
+
+
+def test_clicking_a_vehicle_offers_its_load_moves(open_page, tmp_path):
+    # a position where the player to move can load a vehicle: its barn piece is clickable
+    game = play_random_game(SEED, policy=biased_policy)
+    rec = GameRecord.new(seed=SEED)
+    ply = None
+    for i, a in enumerate(game.actions):
+        state = rec.final_state()
+        loads = [m for m in state.legal_actions() if state.action_to_string(m).startswith("load")]
+        if len(loads) > 1 and i > 20:
+            ply = i
+            break
+        rec.push(a)
+    assert ply is not None
+    path = tmp_path / "load.json"
+    rec.save(path)
+    page = open_page()
+    page.select_option("#seat0", "human")
+    open_record(page, path)
+    mover = rec.final_state().current_player
+    vehicle = page.locator(f"#home-svg-{mover} [data-piece='vehicle'].clickable").first
+    vehicle.click()
+    picked = [int(a) for a in attrs(page, "#legal .move-btn.picked", "data-action")]
+    state = rec.final_state()
+    assert picked and all(state.action_to_string(a).startswith("load ") for a in picked)
+    assert len(picked) < len(state.legal_actions())  # that vehicle's loads, not every move
+    before = page.inner_text("#ply-text")
+    page.locator("#legal .move-btn.picked").first.click()
+    page.wait_for_function(f"document.querySelector('#ply-text').textContent !== '{before}'")
