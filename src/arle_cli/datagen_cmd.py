@@ -6,13 +6,14 @@ import os
 
 import click
 
+from arle_ai.adapters.ray_backend import RayBackendError
 from arle_ai.base import limits
 from arle_ai.learn.datagen import MAX_SEED, SEARCHES, DatagenConfig, generate, parts_dir
 from arle_ai.search.net import NetError, load_net
+from arle_cli.backend_opts import backend_options, make_runner
 from arle_cli.common import (
     IN_FILE,
     OUT_FILE,
-    WORKERS,
     Count,
     fail,
     games_bar,
@@ -35,8 +36,9 @@ from arle_cli.common import (
               help="MCTS iterations per decision (a fixed budget keeps runs reproducible).")
 @click.option("--explore", type=click.IntRange(0, 10_000), default=24, show_default=True,
               help="The first decisions of each game drawn in proportion to the root visits.")
-@click.option("--workers", type=WORKERS, default=1, show_default=True,
-              help="Worker processes, one game each at a time (the data does not depend on it).")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Worker processes, one game each at a time (the data does not depend on "
+                   "it) [default: 1; with --backend ray, every CPU of the Ray cluster].")
 @click.option("--leaf", type=click.Choice(tuple(SEARCHES)), default="heuristic",
               show_default=True,
               help="The search's leaf: heuristic rollouts of 2 half-years (the shipped "
@@ -46,11 +48,19 @@ from arle_cli.common import (
               help="With --leaf net: the weights file (default: the shipped weights); its "
                    "digest is recorded in the data.")
 @variant_option()
-def datagen(out: str, games: int, seed: int, iterations: int, explore: int, workers: int,
-            leaf: str, net: str | None, variant: str) -> None:
+@backend_options
+def datagen(out: str, games: int, seed: int, iterations: int, explore: int,
+            workers: int | None, leaf: str, net: str | None, variant: str, backend: str,
+            address: str | None) -> None:
     """Play seeded MCTS self-play games and write every searched position with its features,
     final VP of both players, final margin, winner and root visit distribution to OUT (a
-    compressed numpy file; see arle_ai.learn.datagen for its arrays)."""
+    compressed numpy file; see arle_ai.learn.datagen for its arrays). With --backend ray the
+    games are Ray tasks and OUT is the same file, byte for byte (a --net file must be at the
+    same path on every node of a cluster)."""
+    if workers is not None and workers > limits.MAX_WORKERS and address is None:
+        fail(f"--workers {workers} is more than {limits.MAX_WORKERS} processes (at most 4 per "
+             f"core; this machine has {limits.CORES})")
+    runner = make_runner(backend, address, workers)
     if os.path.exists(out) and not is_npz_with(out, "features", "margin"):
         fail(f"{out} exists and is not a datagen file: choose another -o (datagen writes OUT "
              f"when its games are played)")
@@ -65,8 +75,9 @@ def datagen(out: str, games: int, seed: int, iterations: int, explore: int, work
         fail(str(exc))
     with games_bar("datagen", out) as bar:
         try:
-            data = generate(out, config, workers=workers, progress=bar.progress)
-        except ValueError as exc:
+            data = generate(out, config, workers=workers or 1, progress=bar.progress,
+                            runner=runner)
+        except (ValueError, RayBackendError) as exc:
             fail(str(exc))
         except OSError as exc:
             fail(f"{out}: cannot write: {exc.strerror or exc}")

@@ -2,7 +2,8 @@
 value-net weights, and the one bounded reader of them.
 
 Writing is atomic (:func:`arle_ai.base.files.atomic_writer`): an interrupted run, a power loss
-or a full disk never leaves a half-written file.
+or a full disk never leaves a half-written file. It is reproducible: equal arrays give the same
+bytes (a file's digest names its data).
 
 Reading trusts nothing in the file before it is checked. numpy's own ``np.load`` reads a
 member's ``.npy`` header and then allocates whatever it claims (a 27 KB file claiming 37 GiB
@@ -42,13 +43,24 @@ MAX_HEADER = 10_000  # bytes of a .npy header (numpy's own bound)
 NUMERIC_KINDS = "biufcUS"  # booleans, integers, floats, complex, text; never objects
 CHUNK = 1 << 20
 
+# numpy's savez_compressed stamps every member with the time of writing, so two runs that made
+# the same arrays wrote different files; a fixed stamp (the zip format's earliest) makes the
+# bytes depend on the arrays alone.
+_STAMP = (1980, 1, 1, 0, 0, 0)
+
 
 def write_npz(path: str | os.PathLike[str], arrays: Mapping[str, np.ndarray]) -> None:
-    """Write `arrays` to `path` as a compressed .npz: to a temporary file next to it first,
-    synced to the disk, then renamed over `path` (a reader sees the old file or the whole new
-    one)."""
-    with atomic_writer(path) as fh:
-        np.savez_compressed(fh, **arrays)  # type: ignore[arg-type]
+    """Write `arrays` to `path` as a compressed .npz (what ``np.load`` reads, one ``NAME.npy``
+    member per array in the given order): to a temporary file next to it first, synced to the
+    disk, then renamed over `path` (a reader sees the old file or the whole new one). Equal
+    arrays in the same order give a byte-identical file."""
+    with atomic_writer(path) as fh, zipfile.ZipFile(fh, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, value in arrays.items():
+            info = zipfile.ZipInfo(name + ".npy", date_time=_STAMP)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o600 << 16  # as numpy's members: a regular file, rw
+            with zf.open(info, "w", force_zip64=True) as member:  # zip64: as numpy
+                np.lib.format.write_array(member, np.asanyarray(value), allow_pickle=False)
 
 
 def free_memory() -> int | None:

@@ -50,6 +50,7 @@ import numpy as np
 from arle_ai.base import files, procs
 from arle_ai.base.npzfile import write_npz
 from arle_ai.engine import _core
+from arle_ai.play.tournament import Runner
 from arle_ai.search.config import Budget, SearchConfig
 from arle_ai.search.heuristics import DEFAULT_WEIGHTS
 from arle_ai.search.mcts import MCTS
@@ -198,6 +199,13 @@ def _play_and_save(job: tuple[DatagenConfig, int, str]) -> int:
     return len(data["player"])
 
 
+def _play_remote(job: tuple[DatagenConfig, int]) -> tuple[int, dict[str, np.ndarray]]:
+    """A game played by a runner's worker (maybe on another machine): its arrays come back
+    and this process writes the part, so the folder need not be shared."""
+    config, g = job
+    return g, play_game(config, g)
+
+
 def _check_config(out: str | os.PathLike[str], config: DatagenConfig) -> None:
     """A started run keeps its settings: a resume with other settings is refused."""
     folder = parts_dir(out)
@@ -223,10 +231,14 @@ def _check_config(out: str | os.PathLike[str], config: DatagenConfig) -> None:
 
 
 def generate(out: str | os.PathLike[str], config: DatagenConfig, workers: int = 1,
-             progress: Callable[[int, int], None] | None = None) -> dict[str, np.ndarray]:
-    """Play the run's games not yet in OUT.parts (in `workers` processes), then merge all
-    of them into OUT and return the merged arrays. `progress(done, total)` is called as games
-    finish (and once at the start)."""
+             progress: Callable[[int, int], None] | None = None,
+             runner: Runner | None = None) -> dict[str, np.ndarray]:
+    """Play the run's games not yet in OUT.parts (in `workers` processes, or as the jobs of a
+    `runner` such as :class:`arle_ai.adapters.ray_backend.RayRunner`), then merge all of them
+    into OUT and return the merged arrays. `progress(done, total)` is called as games finish
+    (and once at the start). The games, and so OUT's bytes, do not depend on where they were
+    played; with a runner the weights file of ``leaf="net"`` must be readable by its workers
+    at the same path."""
     if not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive integer, not {workers!r}")
     _check_config(out, config)
@@ -234,6 +246,16 @@ def generate(out: str | os.PathLike[str], config: DatagenConfig, workers: int = 
     done = config.games - len(todo)
     if progress is not None:
         progress(done, config.games)
+    if runner is not None:
+        def finish(result: tuple[int, dict[str, np.ndarray]]) -> None:
+            nonlocal done
+            write_npz(_part_path(out, result[0]), result[1])
+            done += 1
+            if progress is not None:
+                progress(done, config.games)
+
+        runner.run(_play_remote, [(config, g) for g in todo], finish)
+        return merge_parts(out, config)
     jobs = [(config, g, os.fspath(out)) for g in todo]
     if workers == 1 or len(jobs) <= 1:
         for job in jobs:
@@ -273,6 +295,8 @@ def merge_parts(out: str | os.PathLike[str], config: DatagenConfig) -> dict[str,
     meta = dict(asdict(config), format=FORMAT,
                 search=config.search_settings(), num_features=_core.NUM_FEATURES,
                 positions=int(len(merged["player"])))
+    if config.net is not None:  # the file's name, not where it was: the data is the same
+        meta["net"] = os.path.basename(config.net)
     merged["meta"] = np.array(json.dumps(meta))
     write_npz(out, merged)
     return merged
