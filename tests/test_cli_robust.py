@@ -270,7 +270,7 @@ def test_every_command_of_every_command_module_is_registered():
     from arle_cli.main import COMMANDS
 
     names = {"analyze", "bench", "check", "datagen", "edit", "info", "list", "new", "play",
-             "selfplay", "serve", "show", "suggest", "train"}
+             "selfplay", "serve", "show", "suggest", "train", "learn"}
     assert set(cli.commands) == names
     assert len(COMMANDS) == len(names) - 2  # new and show live in main.py
     registered = list(cli.commands.values())

@@ -125,3 +125,18 @@ def test_datagen_on_ray_writes_the_local_file_byte_for_byte(tmp_path):
     assert sorted(p.name for p in (tmp_path / "ray.npz.parts").iterdir()) == [
         "config.json", "game-000000.npz", "game-000001.npz", "game-000002.npz"]
 
+
+def test_learn_on_ray_gives_the_local_generation(tmp_path, local_ray):
+    from arle_ai.learn.loop import LearnRun, LearnSettings
+    from arle_ai.learn.train import TrainConfig
+
+    settings = LearnSettings(games=2, iterations=8, explore=2, gate_time=None,
+                             gate_iterations=6, gate_games=2, seed=4,
+                             train=TrainConfig(hidden=4, epochs=1))
+    local = LearnRun(tmp_path / "local", settings).run(1)
+    on_ray = LearnRun(tmp_path / "ray", settings).run(1, runner=RayRunner())
+    for a, b in zip(local["generations"], on_ray["generations"], strict=True):
+        assert a.get("data", {}).get("digest") == b.get("data", {}).get("digest")
+        assert a.get("weights_digest") == b.get("weights_digest")
+        for key in ("wins", "draws", "losses", "accepted"):
+            assert a.get("gate", {}).get(key) == b.get("gate", {}).get(key)

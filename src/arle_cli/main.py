@@ -36,6 +36,7 @@ from arle_cli.common import (
 from arle_cli.datagen_cmd import datagen
 from arle_cli.edit_cmd import edit
 from arle_cli.info_cmd import info, list_things
+from arle_cli.learn_cmd import learn
 from arle_cli.play_cmd import format_menu, play
 from arle_cli.selfplay_cmd import selfplay
 from arle_cli.serve_cmd import serve
@@ -165,7 +166,7 @@ def show(position: str | None, ply: int | None, moves: bool) -> None:
 # The commands that live in their own modules (new and show live here), imported above like
 # any other module: one that is missing or fails to import stops 'arle' at start-up.
 COMMANDS = (suggest, play, selfplay, analyze, bench, check, serve, info, list_things, edit,
-            datagen, train)
+            datagen, train, learn)
 for _command in COMMANDS:
     cli.add_command(_command)
 
