@@ -34,7 +34,6 @@ import hashlib
 import json
 import math
 import os
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, fields, replace
@@ -44,9 +43,10 @@ from typing import Any
 import numpy as np
 
 from arle_ai.base import files, limits
+from arle_ai.base.npzfile import read_npz
 from arle_ai.learn import datagen
 from arle_ai.learn.chart import write_chart
-from arle_ai.learn.train import TrainConfig, load_datasets, train
+from arle_ai.learn.train import TrainConfig, train_files
 from arle_ai.play.agents import agent_from_spec
 from arle_ai.play.ratings import elo_from_score, expected_score, sprt_bounds, wilson_interval
 from arle_ai.play.tournament import Runner, Tournament, json_safe, summarize
@@ -54,7 +54,6 @@ from arle_ai.search.net import (
     NetError,
     default_weights_path,
     load_weights,
-    save_weights,
     weights_digest,
 )
 
@@ -470,21 +469,15 @@ class LearnRun:
         window = [self.data_path(g) for g in range(max(1, k - s.window + 1), k + 1)]
         config = replace(s.train, seed=_derived_seed(s.seed, k, "train", 2**31))
         rep.step(k, "training", 0, config.epochs)
-        epochs = 0
 
-        def log(_line: str) -> None:
-            nonlocal epochs
-            epochs += 1
-            rep.advance(epochs)
+        def log(line: str) -> None:
+            words = line.split()
+            if len(words) > 1 and words[0] == "epoch" and words[1].isdigit():
+                rep.advance(int(words[1]))
 
-        start = time.perf_counter()
-        arrays = load_datasets([os.fspath(p) for p in window])
-        params, report = train(arrays, config, log=log)
-        meta = {"data": [p.relative_to(self.folder).as_posix() for p in window],
-                "data_digests": [file_digest(p) for p in window],
-                "config": asdict(config), "report": report.as_dict(),
-                "seconds": round(time.perf_counter() - start, 1), "generation": k}
-        save_weights(out, params, meta)
+        train_files(window, out, config, log=log, meta={
+            "data": [p.relative_to(self.folder).as_posix() for p in window],
+            "data_digests": [file_digest(p) for p in window], "generation": k})
         saved(out)
 
     def _play_gate(self, k: int, best: int, workers: int, runner: Runner | None,
@@ -568,15 +561,14 @@ class LearnRun:
             parts = datagen.parts_dir(path)
             entry["games_done"] = len(list(parts.glob("game-*.npz"))) if parts.exists() else 0
             return entry
-        with np.load(path) as z:
-            final = z["final_vp"]
-            game = z["game"]
-            first = np.unique(game, return_index=True)[1]
-            per_game = final[first]
-            entry.update({"digest": file_digest(path), "positions": int(len(game)),
-                          "mean_vp": float(per_game.mean()) if len(per_game) else None,
-                          "mean_abs_margin": float(np.abs(per_game[:, 0] - per_game[:, 1])
-                                                   .mean()) if len(per_game) else None})
+        z = read_npz(path, ("final_vp", "game"), LearnError, "datagen file")
+        final, game = z["final_vp"], z["game"]
+        first = np.unique(game, return_index=True)[1]
+        per_game = final[first]
+        entry.update({"digest": file_digest(path), "positions": int(len(game)),
+                      "mean_vp": float(per_game.mean()) if len(per_game) else None,
+                      "mean_abs_margin": float(np.abs(per_game[:, 0] - per_game[:, 1]).mean())
+                      if len(per_game) else None})
         return entry
 
     def _rel(self, path: Path) -> str:
