@@ -1,4 +1,15 @@
-# The Python face of the engine: GameState, positions as dicts, playouts.
+# The Python face of the engine: GameState, playouts from Python.
+#
+# Offers: GameState (copy, pickling with a digest, equality and hashing on the rules bytes,
+#   legal actions and masks, apply and apply_traced, scores, positions as dicts and JSON,
+#   features), new_game, random_playout, random_playout_steps, random_playouts, copies.
+# Uses: _tables, _state (COMPARE_SIZE), _data, _rng, _frames, _engine (the entry points),
+#   _scoring, _home (breed_plans), _playout, _seam (the installed text), _names, _position (to
+#   and from dicts).
+# Calls ahead: _features (GameState.features runs _features, which takes a GameState).
+# Invariants: every id from Python is range-checked and checked legal before the core sees it
+#   (IllegalActionError, the state unchanged); a GameState always holds a position: new,
+#   copied, loaded from a checked dict or an unpickled struct that passes the same checks.
 
 import hashlib as _hashlib
 
@@ -10,7 +21,6 @@ from arle_ai.base.errors import IllegalActionError, PositionError
 from arle_ai.base.jsontext import parse_json as _parse_json
 
 DIGEST_SIZE = 16
-MAX_SEED = 2 ** 63 - 1  # seeds are stored as int64 (setup.seed of the position format)
 
 
 def _digest(bytes data):
@@ -18,44 +28,6 @@ def _digest(bytes data):
     from an untrusted source)."""
     return _hashlib.blake2b(data, digest_size=DIGEST_SIZE, person=b"arle-state").digest()
 
-SPACE_KEYS = tuple(a.key for a in _rules.ACTION_SPACES)
-TOOL_KEYS = tuple(t.key for t in _rules.TOOLS)
-BUILDING_KEYS = tuple(b.key for b in _rules.BUILDINGS)
-VEHICLE_KEYS = tuple(v.key for v in _rules.VEHICLES)
-DEST_KEYS = tuple(d.key for d in _rules.DESTINATIONS)
-FLIP_NAMES = _rules.FLIP_TARGETS
-TILE_NAMES = _rules.HOME_TILES
-LOAD_ITEM_NAMES = LOAD_NAMES + DEST_KEYS
-FRAME_KINDS = ("none", "turn", "end_window", "unused", "feed", "breed", "discard", "final_window",
-               "november", "action", "game_over", "advance", "half_end")
-SUB_FRAMES = ("pay_building", "cut", "flip", "master", "field", "forest", "animals", "deliver",
-              "smithy", "farmers_inn", "bakehouse", "give_animals", "give_clothing", "junk_dealer")
-VARIANTS = ("standard", "first-game")  # by VARIANT_* value (_state.pxi)
-POSITION_FORMAT = "arle-position/1"
-
-# The action-id layout is rules.ACTION_LAYOUT (the enums ACT_* are generated from it).
-ACTION_LAYOUT = _rules.ACTION_LAYOUT
-NUM_ACTIONS_PY = NUM_ACTIONS
-# The end-of-half-year program counter (GameState.apply_traced reports it per step).
-HALF_END_PROGRAM = {"inventory_start": HE_INVENTORY_START,
-                    "inventory_other": HE_INVENTORY_OTHER, "inventory_steps": INV_DONE,
-                    "prepare": HE_PREPARE}
-cdef size_t COMPARE_SIZE
-
-cdef void _init_compare_size():
-    cdef State probe
-    global COMPARE_SIZE
-    COMPARE_SIZE = <size_t>(<char*>&probe.rng - <char*>&probe)
-
-_init_compare_size()
-
-
-def _frame_step_name(int a):
-    if 0 <= a < NSPACES:
-        return SPACE_KEYS[a]
-    if F_PAY_BUILDING <= a < F_LAST:
-        return SUB_FRAMES[a - F_PAY_BUILDING]
-    return str(a)
 
 
 cdef class GameState:
@@ -442,5 +414,3 @@ def copies(GameState state, int n):
             acc += _copy_ring[i].turn + _copy_ring[i].pl[1].goods[G_FOOD]
     return acc
 
-
-include "_position.pxi"

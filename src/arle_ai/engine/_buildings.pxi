@@ -1,5 +1,15 @@
 # The 31 buildings: one-off effects when built, clock buildings (any time), the light-green
-# houses before each November (tiles.md 2.5, 2.6).
+# houses before each November (tiles.md 2.5, 2.6), and the buildings' own sub-decisions.
+#
+# Offers: owns; building_on_build (a building's one-off effect); building_use_actions and
+#   use_building (clock buildings, rules.BUILDING_USES); november_actions, apply_november;
+#   building_frame_legal and building_frame_apply (F_SMITHY, F_FARMERS_INN, F_BAKEHOUSE,
+#   F_JUNK, dispatched from _engine.pxi).
+# Uses: _tables, _state, _data (BUILD_*, USE_*, the buildings' numbers), _frames, _home, _supply,
+#   _barn, _tiles, _subdecisions (push_cut, push_master, F_FLIP, F_FIELD, F_FOREST, F_ANIMALS).
+# Invariants: the table parts of an effect (rules.BUILDING_GAINS, BUILDING_DIKES,
+#   BUILDING_TOOL_STEPS) come first, then the building's own code; decisions it brings are
+#   pushed later parts first, so that the stack resolves them in printed order.
 
 cdef inline int owns(Player* p, int b) noexcept nogil:
     return (p.buildings >> b) & 1
@@ -152,14 +162,8 @@ cdef void apply_november(State* s, Frame* f, int a) noexcept nogil:
 
 # ---- sub-decisions of buildings ----
 
-cdef inline int unused_vehicle(Player* p, int kind) noexcept nogil:
-    cdef int i
-    for i in range(p.nveh):
-        if p.veh[i].kind == kind and p.veh[i].used == 0:
-            return i
-    return -1
-
 cdef int building_frame_legal(State* s, Frame* f, int* out) noexcept nogil:
+    """The choices of F_SMITHY, F_FARMERS_INN, F_BAKEHOUSE, F_JUNK."""
     cdef int pi = f.player, n = 0, t, what = action_of(f)
     cdef Player* p = &s.pl[pi]
     if what == F_SMITHY:
@@ -194,19 +198,11 @@ cdef int building_frame_legal(State* s, Frame* f, int* out) noexcept nogil:
         if can_gain_piece(s, pi, V_HANDCART):
             n = add(out, n, ACT_VEHICLE + V_HANDCART)
         return n
-    if what == F_GIVE_ANIMALS:
-        return give_animal_actions(p, animals_to_give(f), lowest_to_give(f), out, 0)
-    if what == F_GIVE_CLOTHING:
-        for t in range(G_SUMMER_WEAR, G_LEATHER_WEAR + 1):
-            if p.goods[t] > 0:
-                n = add(out, n, ACT_GOOD + t)
-        return n
-    if what == F_DELIVER:
-        return delivery_legal(s, f, out)
     return 0
 
 cdef void building_frame_apply(State* s, Frame* f, int a) noexcept nogil:
-    cdef int pi = f.player, t, i, what = action_of(f)
+    """A choice of F_SMITHY .. F_JUNK other than STOP (the dispatch pops at STOP)."""
+    cdef int pi = f.player, t, what = action_of(f)
     cdef Player* p = &s.pl[pi]
     if what == F_SMITHY:
         t = a - ACT_VEHICLE
@@ -233,14 +229,3 @@ cdef void building_frame_apply(State* s, Frame* f, int a) noexcept nogil:
     elif what == F_JUNK:
         pop(s)
         add_piece(p, a - ACT_VEHICLE)
-    elif what == F_GIVE_ANIMALS:
-        t = a - ACT_ANIMAL
-        p.animals[t] -= 1
-        gave_animal(f, t)
-        if animals_to_give(f) <= 0:
-            pop(s)
-    elif what == F_GIVE_CLOTHING:
-        pop(s)
-        p.goods[a - ACT_GOOD] -= 1
-    elif what == F_DELIVER:
-        delivery_apply(s, f, a)

@@ -2,6 +2,15 @@
 # The names and sizes are compiled in from the same module (_tables.pxi, generated); every
 # number below is read here, none is typed into the rules code. _reload_tables() refills them
 # from another rules-like module (the tests change a number and watch the engine follow).
+#
+# Offers: the number tables (TOOL_*, BUILDING_VP, VEH_*, DEST_*, DELIV_*, BCOST_*, SPACE_*,
+#   EXCH_*, BUILD_*, USE_*, SUPPLY_*, ...), the codes GIVE_* and VK_*, the name tuples
+#   GOOD_NAMES, ANIMAL_NAMES, LOAD_NAMES; _rules; _reload_tables and _TABLES_LOADS (the
+#   refills so far: what is built from the tables, like _position_limits, compares it).
+# Uses: _tables, _state.
+# Invariants: every table is filled before any rules code runs (at import) and refilled only
+#   whole: a rules module that does not fit the arrays is refused with a ValueError naming the
+#   constant (never assert), and the tables are restored from rules.py after a failed refill.
 
 from arle_ai.engine import rules as _rules
 
@@ -504,7 +513,7 @@ cdef void _fill_codes(int8_t* codes, int8_t* counts, items, bint animals, str na
         counts[j] = n
 
 
-# the spaces whose choice gives SPACE_CHOICE_N of the chosen item (their *_apply in _actions.pxi)
+# the spaces whose choice gives SPACE_CHOICE_N of the chosen item (their *_apply in _spaces.pxi)
 _CHOICE_SPACES = ("summer_grocer", "dike_builder", "cattle_trader", "winter_grocer",
                   "builders_merchant")
 
@@ -775,13 +784,16 @@ cdef void _load_data(r) except *:
     _load_land(r)
 
 
+_TABLES_LOADS = 0  # refills by _reload_tables: a cache built from the tables keeps the count
+
+
 def _reload_tables(rules_module=None):
     """Refill the engine's number tables from `rules_module` (default: arle_ai.engine.rules).
 
     For tests that change a rules number on a copy and check that the engine follows; call it
     again without an argument to restore. Names and sizes cannot change (they are compiled in)."""
-    global _POSITION_LIMITS
-    _POSITION_LIMITS = None     # a position's limits are read from these tables (_position.pxi)
+    global _TABLES_LOADS
+    _TABLES_LOADS += 1          # what was built from the old tables is stale (_position_limits)
     try:
         _load_data(_rules if rules_module is None else rules_module)
     except BaseException:

@@ -1,26 +1,18 @@
-# Turn structure, the decision stack, inventorying and the game end.
-
-# ---- RNG (setup draws and playouts only) ----
-
-cdef inline uint64_t rng_next(uint64_t* st) noexcept nogil:
-    cdef uint64_t x = st[0]
-    x ^= x >> 12
-    x ^= x << 25
-    x ^= x >> 27
-    st[0] = x
-    return x * <uint64_t>2685821657736338717ULL
-
-cdef inline uint64_t rng_seed(int64_t seed) noexcept nogil:
-    cdef uint64_t z = <uint64_t>seed + <uint64_t>0x9E3779B97F4A7C15ULL
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EBULL
-    z = z ^ (z >> 31)
-    if z == 0:
-        z = 1
-    return z
-
-cdef inline int rng_below(uint64_t* st, int n) noexcept nogil:
-    return <int>((rng_next(st) >> 33) % <uint64_t>n)
+# Turn structure, setup, inventorying and the game end; the legal actions and their
+# application for every kind of decision.
+#
+# Offers: is_summer, space_season, turn_player, next_start_player, current_player,
+#   is_terminal; setup_game; flow, flow_into, flow_step (run the automatic frames);
+#   legal_actions, is_legal, apply_action, apply_action_next, apply_raw (the engine's entry
+#   points: the playouts, the search and GameState call these); the HE_* and INV_* steps.
+# Uses: _tables, _state, _data, _rng, _frames, _home, _barn (sort_vehicles), _subdecisions,
+#   _buildings, _payment, _spaces, _vehicles: the rules sections, each
+#   through the entry points its header offers (K_ACTION frames go to the section of their
+#   space or sub-decision: action_frame_legal, action_frame_apply).
+# Invariants: a position handed out (after flow) has a decision on top or is over: automatic
+#   frames never wait; a decision with one choice is made for the player and one with none is
+#   finished; legal_actions lists ids sorted and without duplicates, and apply_raw is given
+#   only ids it listed (is_legal checks outside input).
 
 cdef inline int is_summer(State* s) noexcept nogil:
     return s.half_year & 1
@@ -100,13 +92,6 @@ cdef void setup_game(State* s, int64_t seed, int variant) noexcept nogil:
     s.turn = 0
     s.special_by = -1
     push_plain(s, K_TURN, s.start_player)
-
-# ---- animals that do not fit ----
-
-cdef inline void check_housing(State* s, int p) noexcept nogil:
-    """Push a discard decision when player p's animals no longer fit."""
-    if not housable(&s.pl[p]):
-        push_plain(s, K_DISCARD, p)
 
 # ---- inventorying ----
 
@@ -398,21 +383,6 @@ cdef void sort_ints(int* a, int n) noexcept nogil:
             j -= 1
         a[j + 1] = t
 
-cdef int give_animal_actions(Player* p, int owed, int lowest, int* out, int n) noexcept nogil:
-    """Animals to hand over, `owed` more in all, types in non-decreasing order (from `lowest`):
-    a type is offered only if it and the types after it can still pay everything owed."""
-    cdef int t, rest
-    if owed <= 0:
-        return n
-    for t in range(lowest, 3):
-        rest = 0
-        for k in range(t, 3):
-            rest += p.animals[k]
-        if p.animals[t] > 0 and rest >= owed:
-            out[n] = ACT_ANIMAL + t
-            n += 1
-    return n
-
 cdef int legal_actions(State* s, int* out) noexcept nogil:
     """The legal ids of the pending decision, sorted ascending, without duplicates."""
     cdef Frame* f
@@ -536,3 +506,32 @@ cdef int is_legal(State* s, int a) noexcept nogil:
         if buf[i] == a:
             return 1
     return 0
+
+# ---- K_ACTION frames: to the section of their space or sub-decision ----
+
+cdef int action_frame_legal(State* s, Frame* f, int* out) noexcept nogil:
+    cdef int what = action_of(f)
+    if what < NSPACES:
+        return space_frame_legal(s, f, out)
+    if what == F_PAY_BUILDING:
+        return pay_building_legal(s, f, out)
+    if what <= F_ANIMALS:
+        return subdecision_legal(s, f, out)
+    if what == F_DELIVER or what == F_GIVE_ANIMALS or what == F_GIVE_CLOTHING:
+        return delivery_frame_legal(s, f, out)
+    return building_frame_legal(s, f, out)
+
+cdef void action_frame_apply(State* s, Frame* f, int a) noexcept nogil:
+    cdef int what = action_of(f)
+    if what < NSPACES:
+        space_frame_apply(s, f, a)
+    elif what == F_PAY_BUILDING:
+        pay_building_apply(s, f, a)
+    elif a == ACT_STOP:
+        pop(s)          # every other sub-decision ends at STOP
+    elif what <= F_ANIMALS:
+        subdecision_apply(s, f, a)
+    elif what == F_DELIVER or what == F_GIVE_ANIMALS or what == F_GIVE_CLOTHING:
+        delivery_frame_apply(s, f, a)
+    else:
+        building_frame_apply(s, f, a)

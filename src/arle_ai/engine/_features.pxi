@@ -1,8 +1,12 @@
 # Features: a position as a fixed-length float vector, from one player's point of view, for
 # learned evaluations and observation tensors (docs/features.md lists every slot).
 #
-# write_features() is the one writer; FEATURE_NAMES is built in the same order at import and
-# checked against the count the writer returns.
+# Offers: write_features, NFEAT_MAX; FEATURE_LAYOUT, FEATURE_NAMES, NUM_FEATURES; _features
+#   (GameState.features), features_batch.
+# Uses: _tables, _state, _data, _frames (action_of; the pending frame's raw fields a, b, c, d),
+#   _home, _supply, _engine, _scoring, _names, _api (GameState, cnp).
+# Invariants: write_features() is the one writer; FEATURE_NAMES is built in the same order at
+#   import and checked against the count the writer returns.
 
 import numpy as _np
 

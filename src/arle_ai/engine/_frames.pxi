@@ -1,4 +1,4 @@
-# SECTION frames: the decision stack, and what each kind of frame holds.
+# The decision stack, and what each kind of frame holds.
 #
 # Offers:
 #   the stack: top, push, pop; pushers that fill a frame by name: push_plain, push_program,
@@ -8,7 +8,8 @@
 #     (K_FEED), action_of (K_ACTION: the space or F_* sub-decision), exchanges_left (an
 #     exchange space, the Baker), paying_for (F_PAY_BUILDING), cuts_left (F_CUT), ... below,
 #     with the setters that move each one on (fed_animal, use_exchange, picked_kind, ...)
-# Uses: _state (State, Frame, K_*), _tables (NSPACES).
+#   add: one more id on a decision's legal list
+# Uses: _state (State, Frame, K_*, STACK, memset).
 # Invariants:
 #   - A frame's five fields (what, step, count, low, mask: the keys a, b, c, d, m of a position
 #     file) mean different things for each kind; they are read and written here only. The
@@ -301,3 +302,9 @@ cdef inline void gave_animal(Frame* f, int t) noexcept nogil:
     f.low = <int8_t>t
 
 # F_FLIP, F_SMITHY, F_GIVE_CLOTHING, F_JUNK: no fields (push_sub with count 0)
+
+# ---- the legal list of a decision ----
+
+cdef inline int add(int* out, int n, int a) noexcept nogil:
+    out[n] = a
+    return n + 1

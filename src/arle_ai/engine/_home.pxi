@@ -1,4 +1,15 @@
-# The home board: goods with caps and substitutions, land, dikes, moors, animal housing.
+# A player's home board: goods with caps and substitutions, tools, land, dikes, moors, animal
+# housing and breeding. Everything here reads or changes one Player.
+#
+# Offers: good_cap, gain, add_bottlenecks, wood_like, clay_like, pay_wood, pay_clay,
+#   can_pay_good, pay_good; tool_value, tool_at_end, advance_tool_free, dike_value;
+#   popcount32, land_total, land_occupied, land_free, build_dikes, dehydrated_count,
+#   sort_dehydrated, dehydrate_moor, peat_on_moors, cut_peat_from; stall_pens, flex_places,
+#   housable_counts, housable, animal_total; BreedPlans, breed_plans.
+# Uses: _tables, _state, _data.
+# Invariants: goods stay within their caps (gain clips) and at most GOODS_MAX; the dehydrated
+#   moors stay sorted descending; a player's animals are kept as totals per type, housable
+#   when some arrangement houses them all (the discard decision restores that: _tiles.pxi).
 
 cdef inline int good_cap(int g) noexcept nogil:
     """The goods track holds 15 of each good (food: 30 over two indicators); others: no cap."""

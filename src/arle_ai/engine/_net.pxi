@@ -12,6 +12,13 @@
 # b' = b - W' mean), and both are stored input-major so that zero features (most of the
 # one-hot slots) are skipped. The auxiliary heads of the weights file (final VP by scoring
 # category) are not used by the search and stay in Python (arle_ai.search.net).
+#
+# Offers: ValueNet (the weights, checked and folded), NetEvaluator (the leaf evaluator: values
+#   and, with a policy head, PUCT priors), NET_WEIGHT_MAX, NET_TEMPERATURE_MAX.
+# Uses: _tables, _state, _engine, _api (GameState), _rollout (values and rollouts), _features
+#   (write_features), _search (LeafEvaluator).
+# Invariants: every weight is finite and within NET_WEIGHT_MAX, so no output is NaN; inference
+#   touches no Python object.
 
 from libc.stdlib cimport malloc, free
 from libc.math cimport exp

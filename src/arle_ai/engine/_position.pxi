@@ -1,5 +1,17 @@
 # Positions as plain dicts (the JSON format of docs/position-format.md): written here, read
 # from the checked values of arle_ai.formats.position.check_position (below: the core copies them).
+#
+# Offers: _state_to_dict, _state_from_dict (the installed check_position, then the copy and
+#   the checks that need the engine), _state_from_checked, _position_limits (the names and
+#   numbers check_position checks against), the bounds POS_*.
+# Uses: _tables, _state, _data, _rng (rng_seed), _frames (raw fields: the format's keys a, b, c,
+#   d, m), _home, _supply, _barn, _engine (turn_player, flow, legal_actions, the HE_* steps),
+#   _seam (check_position), _names.
+# Invariants: a position from outside reaches the struct only through check_position and the
+#   guards here; whatever passes gives a struct the engine could have produced, with a legal
+#   decision pending (or the game over).
+
+from arle_ai.base.errors import PositionError
 
 def _bits(mask, keys):
     return [keys[i] for i in range(len(keys)) if (mask >> i) & 1]
@@ -91,17 +103,18 @@ cdef enum:
     POS_FRAME_B_MAX = 16    # a frame's "b" (Frame.step) and "d" (Frame.low)
     POS_FRAME_M_MAX = 0x7FFF  # a frame's "m" (Frame.mask, int16)
 
-_POSITION_LIMITS = None  # built on first use; _reload_tables empties it
+_POSITION_LIMITS = None  # (_TABLES_LOADS when built, the limits): built on first use
 
 
 def _position_limits():
     """The names and numbers a position is checked against (arle_ai.formats.position.check_position),
-    from the tables the core holds now (a test's _reload_tables included: it empties the cache).
+    from the tables the core holds now (after a test's _reload_tables too: a refill makes the
+    cache stale).
     The same dict each call until then: read it, do not change it."""
     global _POSITION_LIMITS
-    if _POSITION_LIMITS is None:
-        _POSITION_LIMITS = _build_position_limits()
-    return _POSITION_LIMITS
+    if _POSITION_LIMITS is None or _POSITION_LIMITS[0] != _TABLES_LOADS:
+        _POSITION_LIMITS = (_TABLES_LOADS, _build_position_limits())
+    return _POSITION_LIMITS[1]
 
 
 def _index(keys):

@@ -1,4 +1,13 @@
 # Static evaluation and heuristic rollouts in C (weights from arle_ai.search.heuristics).
+#
+# Offers: Weights and the W_* slots, _weights_from (checked weights); eval_player,
+#   eval_margin, squash, terminal_value, player_values, action_score; heuristic_step,
+#   rollout_play, rollout; the Python functions rollout_value, final_value, final_values,
+#   evaluate, action_scores, heuristic_playouts.
+# Uses: _tables, _state, _rng, _home, _engine, _scoring, _api (GameState).
+# Invariants: no evaluation or value is NaN or infinite (weights are checked finite and
+#   bounded, sigma positive); values are player 0's, in [0, 1]; heuristic_step chooses what
+#   heuristic_pick (the reference policy) chooses.
 
 from libc.math cimport tanh, exp
 

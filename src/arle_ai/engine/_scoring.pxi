@@ -1,4 +1,11 @@
 # Final scoring, in half points (timber and two clothing tiles score halves).
+#
+# Offers: score_parts (the eight categories SC_*, named by SCORE_CATEGORIES), score_half,
+#   winner_of.
+# Uses: _tables, _state, _data (the VP tables), _home (dehydrated_count), _barn (large_vehicles),
+#   _engine (next_start_player: the tie-break).
+# Invariants: scores are in half points, so they are exact integers; the categories add up to
+#   the score.
 
 cdef enum:
     SC_CLOTHING = 0
@@ -33,13 +40,6 @@ cdef int food_vp(int food) noexcept nogil:
 
 cdef extern from *:
     int __builtin_ctz(unsigned int x) nogil
-
-cdef inline int large_vehicles(Player* p) noexcept nogil:
-    cdef int n = 0, i
-    for i in range(p.nveh):
-        if VEH_KIND[p.veh[i].kind] == VK_LARGE:
-            n += 1
-    return n
 
 cdef inline int tidal_penalty(Player* p) noexcept nogil:
     """rules.TIDAL_GAP_VP per empty gap of the top dike row G0 (reading (a) of core.md 8.5)."""

@@ -1,7 +1,9 @@
 # The seam to the layers above: functions the core calls but never imports.
 #
 # Offers: install_text, install_position_checker (called once by arle_ai/__init__.py) and
-# _installed(name) to the other sections. Uses: nothing.
+# _installed(name) to the other sections.
+# Uses: nothing.
+# Invariants: the core imports nothing above it; an installed function is checked callable.
 #
 # Action text lives in arle_ai.text (printed names, the pending decision's question) and the
 # checks of a position's Python objects in arle_ai.formats.position; both import the core, so

@@ -16,6 +16,13 @@
 #   priors(State*, int* actions, int n, float* out) -> PUCT priors summing to 1.
 # Both are virtual cdef methods called without the GIL. RolloutEvaluator, StaticEvaluator and
 # NullEvaluator are here; a learned evaluator subclasses LeafEvaluator the same way.
+#
+# Offers: LeafEvaluator (the seam), NullEvaluator, StaticEvaluator, RolloutEvaluator,
+#   SearchTree, state_hashes, NODE_BYTES, EDGE_BYTES, MAX_TREE_NODES, MAX_TREE_BYTES.
+# Uses: _tables, _state (COMPARE_SIZE), _rng, _engine, _api (GameState, IllegalActionError),
+#   _rollout.
+# Invariants: nothing in the simulation loop touches a Python object (the loop runs without
+#   the GIL); the tree stays within its memory ceiling; a transposition needs both hashes.
 
 from libc.stdint cimport uint16_t
 from libc.stdlib cimport malloc, realloc, free

@@ -1,5 +1,11 @@
 # The game state: one fixed-size C struct, no pointers, no Python objects.
-# copy() is a struct assignment; equality compares the bytes before the RNG tail.
+#
+# Offers: the types State, Player, Vehicle, Frame; the frame kinds K_*, the variants VARIANT_*,
+#   the bounds STACK, GOODS_MAX, BOTTLENECKS_MAX, MOOR_TILES, NOVEMBER_BITS; COMPARE_SIZE.
+# Uses: _tables (the sizes); libc's integer types, memset, memcmp, memcpy.
+# Invariants: copy is a struct assignment; two positions are equal when their first
+#   COMPARE_SIZE bytes are (everything before the RNG tail), so every field there is kept
+#   canonical (sorted vehicles and moors, zeroed unused frames and slots).
 
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memset, memcmp, memcpy
@@ -105,4 +111,11 @@ ctypedef struct State:
     uint64_t rng
     int64_t seed
 
+cdef size_t COMPARE_SIZE
 
+cdef void _init_compare_size():
+    cdef State probe
+    global COMPARE_SIZE
+    COMPARE_SIZE = <size_t>(<char*>&probe.rng - <char*>&probe)
+
+_init_compare_size()

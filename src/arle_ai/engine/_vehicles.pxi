@@ -1,5 +1,15 @@
 # Loading vehicles (an anytime action of the work phase) and travel deliveries
 # (core.md 5.4-5.6, 6; tiles.md 3.4, 6).
+#
+# Offers: load_actions, apply_load (the ACT_LOAD anytime actions); delivery_frame_legal and
+#   delivery_frame_apply (F_DELIVER, and what a delivery hands over by choice: F_GIVE_ANIMALS,
+#   F_GIVE_CLOTHING; dispatched from _engine.pxi).
+# Uses: _tables, _state, _data (LOAD_*, DEST_*, DELIV_*, VEH_*), _frames (push_delivery, push_sub and the
+#   accessors), _home, _barn (canonical_mask, sort_vehicles), _subdecisions
+#   (give_animal_actions), _buildings (owns: the Loading Station).
+# Invariants: a vehicle's used compartments and the loaded items take the same widths (the
+#   position check holds a file to it); each printed delivery of a destination is made at
+#   most once (deliveries_made).
 
 cdef int fit_mask(int kind, int used, int start, int size) noexcept nogil:
     """The compartments an item of `size` takes from compartment `start` on, or 0 if it does
@@ -231,3 +241,35 @@ cdef void delivery_apply(State* s, Frame* f, int a) noexcept nogil:
         what = DELIV_GIVE[d][k][j]
         if what >= 0 and give_is_choice(what):
             hand_over(s, pi, what, DELIV_GIVE_N[d][k][j])
+
+# ---- the frames of a delivery ----
+
+cdef int delivery_frame_legal(State* s, Frame* f, int* out) noexcept nogil:
+    """The choices of F_DELIVER, F_GIVE_ANIMALS, F_GIVE_CLOTHING."""
+    cdef int n = 0, t, what = action_of(f)
+    cdef Player* p = &s.pl[f.player]
+    if what == F_GIVE_ANIMALS:
+        return give_animal_actions(p, animals_to_give(f), lowest_to_give(f), out, 0)
+    if what == F_GIVE_CLOTHING:
+        for t in range(G_SUMMER_WEAR, G_LEATHER_WEAR + 1):
+            if p.goods[t] > 0:
+                n = add(out, n, ACT_GOOD + t)
+        return n
+    return delivery_legal(s, f, out)
+
+cdef void delivery_frame_apply(State* s, Frame* f, int a) noexcept nogil:
+    """A choice of F_DELIVER, F_GIVE_ANIMALS, F_GIVE_CLOTHING other than STOP (the dispatch
+    pops at STOP)."""
+    cdef int t, what = action_of(f)
+    cdef Player* p = &s.pl[f.player]
+    if what == F_GIVE_ANIMALS:
+        t = a - ACT_ANIMAL
+        p.animals[t] -= 1
+        gave_animal(f, t)
+        if animals_to_give(f) <= 0:
+            pop(s)
+    elif what == F_GIVE_CLOTHING:
+        pop(s)
+        p.goods[a - ACT_GOOD] -= 1
+    else:
+        delivery_apply(s, f, a)
