@@ -13,7 +13,7 @@ import click
 from arle_ai.base.files import write_text
 from arle_ai.learn.train import TrainConfig, ignored_slots, load_datasets
 from arle_ai.learn.train import train as fit
-from arle_ai.search.net import WEIGHT_ARRAYS, save_weights
+from arle_ai.search.net import WEIGHT_ARRAYS, NetError, save_weights
 from arle_cli.common import IN_FILE, OUT_FILE, FiniteRange, fail, is_npz_with, seed_option
 
 
@@ -69,6 +69,8 @@ def train(data: tuple[str, ...], weights: str, hidden: int, epochs: int, batch: 
         arrays = load_datasets(data)
     except ValueError as exc:
         fail(str(exc))
+    except MemoryError:
+        fail(f"not enough memory to load {', '.join(data)} for training")
     click.echo(f"{', '.join(data)}: {len(arrays['player'])} positions from "
                f"{len(set(arrays['game'].tolist()))} games")
     if ignore:
@@ -79,6 +81,9 @@ def train(data: tuple[str, ...], weights: str, hidden: int, epochs: int, batch: 
         params, report = fit(arrays, config, log=click.echo)
     except ValueError as exc:
         fail(str(exc))
+    except MemoryError:
+        fail(f"not enough memory to train on {len(arrays['player'])} positions (try fewer "
+             f"data files or a smaller --batch); {weights} was not written")
     took = time.perf_counter() - start
     click.echo(f"kept epoch {report.best_epoch}: validation margin MAE "
                f"{report.val_margin_mae:.2f} VP, win accuracy {report.val_win_accuracy:.3f} "
@@ -107,4 +112,6 @@ def train(data: tuple[str, ...], weights: str, hidden: int, epochs: int, batch: 
                                                 weights=weights), indent=1))
     except OSError as exc:
         fail(f"{exc.filename or weights}: cannot write: {exc.strerror or exc}")
+    except NetError as exc:  # trained on overflowing data: eval=net would refuse the model
+        fail(str(exc))
     click.echo(f"wrote {weights}" + (f" and {figures}" if figures else ""))

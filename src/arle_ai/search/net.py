@@ -98,7 +98,9 @@ def _array_names(arrays: dict[str, Any]) -> tuple[str, ...]:
 def save_weights(path: str | os.PathLike[str], arrays: dict[str, np.ndarray],
                  meta: dict[str, Any] | None = None) -> None:
     """Write a weights file (compressed .npz; float32 arrays): format 2 when `arrays` has the
-    policy head (and then the auxiliary head too if it has it), else format 1 (value only)."""
+    policy head (and then the auxiliary head too if it has it), else format 1 (value only).
+    NetError, nothing written, when the core would refuse the arrays (not finite as float32,
+    too large)."""
     names = _array_names(arrays)
     info = dict(meta or {}, format=FORMAT_2 if "wp" in names else FORMAT_1,
                 num_features=_core.NUM_FEATURES, features_digest=features_digest())
@@ -106,6 +108,14 @@ def save_weights(path: str | os.PathLike[str], arrays: dict[str, np.ndarray],
         info.update(num_actions=_core.NUM_ACTIONS_PY, actions_digest=actions_digest(),
                     aux_outputs=list(AUX_OUTPUTS) if "wa" in names else [])
     out = {k: np.asarray(arrays[k], dtype=np.float32) for k in names}
+    # what eval=net would refuse is never written (a model trained on overflowing data)
+    usable = {k: v.astype(np.float64) for k, v in out.items()}
+    try:
+        _core_net(path, usable)
+        if "wa" in usable:
+            _check_aux(path, usable)
+    except NetError as exc:
+        raise NetError(f"{exc}: the model cannot be used, so it was not written") from None
     out["meta"] = np.array(json.dumps(info))
     write_npz(path, out)
 

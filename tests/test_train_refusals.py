@@ -1,0 +1,84 @@
+"""``arle train`` never writes weights from data it cannot train on (issue 29, reproduction 8:
+NaN or overflowing data exited 0 and overwrote -o with weights that eval=net then refused),
+and running out of memory is a named error."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from arle_ai.base.npzfile import write_npz
+from arle_ai.learn.datagen import DatagenConfig, generate
+from arle_cli.main import cli
+
+
+@pytest.fixture(scope="module")
+def datagen_file(tmp_path_factory) -> str:
+    out = tmp_path_factory.mktemp("train") / "d.npz"
+    generate(out, DatagenConfig(games=4, iterations=8, explore=2))
+    return str(out)
+
+
+def _damaged(datagen_file: str, path, key: str, value: float) -> None:
+    with np.load(datagen_file) as z:
+        arrays = {k: z[k] for k in z.files}
+    arrays[key] = arrays[key].copy()
+    arrays[key].flat[len(arrays[key].flat) // 2] = value
+    write_npz(path, arrays)
+
+
+def _old_weights(tmp_path, datagen_file: str):
+    out = tmp_path / "w.npz"
+    result = CliRunner().invoke(cli, ["train", datagen_file, "-o", str(out), "--epochs", "1",
+                                      "--hidden", "4"])
+    assert result.exit_code == 0, result.output
+    return out, out.read_bytes()
+
+
+@pytest.mark.parametrize("key, value", [("features", np.nan), ("margin", np.inf),
+                                        ("root_value", -np.inf)])
+def test_non_finite_data_is_refused_and_the_old_weights_stay(tmp_path, datagen_file, key,
+                                                             value):
+    out, before = _old_weights(tmp_path, datagen_file)
+    bad = tmp_path / "bad.npz"
+    _damaged(datagen_file, bad, key, value)
+    result = CliRunner().invoke(cli, ["train", str(bad), "-o", str(out), "--epochs", "1"])
+    assert result.exit_code == 2, result.output
+    assert f"{key} holds a value that is not finite" in result.output
+    assert "Traceback" not in result.output and out.read_bytes() == before
+
+
+@pytest.mark.parametrize("key", ["margin", "root_margin"])
+def test_overflowing_data_writes_no_weights_that_eval_net_refuses(tmp_path, datagen_file, key):
+    """Values near float32's largest train to a model the core refuses ('b2 - w0 @ mean ...
+    not finite'): it used to be written over -o all the same."""
+    out, before = _old_weights(tmp_path, datagen_file)
+    with np.load(datagen_file) as z:
+        arrays = {k: z[k] for k in z.files}
+    arrays[key] = arrays[key].copy()
+    arrays[key][::2] = 3e38  # finite as float32, every other row
+    write_npz(tmp_path / "huge.npz", arrays)
+    result = CliRunner().invoke(cli, ["train", str(tmp_path / "huge.npz"), "-o", str(out),
+                                      "--epochs", "2", "--hidden", "4", "--target-blend",
+                                      "0.5"])
+    assert result.exit_code == 2, result.output
+    assert result.output.strip().splitlines()[-1].endswith(
+        "the model cannot be used, so it was not written")
+    assert "Traceback" not in result.output and out.read_bytes() == before
+
+
+def test_running_out_of_memory_is_named(tmp_path, datagen_file, monkeypatch):
+    from arle_cli import train_cmd
+
+    def no_memory(*args, **kwargs):
+        raise MemoryError
+
+    out, before = _old_weights(tmp_path, datagen_file)
+    monkeypatch.setattr(train_cmd, "fit", no_memory)
+    result = CliRunner().invoke(cli, ["train", datagen_file, "-o", str(out)])
+    assert result.exit_code == 2 and "not enough memory to train on" in result.output
+    assert out.read_bytes() == before
+    monkeypatch.setattr(train_cmd, "load_datasets", no_memory)
+    result = CliRunner().invoke(cli, ["train", datagen_file, "-o", str(out)])
+    assert result.exit_code == 2 and "not enough memory to load" in result.output
