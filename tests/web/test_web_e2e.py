@@ -220,9 +220,28 @@ def test_editor_validates_as_you_type_and_plays_the_position(page, shots):
     assert page.inner_text("#editor-check") == "players[0].goods.grain: 16 is out of range 0..15"
     assert "invalid" in page.get_attribute("[data-path='players.0.goods.grain']", "class")
     assert page.is_disabled("#editor-play")
+    page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(shots / "web-editor.png"))
     page.fill("[data-path='players.0.goods.grain']", "12")
     page.check("#editor-p1 input[value='hage']")
+    page.wait_for_function("document.querySelector('#editor-check').className === "
+                           "'check good'")
+    # workers on the action spaces: a click for P0, two for P1
+    page.click("#editor-board .space-card[data-space='colonist']")
+    page.click("#editor-board .space-card[data-space='fisherman']")
+    page.click("#editor-board .space-card[data-space='fisherman']")
+    page.wait_for_selector("#editor-board [data-piece='worker'][data-space='fisherman']"
+                           "[data-player='1']")
+    assert page.input_value("[data-path='workers_placed']") == "2"
+    # the buildings in play: a fifth green one is refused by the library, by name
+    page.select_option("select[data-building='novices_hut']", "board")
+    page.wait_for_function("document.querySelector('#editor-check').className === "
+                           "'check bad'")
+    assert page.inner_text("#editor-check") == ("setup.buildings: 5 green buildings in play, "
+                                                "the board has 4 green spaces")
+    assert "5 of 4 green" in page.inner_text("#editor-colours")
+    page.select_option("select[data-building='colonists_house']", "out")
+    page.select_option("select[data-building='mill']", "built0")
     page.wait_for_function("document.querySelector('#editor-check').className === "
                            "'check good'")
     assert page.get_attribute("#editor-export", "href").startswith("blob:")
@@ -234,6 +253,16 @@ def test_editor_validates_as_you_type_and_plays_the_position(page, shots):
     page.wait_for_selector("#page-play:not([hidden])")
     grain = "#player0 [data-piece='goods-marker'][data-good='grain']"
     assert page.get_attribute(grain, "data-space") == "12"
+    workers = page.eval_on_selector_all(
+        "#gameboard [data-piece='worker']", "els => els.map(e => [e.dataset.space, "
+        "e.dataset.player])")
+    assert sorted(workers) == [["colonist", "0"], ["fisherman", "1"]]
+    assert page.locator("#gameboard [data-piece='building'][data-building='novices_hut']"
+                        ).count() == 1
+    assert page.locator("#gameboard [data-building='colonists_house']").count() == 0
+    assert page.locator("#player0 [data-piece='home-building'][data-kind='mill']").count() == 1
+    assert "P0" in page.inner_text("#status") and "Workers placed 2/8" in page.inner_text(
+        "#status")
 
 
 def test_tournament_results_page(page, shots, tmp_path):

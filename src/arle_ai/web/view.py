@@ -26,7 +26,9 @@ def catalog() -> dict[str, Any]:
                     "tool": a.tool, "text": a.text} for a in rules.ACTION_SPACES],
         "tools": [{"key": t.key, "name": t.name, "values": list(t.values), "vp": list(t.vp)}
                   for t in rules.TOOLS],
+        "building_spaces": dict(rules.BUILDING_COLOUR_SPACES),
         "buildings": [{"key": b.key, "name": b.name, "colour": b.colour, "vp": b.vp,
+                       "space": rules.BUILDING_SPACE_OF_COLOUR[b.colour],
                        "timing": b.timing, "ability": b.ability, "cost": names.cost(b.cost)}
                       for b in rules.BUILDINGS],
         "vehicles": [{"key": v.key, "name": v.name, "kind": v.kind, "vp": v.vp,

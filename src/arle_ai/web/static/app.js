@@ -587,21 +587,42 @@ function buildEditor(position) {
   form.replaceChildren();
   const cat = state.catalog;
   const general = el("fieldset", {}, el("legend", { text: "Game" }));
-  const gg = el("div", { class: "grid" });
+  const gg = el("div", { class: "grid two" });
   gg.append(el("label", { text: "Half-year" }), numberInput("half_year", position.half_year, 1, 9));
   const sp = el("select", { "data-path": "start_player", "data-type": "int" }, el("option", { value: "0", text: "P0" }), el("option", { value: "1", text: "P1" }));
   sp.value = String(position.start_player);
   gg.append(el("label", { text: "Start player" }), sp);
   gg.append(el("label", { text: "Workers placed" }), numberInput("workers_placed", position.workers_placed || 0, 0, 8));
-  general.append(gg, el("div", { class: "hint-text", text: "Buildings still on the board:" }));
-  const onBoard = el("div", { class: "checks" });
-  for (const b of cat.buildings) {
-    const cb = el("input", { type: "checkbox", "data-list": "buildings_on_board", value: b.key });
-    cb.checked = position.buildings_on_board.includes(b.key);
-    onBoard.append(el("label", {}, cb, ` ${b.name}`));
-  }
-  general.append(onBoard);
+  const sab = el("select", { "data-path": "special_action_by", "data-type": "player" },
+    el("option", { value: "", text: "nobody" }), el("option", { value: "0", text: "P0" }), el("option", { value: "1", text: "P1" }));
+  sab.value = position.special_action_by === null || position.special_action_by === undefined ? "" : String(position.special_action_by);
+  gg.append(el("label", { text: "Special action used by" }), sab);
+  general.append(gg);
   form.append(general);
+  // the workers on the action spaces: click a space for P0, again for P1, again for none
+  state.editorOccupied = { ...(position.occupied || {}) };
+  const workers = el("fieldset", { id: "editor-workers" }, el("legend", { text: "Workers on the action spaces" }),
+    el("div", { class: "hint-text", text: "Click a space: a worker of P0, click again: of P1, again: none. A space of the other season is the special action." }),
+    el("div", { id: "editor-board", class: "panel" }));
+  // the buildings in play (on the game board's spaces, or built) and where each is
+  const inPlay = new Set([...(position.setup && position.setup.buildings || []), ...position.buildings_on_board,
+    ...position.players.flatMap((p) => p.home.buildings)]);
+  const where = (key) => {
+    for (const i of [0, 1]) if (position.players[i].home.buildings.includes(key)) return `built${i}`;
+    if (position.buildings_on_board.includes(key)) return "board";
+    return inPlay.has(key) ? "board" : "out";
+  };
+  const bfs = el("fieldset", { id: "editor-buildings" }, el("legend", { text: "Buildings in play" }),
+    el("div", { id: "editor-colours", class: "hint-text" }));
+  const bt = el("div", { class: "building-grid" });
+  for (const b of cat.buildings) {
+    const sel = el("select", { "data-building": b.key, "aria-label": b.name },
+      el("option", { value: "out", text: "not in play" }), el("option", { value: "board", text: "on the board" }),
+      el("option", { value: "built0", text: "built by P0" }), el("option", { value: "built1", text: "built by P1" }));
+    sel.value = where(b.key);
+    bt.append(el("label", { class: `chip b-${b.colour}`, title: `${b.name}: ${b.cost}. ${b.ability}`, text: b.name }), sel);
+  }
+  bfs.append(bt);
   position.players.forEach((p, i) => {
     const fs = el("fieldset", { id: `editor-p${i}` }, el("legend", { class: `p${i}`, text: `Player ${i}` }));
     const grid = el("div", { class: "grid" });
@@ -632,16 +653,11 @@ function buildEditor(position) {
       travel.append(el("label", {}, cb, ` ${d.name}`));
     }
     fs.append(el("div", { class: "hint-text", text: "Travel track:" }), travel);
-    const built = el("div", { class: "checks" });
-    for (const b of cat.buildings) {
-      const cb = el("input", { type: "checkbox", "data-list": `players.${i}.home.buildings`, value: b.key });
-      cb.checked = p.home.buildings.includes(b.key);
-      built.append(el("label", {}, cb, ` ${b.name}`));
-    }
-    fs.append(el("div", { class: "hint-text", text: "Buildings built:" }), built);
     form.append(fs);
   });
+  form.append(workers, bfs);
   form.dataset.built = String(Number(form.dataset.built || 0) + 1);
+  drawEditorBoard(position);
   checkEditor();
 }
 
@@ -659,7 +675,8 @@ function editorPosition() {
     const path = input.dataset.path;
     const raw = input.value.trim();
     let value;
-    if (input.dataset.type === "intlist") value = raw ? raw.split(",").map((s) => (/^\s*-?\d+\s*$/.test(s) ? Number(s) : s.trim())) : [];
+    if (input.dataset.type === "player") value = raw === "" ? null : Number(raw);
+    else if (input.dataset.type === "intlist") value = raw ? raw.split(",").map((s) => (/^\s*-?\d+\s*$/.test(s) ? Number(s) : s.trim())) : [];
     else value = /^-?\d+$/.test(raw) ? Number(raw) : raw;
     const m = path.match(/^players\.(\d)\.vehicles\.(\w+)$/);
     if (m) continue;
@@ -682,7 +699,42 @@ function editorPosition() {
     if (cb.checked) lists[cb.dataset.list].push(cb.value);
   }
   for (const [path, value] of Object.entries(lists)) setPath(pos, path, value);
+  // the workers, and the buildings by where they are
+  pos.occupied = { ...state.editorOccupied };
+  const chosen = {};
+  for (const sel of form.querySelectorAll("[data-building]")) chosen[sel.dataset.building] = sel.value;
+  const keys = state.catalog.buildings.map((b) => b.key);
+  pos.setup = { ...(pos.setup || {}), buildings: keys.filter((k) => chosen[k] !== "out") };
+  pos.buildings_on_board = keys.filter((k) => chosen[k] === "board");
+  for (const i of [0, 1]) pos.players[i].home.buildings = keys.filter((k) => chosen[k] === `built${i}`);
   return pos;
+}
+
+// The editor's game board: the spaces with the workers placed so far, clickable.
+function drawEditorBoard(pos) {
+  const season = pos.half_year % 2 === 1 ? "summer" : "winter";
+  const g = { position: { ...pos, occupied: state.editorOccupied }, season, half_year: pos.half_year, start_player: pos.start_player };
+  const box = $("editor-board");
+  if (!box) return;
+  drawGameBoard(box, g, state.catalog, { id: "editor-board-svg", spacesOnly: true });
+  for (const card of box.querySelectorAll(".space-card")) {
+    card.classList.add("clickable");
+    card.addEventListener("click", () => {
+      const key = card.dataset.space;
+      const who = state.editorOccupied[key];
+      if (who === undefined) state.editorOccupied[key] = 0;
+      else if (who === 0) state.editorOccupied[key] = 1;
+      else delete state.editorOccupied[key];
+      const other = state.catalog.spaces.find((x) => x.key === key).season !== season;
+      const form = $("editor");
+      if (other && state.editorOccupied[key] !== undefined) form.querySelector("[data-path='special_action_by']").value = String(state.editorOccupied[key]);
+      const placed = form.querySelector("[data-path='workers_placed']");
+      const n = Object.keys(state.editorOccupied).length;
+      if (Number(placed.value) < n) placed.value = String(n);  // each worker on a space was placed
+      drawEditorBoard(editorPosition());
+      checkEditor();
+    });
+  }
 }
 
 let editorTimer = null;
@@ -690,6 +742,12 @@ let editorSeq = 0;
 async function checkEditor() {
   const pos = editorPosition();
   const seq = ++editorSeq;
+  const colours = {};
+  for (const k of pos.setup.buildings) {
+    const c = state.catalog.buildings.find((b) => b.key === k).space;
+    colours[c] = (colours[c] || 0) + 1;
+  }
+  $("editor-colours").textContent = "In play: " + Object.entries(state.catalog.building_spaces).map(([c, n]) => `${colours[c] || 0} of ${n} ${c}`).join(", ");
   const box = $("editor-check");
   try {
     const r = await api("/api/position/check", { body: { position: pos } });
@@ -843,7 +901,10 @@ async function init() {
   $("nav-last").addEventListener("click", () => navigate("end"));
   $("load-file").addEventListener("change", (ev) => { if (ev.target.files[0]) loadFile(ev.target.files[0]); ev.target.value = ""; });
   $("tournament-file").addEventListener("change", (ev) => { if (ev.target.files[0]) openTournament(ev.target.files[0]); ev.target.value = ""; });
-  $("editor").addEventListener("input", () => { clearTimeout(editorTimer); editorTimer = setTimeout(checkEditor, 120); });
+  $("editor").addEventListener("input", () => {
+    clearTimeout(editorTimer);
+    editorTimer = setTimeout(() => { drawEditorBoard(editorPosition()); checkEditor(); }, 120);
+  });
   $("editor-from-game").addEventListener("click", () => buildEditor(state.game.position));
   $("editor-from-new").addEventListener("click", async () => {
     const r = await api("/api/games", { body: { seed: Number($("new-seed").value), variant: $("new-variant").value, seats: ["human", "human"] } });

@@ -141,8 +141,11 @@ function drawGameBoard(box, g, cat, opts = {}) {
     }
     drawTools(svg, pos, cat, rows, spaceW + 4, top, W - 2 * spaceW - 8, rowH);
     const midY = top + 11 * rowH + 4;
-    drawCalendar(svg, g, cat, spaceW + 4, midY, W - 2 * spaceW - 8, 2 * (rowH + 8));
-    H = drawBuildingSpaces(svg, g, cat, 0, midY + 2 * (rowH + 8) + 6, W, 6);
+    if (opts.spacesOnly) H = midY + 2 * (rowH + 8) + 2;
+    else {
+      drawCalendar(svg, g, cat, spaceW + 4, midY, W - 2 * spaceW - 8, 2 * (rowH + 8));
+      H = drawBuildingSpaces(svg, g, cat, 0, midY + 2 * (rowH + 8) + 6, W, 6);
+    }
   } else {
     const season = g.season;
     svg.append(svgEl("text", { x: 4, y: 14, class: "board-head" }, `Action spaces (${season})`));
@@ -158,8 +161,11 @@ function drawGameBoard(box, g, cat, opts = {}) {
     for (const t of cat.tools) { const span = rows[t.key][1] - rows[t.key][0]; listRows[t.key] = [r, r + span]; r += span + 1; }
     drawTools(svg, pos, cat, listRows, 0, y + 18, W, 24);
     y += 18 + (r - 1) * 24 + 6;
-    drawCalendar(svg, g, cat, 0, y, W, 56);
-    H = drawBuildingSpaces(svg, g, cat, 0, y + 62, W, 3);
+    if (opts.spacesOnly) H = y;
+    else {
+      drawCalendar(svg, g, cat, 0, y, W, 56);
+      H = drawBuildingSpaces(svg, g, cat, 0, y + 62, W, 3);
+    }
   }
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   box.replaceChildren(svg);
