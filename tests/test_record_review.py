@@ -140,9 +140,9 @@ def test_a_review_that_does_not_match_the_moves_is_named(reviewed, change, messa
 
 def test_a_newer_writers_keys_are_kept_and_ignored(reviewed):
     data = review_data(reviewed)
-    data["review"]["decisions"][0]["why"] = {"animals": 1.5}
+    data["review"]["decisions"][0]["hunch"] = {"animals": 1.5}
     rec = record_from_dict(data)
-    assert rec.to_dict()["review"]["decisions"][0]["why"] == {"animals": 1.5}
+    assert rec.to_dict()["review"]["decisions"][0]["hunch"] == {"animals": 1.5}
     assert GameAnalysis.from_review(rec.review).decisions[0].ply == \
         data["review"]["decisions"][0]["ply"]
 

@@ -68,6 +68,8 @@ def format_analysis(analysis: GameAnalysis, players: list[str],
         lines.append(f"  ply {d.ply} (player {d.player}, half-year {d.half_year}): played "
                      f"{played}, best {best}, lost {d.value_lost:.3f} ({d.vp_lost:.1f} VP)"
                      f"{' ' + d.mark if d.mark else ''}")
+        if d.why is not None:
+            lines.append(f"    why: {d.why['text']}")
     if not analysis.mistakes():
         lines.append("  none beyond statistical noise")
     for p in (0, 1):

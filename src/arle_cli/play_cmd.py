@@ -32,6 +32,7 @@ from arle_ai.base.jsontext import parse_json
 from arle_ai.formats.records import FORMAT as RECORD_FORMAT
 from arle_ai.formats.records import GameRecord
 from arle_ai.play.agents import Agent, AgentError, MCTSAgent, choose_action, mcts_spec
+from arle_ai.play.why import explain_ranking
 from arle_ai.search.config import HINT_BUDGET, PLAY_AI_BUDGET, Budget, SearchConfig
 from arle_ai.text import decisions, names
 from arle_ai.text.display import columns, describe_wide
@@ -225,7 +226,8 @@ def _human_turn(session: Session, seed: int, hint: Budget) -> None:
             with search_bar(hint, "hint") as progress:
                 report = arle_ai.suggest(state, hint, SearchConfig(seed=seed), top=HINT_TOP,
                                          progress=progress)
-            click.echo(format_report(report, state, session.narrator.players))
+            click.echo(format_report(report, state, session.narrator.players,
+                                     why=explain_ranking(state, report, seed=seed)))
         elif word == "undo":
             taken = session.undo()
             if taken is not None:

@@ -9,6 +9,7 @@ import click
 
 import arle_ai
 from arle_ai.base import limits
+from arle_ai.play.why import Why, explain_ranking
 from arle_ai.search.config import SUGGEST_BUDGET, Budget, SearchConfig
 from arle_ai.text import decisions, reading
 from arle_ai.text.notation import action_label
@@ -28,7 +29,7 @@ from arle_cli.common import (
 
 def format_report(report: arle_ai.SearchResult, state: arle_ai.GameState,
                   players: tuple[str, str] = ("P0", "P1"), legend: bool = True,
-                  width: int | None = None) -> str:
+                  width: int | None = None, why: Why | None = None) -> str:
     """The ranked moves as a table with printed names: visits, value, mean margin, a ``~``
     for moves within noise of the best, and the continuation with who moves; a legend
     under it, in ``width`` columns (default: the terminal's): a long continuation goes on
@@ -51,6 +52,9 @@ def format_report(report: arle_ai.SearchResult, state: arle_ai.GameState,
         row = (f"{m.rank:>3}  {names[0]:<{colw}} {m.visits:>7} "
                f"{m.win_rate:>6.3f} {m.mean_margin:>+7.1f} {'~' if close else ' ':>2}  ")
         lines += _with_continuation(row, pv, width, [f"     {n}" for n in names[1:]])
+    if why is not None:
+        lines += textwrap.wrap(why.sentence(players), max(40, width), subsequent_indent="  ",
+                               break_on_hyphens=False)
     if legend:
         lines += ["", *reading.LEGEND]
     return "\n".join(lines)
@@ -121,6 +125,8 @@ def suggest(position: str | None, iterations: int | None, time_limit: float | No
     with search_bar(budget) as progress:
         report = arle_ai.suggest(state, budget, config, top=top, progress=progress)
     if as_json:
-        emit_json(report.to_dict())
+        why = explain_ranking(state, report, seed=seed)
+        emit_json(dict(report.to_dict(), why=why.to_dict() if why else None))
     else:
-        click.echo(format_report(report, state, legend=not no_legend))
+        click.echo(format_report(report, state, legend=not no_legend,
+                                 why=explain_ranking(state, report, seed=seed)))

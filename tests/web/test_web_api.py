@@ -324,6 +324,10 @@ def test_hint_streams_live_statistics_with_who_moves(client):
     assert all(isinstance(m["near_best"], bool) for m in updates[-1]["moves"])
     assert best["pv"][0]["player"] == 0 and {s["player"] for s in best["pv"]} <= {0, 1}
     assert msgs[-1]["kind"] == "done" and msgs[-1]["data"]["reason"] == "time"
+    # the hint ends saying why its best move beats the second, by scoring category
+    why = msgs[-1]["data"]["why"]
+    assert why["better"] == updates[-1]["moves"][0]["move"]
+    assert why["other"] == updates[-1]["moves"][1]["move"] and why["text"]
     assert not client.app.state.web.jobs  # the process was stopped and forgotten
 
 

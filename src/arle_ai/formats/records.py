@@ -57,6 +57,7 @@ REVIEW_FIELDS: dict[str, tuple[str, bool]] = {
     "best_visits": ("int", False), "played_visits": ("int", False),
     "near_best": ("moves", False), "best_pv": ("moves", False),
     "simulations": ("int", False), "top": ("str", False),
+    "played_pv": ("moves", False), "why": ("why", False),
 }
 
 
@@ -372,7 +373,8 @@ def _review(rec: GameRecord, review: Any) -> dict[str, Any]:
 
 
 _TYPE_WORDS = {"int": "an integer", "number": "a number", "str": "text",
-               "moves": "a list of moves in notation"}
+               "moves": "a list of moves in notation",
+               "why": "null or an object whose by_category gives VP by scoring category"}
 
 
 def _of_type(value: Any, kind: str) -> bool:
@@ -382,6 +384,10 @@ def _of_type(value: Any, kind: str) -> bool:
         return _is_number(value)
     if kind == "str":
         return isinstance(value, str)
+    if kind == "why":  # arle_ai.play.why.Why.to_dict(); null: a move without a mark
+        parts = value.get("by_category") if isinstance(value, dict) else None
+        return value is None or (isinstance(parts, dict) and all(
+            k in _core.SCORE_CATEGORIES and _is_number(v) for k, v in parts.items()))
     return isinstance(value, list) and all(isinstance(x, str) for x in value)
 
 

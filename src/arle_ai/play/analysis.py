@@ -37,6 +37,7 @@ from typing import Any
 
 from arle_ai.engine import _core
 from arle_ai.formats.records import REVIEW_FIELDS, GameRecord
+from arle_ai.play.why import explain
 from arle_ai.search.config import ANALYZE_BUDGET, Budget, SearchConfig, from_keywords
 from arle_ai.search.mcts import MCTS
 from arle_ai.search.result import SearchResult
@@ -96,6 +97,10 @@ class DecisionReview:
     # the search's most visited move (what it would play; best_value is its value): `best`
     # unless the played move gets no mark, when `best` is the played move
     top: str = ""
+    played_pv: tuple[str, ...] = ()  # the played move and the continuation after it
+    # a marked move: why the best is better, by scoring category (arle_ai.play.why.Why's
+    # dict: by_category, source, where, text...); None for a move without a mark
+    why: dict[str, Any] | None = None
 
     @property
     def loss_beyond_noise(self) -> float:
@@ -186,7 +191,7 @@ class GameAnalysis:
         decisions = []
         for d in review.get("decisions", []):
             fields = {k: v for k, v in d.items() if k in known}
-            for key in ("near_best", "best_pv"):
+            for key in ("near_best", "best_pv", "played_pv"):
                 if key in fields:
                     fields[key] = tuple(fields[key])
             decisions.append(DecisionReview(**fields))
@@ -311,6 +316,9 @@ def _review(state: _core.GameState, ply: int, action: int, result: SearchResult,
     best, best_pv = (played, played_pv) if unmarked else (top, list(top.pv))
     rivals = tuple(a.move for a in result.moves if a is not best and a is not played and (
         a is top or within_noise(top.win_rate, top.visits, a.win_rate, a.visits)))
+    # a marked move: why the best is better, by scoring category, from the two lines
+    why = None if unmarked else explain(state, list(top.pv) or [top.move], played_pv,
+                                        seed=config.seed + ply).to_dict()
     return DecisionReview(
         ply=ply + 1, player=mover, half_year=state.half_year, pending=state.pending,
         played=played.move, best=best.move,
@@ -320,4 +328,4 @@ def _review(state: _core.GameState, ply: int, action: int, result: SearchResult,
         vp_lost=max(0.0, top.mean_margin - played_margin),
         best_visits=top.visits, played_visits=played_visits,
         near_best=rivals, best_pv=tuple(best_pv), simulations=result.iterations,
-        top=top.move)
+        top=top.move, played_pv=tuple(played_pv), why=why)

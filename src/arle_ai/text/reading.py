@@ -46,6 +46,8 @@ LEGEND = (
     "margin: the mover's mean final VP lead",
     "~: within statistical noise of the best move (under 2 standard errors apart)",
     "continuation: the moves the search expects next, each with the player who makes it",
+    "why: the best move's line against the second's, the mover's lead in VP by scoring",
+    "     category where the lines meet (docs/search.md, \"Why a move is better\")",
 )
 
 

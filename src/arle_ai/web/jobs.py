@@ -25,6 +25,7 @@ from arle_ai.engine import _core
 from arle_ai.formats.records import GameRecord
 from arle_ai.play.agents import agent_from_spec, choose_action
 from arle_ai.play.analysis import analyze_game
+from arle_ai.play.why import explain_ranking
 from arle_ai.search.config import Budget, SearchConfig
 from arle_ai.search.mcts import MCTS
 from arle_ai.search.result import SearchResult
@@ -139,8 +140,10 @@ def _hint_main(conn: Any, state: _core.GameState, budget: Budget, seed: int,
         result = search.search(state, progress=progress)
         if result.iterations != sent[0]:
             send(result, result.iterations, result.time_taken)
+        seconds = time.perf_counter() - start
+        why = explain_ranking(state, result, seed=seed)  # the best move against the second
         conn.send(("done", {"reason": reason, "iterations": result.iterations,
-                            "seconds": time.perf_counter() - start}))
+                            "seconds": seconds, "why": why.to_dict() if why else None}))
     except MemoryError:
         conn.send(("error", "the search ran out of its memory allowance and was stopped"))
     finally:

@@ -1,0 +1,203 @@
+"""Why one move is better than another, in the game's terms: the difference the two moves make
+to the mover's lead, in VP, in each scoring category of ``GameState.score_breakdown``
+(clothing and materials, barn, travel, tools, goods track, home board, animals, bottlenecks).
+
+Each move is followed along the line the search expects after it (its principal variation,
+the move first) and on to the start of the next half-year, where both lines are compared at
+the same point of the game: the rest of the half-year is played by uniformly random moves,
+the search's own rollout policy, :data:`CONTINUATIONS` times with the same seeds for both
+lines, and the values are averaged. Those positions are valued by category in one of two ways:
+
+- ``model``: the learned model's prediction of the final VP by category (its auxiliary head,
+  :func:`arle_ai.search.net.predict_scores`), when the weights have one: the expected final
+  score, by category;
+- ``lines``: the VP by category as they stand then (``score_breakdown``), when they do not:
+  what the line has gained by the start of the next half-year, which leaves out what the
+  positions promise beyond it.
+
+A category's figure is the mover's lead there (own VP minus the opponent's) after the better
+move minus after the other one: ``+3 barn`` says the better move leaves the mover 3 VP further
+ahead in the barn.
+
+>>> import arle_ai
+>>> from arle_ai.play.why import explain
+>>> s = arle_ai.new_game(seed=0)
+>>> why = explain(s, ["place woodcutter"], ["pass"])
+>>> sorted(why.by_category) == sorted(s.score_breakdown(0))
+True
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from arle_ai.base.errors import IllegalActionError
+from arle_ai.engine import _core
+from arle_ai.search.result import SearchResult
+from arle_ai.text.reading import printed_move
+
+__all__ = ["Why", "explain", "explain_ranking", "line_end", "model_has_categories",
+           "CATEGORY_NAMES", "SOURCES"]
+
+# Printed names of the scoring categories (score_breakdown's keys).
+CATEGORY_NAMES = {key: key.replace("_", " ") for key in _core.SCORE_CATEGORIES}
+SOURCES = ("model", "lines")
+# Random continuations of each line to the end of the half-year, averaged (the same seeds for
+# both lines).
+CONTINUATIONS = 32
+# Differences under this many VP are not named (half a VP is the smallest step of a score).
+SHOWN_FROM = 0.5
+
+
+@dataclass(frozen=True)
+class Why:
+    """Why ``better`` beats ``other`` (moves in notation, from the same position): the
+    mover's lead in each scoring category after ``better`` minus after ``other``, valued by
+    ``source`` (``model`` or ``lines``) at ``where`` (words: ``the start of half-year 3``)."""
+
+    better: str
+    other: str
+    player: int
+    by_category: dict[str, float]
+    source: str
+    where: str
+    better_label: str = ""
+    other_label: str = ""
+    details: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def total(self) -> float:
+        """The difference in the mover's lead over all categories (VP)."""
+        return sum(self.by_category.values())
+
+    def largest(self, count: int = 4) -> list[tuple[str, float]]:
+        """The categories that differ by at least :data:`SHOWN_FROM` VP, largest first."""
+        shown = [(k, v) for k, v in self.by_category.items() if abs(v) >= SHOWN_FROM]
+        return sorted(shown, key=lambda kv: -abs(kv[1]))[:count]
+
+    def text(self, count: int = 4) -> str:
+        """One line: ``+3 barn, +2 animals, -1 home board (your lead in VP, expected at the
+        game's end)``; ``no category differs by half a VP or more`` when none does."""
+        parts = [f"{_signed(v)} {CATEGORY_NAMES[k]}" for k, v in self.largest(count)]
+        what = ("the final lead the model expects" if self.source == "model"
+                else f"the lead in VP at {self.where}")
+        if not parts:
+            return f"no category differs by half a VP or more ({what})"
+        return f"{', '.join(parts)} ({what}, by category)"
+
+    def sentence(self, players: tuple[str, str] = ("P0", "P1"), count: int = 4) -> str:
+        """``why place Grocer rather than place Colonist: +3 barn, ...``."""
+        better = self.better_label or self.better
+        other = self.other_label or self.other
+        return f"why {better} rather than {other}: {self.text(count)}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON data: the moves (notation and printed), the categories, the source and the
+        point of the game where the lines are compared."""
+        return {"better": self.better, "other": self.other, "better_label": self.better_label,
+                "other_label": self.other_label, "player": self.player,
+                "by_category": dict(self.by_category), "total": self.total,
+                "source": self.source, "where": self.where, "text": self.text()}
+
+
+def _signed(x: float) -> str:
+    """``3.0`` -> ``+3``, ``-0.46`` -> ``-0.5``."""
+    text = f"{x:+.1f}"
+    return text[:-2] if text.endswith(".0") else text
+
+
+def line_end(state: _core.GameState, line: Sequence[str], seed: int = 0) -> _core.GameState:
+    """The position ``line`` (moves in notation from ``state``) reaches at the start of the
+    next half-year (or the game's end): its moves while they replay and the half-year lasts,
+    then uniformly random moves (seeded: the search's own rollout policy) until the half-year
+    ends."""
+    s = state.copy()
+    start = s.half_year
+    for text in line:
+        if s.is_terminal() or s.half_year != start:
+            break
+        try:
+            s.apply(s.parse_action(text))
+        except IllegalActionError:
+            break
+    rng = random.Random(seed)
+    while not s.is_terminal() and s.half_year == start:
+        s.apply(rng.choice(s.legal_actions()))
+    return s
+
+
+def _lead(state: _core.GameState, player: int, source: str) -> dict[str, float]:
+    """The player's lead (own VP minus the opponent's) in each category of ``state``."""
+    if source == "model":
+        from arle_ai.search.net import predict_scores
+
+        pred = predict_scores(state)
+        assert not isinstance(pred, list)
+        mine, theirs = pred.by_category[player], pred.by_category[1 - player]
+    else:
+        mine, theirs = state.score_breakdown(player), state.score_breakdown(1 - player)
+    return {k: float(mine[k] - theirs[k]) for k in _core.SCORE_CATEGORIES}
+
+
+@functools.cache
+def model_has_categories() -> bool:
+    """Whether the shipped model predicts the final VP by category (an auxiliary head)."""
+    from arle_ai.search.net import NetError, predict_scores
+
+    try:
+        predict_scores(_core.GameState())
+    except NetError:
+        return False
+    return True
+
+
+def explain(state: _core.GameState, better_line: Sequence[str], other_line: Sequence[str],
+            source: str | None = None, seed: int = 0) -> Why:
+    """Why the first move of ``better_line`` beats the first of ``other_line`` (each a move
+    and the continuation the search expects, in notation from ``state``): :class:`Why`.
+    ``source`` is ``"model"`` or ``"lines"`` (default: the model when it predicts categories).
+    ValueError: a line that does not start with a legal move, or a finished game."""
+    if state.is_terminal():
+        raise ValueError("the game is over: no move is better than another")
+    player = state.current_player
+    assert player is not None
+    for line in (better_line, other_line):
+        if not line:
+            raise ValueError("each line needs its move")
+        state.parse_action(line[0])  # IllegalActionError (a ValueError) names a bad move
+    if source is None:
+        source = "model" if model_has_categories() else "lines"
+    if source not in SOURCES:
+        raise ValueError(f"source must be one of {SOURCES}, not {source!r}")
+    leads, ends = [], []
+    for line in (better_line, other_line):
+        these = [line_end(state, line, seed * CONTINUATIONS + k) for k in range(CONTINUATIONS)]
+        ends += these
+        each = [_lead(end, player, source) for end in these]
+        leads.append({c: sum(e[c] for e in each) / len(each) for c in _core.SCORE_CATEGORIES})
+    diff = {k: leads[0][k] - leads[1][k] for k in _core.SCORE_CATEGORIES}
+    if source == "model":
+        where = "the game's end"
+    elif all(end.is_terminal() for end in ends):
+        where = "the game's end"
+    else:
+        where = f"the start of half-year {state.half_year + 1}"
+    return Why(better=better_line[0], other=other_line[0], player=player, by_category=diff,
+               source=source, where=where,
+               better_label=printed_move(state, better_line[0]),
+               other_label=printed_move(state, other_line[0]))
+
+
+def explain_ranking(state: _core.GameState, result: SearchResult, seed: int = 0
+                    ) -> Why | None:
+    """Why a search's best move beats its second (``arle suggest``, the hint): None when it
+    ranked one move only."""
+    if len(result.moves) < 2:
+        return None
+    best, second = result.moves[0], result.moves[1]
+    return explain(state, list(best.pv) or [best.move], list(second.pv) or [second.move],
+                   seed=seed)

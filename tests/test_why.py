@@ -1,0 +1,121 @@
+"""Why one move is better, in the game's terms: the mover's lead by scoring category after two
+lines (arle_ai.play.why), in the library, arle suggest / hint / analyze and --json."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from click.testing import CliRunner
+
+import arle_ai
+from arle_ai.engine import _core
+from arle_ai.formats.records import GameRecord, RecordError, record_from_dict
+from arle_ai.play.analysis import GameAnalysis, analyze_game
+from arle_ai.play.why import CONTINUATIONS, explain, explain_ranking, line_end
+from arle_cli.main import cli
+
+CATTLE = ["place cattle_trader (special)", "animal cattle"]
+
+
+def test_a_move_that_takes_animals_leads_in_animals():
+    s = arle_ai.new_game(seed=0)
+    why = explain(s, CATTLE, ["pass"], source="lines")
+    assert set(why.by_category) == set(_core.SCORE_CATEGORIES)
+    assert why.by_category["animals"] > 0
+    assert why.source == "lines" and why.where == "the start of half-year 2"
+    assert (why.better, why.other, why.player) == (CATTLE[0], "pass", 0)
+    assert why.better_label == "place Cattle Trader (special)" and why.other_label == "pass"
+    assert why.total == pytest.approx(sum(why.by_category.values()))
+    assert why.largest()[0][0] in why.by_category
+    text = why.sentence()
+    assert text.startswith("why place Cattle Trader (special) rather than pass: ")
+    assert "animals" in text and "(the lead in VP at the start of half-year 2" in text
+    assert why.to_dict()["text"] == why.text()
+
+
+def test_the_same_line_against_itself_differs_in_nothing():
+    s = arle_ai.new_game(seed=4)
+    why = explain(s, CATTLE, CATTLE, source="lines")
+    assert all(v == 0 for v in why.by_category.values())
+    assert why.text().startswith("no category differs by half a VP or more")
+
+
+def test_the_lines_meet_at_the_start_of_the_next_half_year():
+    s = arle_ai.new_game(seed=0)
+    for seed in range(3):
+        end = line_end(s, [*CATTLE, "not a move", "pass"], seed)
+        assert end.half_year == 2  # played on at random past where the line stops replaying
+    # an explanation averages CONTINUATIONS continuations and is repeatable
+    assert explain(s, CATTLE, ["pass"], source="lines") == explain(s, CATTLE, ["pass"],
+                                                                    source="lines")
+    assert CONTINUATIONS >= 16
+
+
+def test_bad_lines_and_finished_games_are_refused():
+    s = arle_ai.new_game(seed=0)
+    with pytest.raises(arle_ai.IllegalActionError):
+        explain(s, ["place the moon"], ["pass"])
+    with pytest.raises(ValueError, match="each line needs its move"):
+        explain(s, [], ["pass"])
+    with pytest.raises(ValueError, match="source must be one of"):
+        explain(s, CATTLE, ["pass"], source="dice")
+    over = s.copy()
+    rng = random.Random(0)
+    while not over.is_terminal():
+        over.apply(rng.choice(over.legal_actions()))
+    with pytest.raises(ValueError, match="the game is over"):
+        explain(over, ["pass"], ["pass"])
+
+
+def test_the_ranking_explains_the_best_move_against_the_second():
+    s = arle_ai.new_game(seed=5)
+    result = arle_ai.suggest(s, iterations=400, seed=0)
+    why = explain_ranking(s, result)
+    assert why is not None and (why.better, why.other) == (result.moves[0].move,
+                                                           result.moves[1].move)
+    assert explain_ranking(s, result.top(1)) is None
+
+
+def test_suggest_prints_why_and_json_holds_it():
+    text = CliRunner().invoke(cli, ["suggest", "--iterations", "400", "--top", "3"])
+    assert text.exit_code == 0, text.output
+    assert "\nwhy place " in text.output and " rather than place " in text.output
+    data = json.loads(CliRunner().invoke(cli, ["suggest", "--iterations", "400",
+                                               "--json"]).output)
+    assert set(data["why"]["by_category"]) == set(_core.SCORE_CATEGORIES)
+    assert data["why"]["better"] == data["moves"][0]["move"]
+
+
+def test_the_review_says_why_for_a_marked_move_and_the_record_keeps_it(tmp_path):
+    rng = random.Random(1)
+    rec = GameRecord.new(seed=3)
+    for _ in range(12):
+        rec.push(rng.choice(rec.final_state().legal_actions()))
+    analysis = analyze_game(rec, iterations=2000)
+    marked = [d for d in analysis.decisions if d.mark]
+    assert marked, "random moves: some are marked"
+    for d in analysis.decisions:
+        assert (d.why is None) == (not d.mark)
+        assert d.played_pv[0] == d.played
+    for d in marked:
+        assert d.why is not None
+        assert (d.why["better"], d.why["other"]) == (d.top, d.played)
+        assert set(d.why["by_category"]) == set(_core.SCORE_CATEGORIES)
+    data = analysis.to_dict(rec)
+    assert data["mistakes"][0]["why"]["text"]
+    rec.review = analysis.to_review()
+    again = record_from_dict(json.loads(rec.to_json()))
+    assert GameAnalysis.from_review(again.review).decisions == analysis.decisions
+    broken = json.loads(rec.to_json())
+    first = next(d for d in broken["review"]["decisions"] if d.get("why"))
+    first["why"]["by_category"]["luck"] = 3
+    with pytest.raises(RecordError, match=r"\.why must be null or an object"):
+        record_from_dict(broken)
+    path = tmp_path / "g.json"
+    rec.review = None
+    rec.save(path)
+    out = CliRunner().invoke(cli, ["analyze", str(path), "--iterations", "2000"])
+    assert out.exit_code == 0, out.output
+    assert "    why: " in out.output  # under a mistake
