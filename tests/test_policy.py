@@ -413,3 +413,28 @@ def test_policy_temperature_is_a_net_leaf_option(tmp_path) -> None:
     assert agent.search.evaluator.rollout_horizon is None
     with pytest.raises(ValueError, match="bad value 'x' for 'policy_temperature'"):
         agent_from_spec("mcts:policy_temperature=x")
+
+
+def test_the_default_search_is_puct_exactly_when_the_model_has_a_policy(tmp_path) -> None:
+    from arle_ai.search.config import SearchConfig
+    from arle_ai.search.tree import TreeSearch
+
+    assert SearchConfig().puct is None
+    with pytest.raises(ValueError, match="puct must be True, False or None"):
+        SearchConfig(puct=1)  # type: ignore[arg-type]
+    v2, v1 = tmp_path / "v2.npz", tmp_path / "v1.npz"
+    arrays = random_model()
+    save_weights(v2, arrays)
+    save_weights(v1, {k: arrays[k] for k in WEIGHT_ARRAYS})
+    assert TreeSearch(SearchConfig(net=str(v2))).puct
+    assert not TreeSearch(SearchConfig(net=str(v1))).puct
+    assert not TreeSearch(SearchConfig(net=str(v2), puct=False)).puct
+    assert TreeSearch(SearchConfig(net=str(v1), puct=True)).puct
+    assert not TreeSearch(SearchConfig(leaf="rollout")).puct
+    s = random_decisions(30, seed=7)[-1]
+    n = len(s.legal_actions())
+    uct = MCTS(iterations=60, seed=1, net=str(v1)).search(s)
+    assert {m.prior for m in uct.moves} == {1 / n}
+    pol = MCTS(iterations=60, seed=1, net=str(v2)).search(s)
+    priors = dict(load_net(v2).priors(s))
+    assert all(abs(m.prior - priors[m.action]) <= 1 / 65535 for m in pol.moves)

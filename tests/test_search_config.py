@@ -32,7 +32,7 @@ from arle_ai.search.mcts import MCTS
     ({"workers": 4, "max_memory": 200_000}, "max_memory must be 262144.."),
     ({"prior_temperature": 0}, "prior_temperature must be a positive number"),
     ({"prior_temperature": float("nan")}, "prior_temperature must be a positive number"),
-    ({"puct": 1}, "puct must be True or False"),
+    ({"puct": 1}, "puct must be True, False or None"),
     ({"reuse": "yes"}, "reuse must be True or False"),
     ({"weights": (1.0,)}, "weights must be a heuristics.Weights"),
     ({"leaf": "rollout", "horizon": 101}, "horizon must be -1 .* or an integer in 0..100"),

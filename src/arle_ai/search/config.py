@@ -174,9 +174,11 @@ def _check_prior_temperature(c: SearchConfig) -> None:
 
 
 def _check_flags(c: SearchConfig) -> None:
-    for name in ("puct", "reuse"):
-        if not isinstance(getattr(c, name), bool):
-            raise ValueError(f"{name} must be True or False, not {getattr(c, name)!r}")
+    if c.puct is not None and not isinstance(c.puct, bool):
+        raise ValueError(f"puct must be True, False or None (PUCT when the model has a policy "
+                         f"head), not {c.puct!r}")
+    if not isinstance(c.reuse, bool):
+        raise ValueError(f"reuse must be True or False, not {c.reuse!r}")
 
 
 def _check_weights(c: SearchConfig) -> None:
@@ -228,7 +230,8 @@ class SearchConfig:
         c: exploration constant (UCT: c * sqrt(ln N / n); PUCT: c * P * sqrt(N) / (1 + n)).
         puct: PUCT with priors: the policy head's (leaf "net" with a model that has one),
             else the heuristic evaluation's (a softmax of the margin after each move, VP
-            scaled by prior_temperature).
+            scaled by prior_temperature); False: UCT (uniform priors). None (default): PUCT
+            when the leaf's model has a policy head (weights format 2), else UCT.
         weights: evaluation and rollout weights (:class:`arle_ai.search.heuristics.Weights`).
         seed: makes the search deterministic (with an iteration budget and a worker count).
         workers: root parallelism: a persistent pool of this many processes, each searching
@@ -249,7 +252,7 @@ class SearchConfig:
     net: str | os.PathLike[str] | None = None
     policy_temperature: float | None = 1.0
     c: float = 0.9
-    puct: bool = False
+    puct: bool | None = None
     prior_temperature: float = 2.0
     weights: Weights = DEFAULT_WEIGHTS
     seed: int = 0

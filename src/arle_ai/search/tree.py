@@ -16,8 +16,8 @@ from arle_ai.engine import _core
 from arle_ai.search.config import SearchConfig
 from arle_ai.search.result import RootStats, SearchResult, rank_moves
 
-__all__ = ["TreeSearch", "SearchProgress", "Progress", "make_evaluator", "PROGRESS_EVERY",
-           "PV_DEPTH"]
+__all__ = ["TreeSearch", "SearchProgress", "Progress", "make_evaluator", "uses_puct",
+           "PROGRESS_EVERY", "PV_DEPTH"]
 
 PROGRESS_EVERY = 256  # iterations between progress reports
 PV_DEPTH = 8  # moves of a principal variation
@@ -44,6 +44,14 @@ def make_evaluator(config: SearchConfig) -> _core.LeafEvaluator:
     if config.leaf == "static":
         return _core.StaticEvaluator(w, t)
     return _core.NullEvaluator(w, t)
+
+
+def uses_puct(config: SearchConfig, evaluator: _core.LeafEvaluator) -> bool:
+    """Whether the search selects by PUCT: ``config.puct``, or when it is None (the default),
+    whether the evaluator has a policy (a learned model with a policy head)."""
+    if config.puct is not None:
+        return config.puct
+    return isinstance(evaluator, _core.NetEvaluator) and evaluator.model.has_policy
 
 
 class SearchProgress:
@@ -78,6 +86,7 @@ class TreeSearch:
         self.evaluator = evaluator if evaluator is not None else make_evaluator(config)
         self.tree = _core.SearchTree(max_bytes=config.max_memory // config.workers,
                                      max_nodes=config.max_nodes)
+        self.puct = uses_puct(config, self.evaluator)
 
     def run(self, state: _core.GameState, iterations: int | None, seconds: float | None,
             seed: int, progress: Progress | None = None) -> int:
@@ -89,7 +98,7 @@ class TreeSearch:
         elif tree.bytes_used > tree.max_bytes // 2:
             tree.prune(state)
         tree.seed(seed)
-        tree.ensure_root(state, self.evaluator, config.puct)
+        tree.ensure_root(state, self.evaluator, self.puct)
         start = time.perf_counter()
         budget = iterations if iterations is not None else 1 << 62
         done = 0
@@ -101,7 +110,7 @@ class TreeSearch:
                 left = seconds - (time.perf_counter() - start)
                 if left <= 0:
                     break
-            n = tree.run(state, self.evaluator, batch, left, config.c, config.puct)
+            n = tree.run(state, self.evaluator, batch, left, config.c, self.puct)
             done += n
             if progress is not None and n == batch and done % PROGRESS_EVERY == 0:
                 reported = done
