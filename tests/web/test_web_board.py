@@ -55,11 +55,16 @@ def overlap(a: dict, b: dict) -> float:
 
 
 @pytest.mark.parametrize("width", [1280, 800, 390])
-def test_no_two_panels_overlap_at_any_width(open_page, rich_record, width):
+def test_no_two_panels_overlap_at_any_width(open_page, rich_record, shots, width):
     page = open_page(width=width, height=800)
     open_record(page, rich_record[1])
     page.click("#nav-prev")  # stepped back: the history cue shows too
     page.wait_for_selector("#history-cue:not([hidden])")
+    if width in (1280, 800):  # docs/web-board-1280.png, docs/web-board-800.png
+        page.evaluate("window.scrollTo(0, 0)")
+        height = page.evaluate("document.documentElement.scrollHeight")
+        page.screenshot(path=str(shots / f"web-board-{width}.png"), full_page=True,
+                        clip={"x": 0, "y": 0, "width": width, "height": min(height, 1700)})
     found = boxes(page)
     assert set(found) == set(PANELS), set(PANELS) - set(found)
     for i, a in enumerate(PANELS):

@@ -423,7 +423,8 @@ function drawPiece(grp, piece, x, y, w, h, player, cat) {
   targets.push(`flip:${player}:${piece.kind}`);
   const pg = svgEl("g", { "data-piece": "vehicle", "data-kind": piece.kind, "data-on": targets.join(" "), class: "barn-piece" });
   pg.append(svgEl("rect", { x, y, width: w, height: h, rx: 3, fill: piece.compartments.length ? "#d7b98a" : "#c7c0b0", stroke: "#6b5a35" }));
-  pg.append(svgEl("text", { x: x + 3, y: y + 9, "font-size": 9, "font-weight": "bold" }, fitText(name, w - 4, 9)));
+  const nameSize = fitSize(name, w - 5, 9);
+  pg.append(svgEl("text", { x: x + 3, y: y + 9, "font-size": nameSize.toFixed(1), "font-weight": "bold" }, fitText(name, w - 5, nameSize)));
   const units = piece.compartments.reduce((s, c) => s + c.width, 0);
   if (units) {
     const u = Math.min(20, (w - 4) / units);
@@ -494,7 +495,8 @@ function drawTravel(svg, t, p, cat, x0, y0, width) {
     const x = x0 + labelW + at * cw;
     const tile = svgEl("g", { "data-piece": "destination", "data-kind": d });
     tile.append(svgEl("rect", { x: x + 1, y: y0 + 2, width: size * cw - 3, height: 16, rx: 2, fill: "#6f8f5a", stroke: "#3d5530" }));
-    tile.append(svgEl("text", { x: x + 3, y: y0 + 13, "font-size": 8, fill: "#fff" }, fitText(nameOf(d), size * cw - 6, 8)));
+    const dSize = fitSize(nameOf(d), size * cw - 5, 8, 6);
+    tile.append(svgEl("text", { x: x + 2.5, y: y0 + 13, "font-size": dSize.toFixed(1), fill: "#fff" }, fitText(nameOf(d), size * cw - 5, dSize)));
     grp.append(svgTitle(tile, nameOf(d)));
     at += size;
   }
