@@ -216,7 +216,7 @@ def _writes(tree: ast.AST) -> list[tuple[int, str]]:
         owner_name = getattr(owner, "id", "") if owner is not None else ""
         if name in ("write_text", "write_bytes") and owner is not None and owner_name != "files":
             found.append((node.lineno, name))
-        elif name in ("savez", "savez_compressed", "save", "replace", "rename", "dump") and \
+        elif name in ("savez", "savez_compressed", "save", "dump") and \
                 owner_name in ("np", "numpy", "os", "json", "pickle"):
             found.append((node.lineno, f"{owner_name}.{name}"))
         elif name == "open":

@@ -123,7 +123,7 @@ def test_datagen_on_ray_writes_the_local_file_byte_for_byte(tmp_path):
     assert on_ray.read_bytes() == local.read_bytes()
     # the finished games were written here, by the driver, from what the Ray workers sent
     assert sorted(p.name for p in (tmp_path / "ray.npz.parts").iterdir()) == [
-        "config.json", "game-000000.npz", "game-000001.npz", "game-000002.npz"]
+        "config.json", "game-000000.npz", "game-000001.npz", "game-000002.npz", "lock"]
 
 
 def test_learn_on_ray_gives_the_local_generation(tmp_path, local_ray):

@@ -193,6 +193,14 @@ class GamesBar:
         """One more game played."""
         self.progress(self.done + 1, self.total)
 
+    def warn(self, message: str) -> None:
+        """A line on stderr above the bar (``arle: warning: ...``)."""
+        line = f"arle: warning: {' '.join(message.split())}"
+        if self.bar is not None and not self.bar.disable:
+            self.bar.write(line, file=sys.stderr)
+        else:
+            click.echo(line, err=True)
+
 
 @contextmanager
 def games_bar(desc: str, out: str | None) -> Iterator[GamesBar]:

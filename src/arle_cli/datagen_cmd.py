@@ -76,7 +76,7 @@ def datagen(out: str, games: int, seed: int, iterations: int, explore: int,
     with games_bar("datagen", out) as bar:
         try:
             data = generate(out, config, workers=workers or 1, progress=bar.progress,
-                            runner=runner)
+                            runner=runner, notify=bar.warn)
         except (ValueError, RayBackendError) as exc:
             fail(str(exc))
         except OSError as exc:

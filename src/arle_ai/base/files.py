@@ -28,8 +28,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import BinaryIO
 
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX
+    fcntl = None  # type: ignore[assignment]
+
 __all__ = ["MAX_FILE_BYTES", "atomic_writer", "check_regular", "fsync_folder", "kind_of",
-           "read_bytes", "read_text", "regular_or_missing", "write_bytes", "write_text"]
+           "lock_exclusive", "read_bytes", "read_text", "regular_or_missing", "write_bytes",
+           "write_text"]
 
 # 64 MiB: thousands of times a position (~5 kB) or a game record (~10 kB). A results file
 # grows by a line per game (~4 kB): it is read a line at a time, each line under this bound.
@@ -179,3 +185,23 @@ def write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
 def write_text(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` as UTF-8 to ``path`` atomically (:func:`atomic_writer`)."""
     write_bytes(path, text.encode("utf-8"))
+
+
+def lock_exclusive(path: str | os.PathLike[str], error: type[ValueError], busy: str) -> BinaryIO:
+    """An open handle on ``path`` (created if missing, its contents untouched) holding the
+    file's exclusive lock until it is closed (or the process ends, however it ends): two runs
+    writing one output would spoil each other's work. ``error(busy)`` when another process
+    holds the lock; ``error`` naming the problem when the file cannot be opened. Where there
+    is no ``flock`` (not POSIX) nothing is locked."""
+    regular_or_missing(path, error)  # a fifo would block the open
+    try:
+        fh = open(path, "ab")  # appending nothing changes nothing
+    except OSError as exc:
+        raise error(f"{path}: cannot open: {exc.strerror or exc}") from None
+    if fcntl is not None:
+        try:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            fh.close()
+            raise error(busy) from None
+    return fh

@@ -48,7 +48,8 @@ from typing import Any
 import numpy as np
 
 from arle_ai.base import files, procs
-from arle_ai.base.npzfile import write_npz
+from arle_ai.base.jsontext import parse_json
+from arle_ai.base.npzfile import NpzArchive, write_npz
 from arle_ai.engine import _core
 from arle_ai.play.tournament import Runner
 from arle_ai.search.config import Budget, SearchConfig
@@ -56,8 +57,8 @@ from arle_ai.search.heuristics import DEFAULT_WEIGHTS
 from arle_ai.search.mcts import MCTS
 from arle_ai.search.net import DEFAULT_WEIGHTS_FILE, weights_digest
 
-__all__ = ["DatagenConfig", "generate", "play_game", "position_from_row", "visit_distribution",
-           "merge_parts", "parts_dir"]
+__all__ = ["DamagedPart", "DatagenConfig", "generate", "play_game", "position_from_row",
+           "visit_distribution", "merge_parts", "parts_dir"]
 
 FORMAT = "arle-selfplay-data/2"
 SEARCHES: dict[str, dict[str, Any]] = {
@@ -209,14 +210,20 @@ def _play_remote(job: tuple[DatagenConfig, int]) -> tuple[int, dict[str, np.ndar
 def _check_config(out: str | os.PathLike[str], config: DatagenConfig) -> None:
     """A started run keeps its settings: a resume with other settings is refused."""
     folder = parts_dir(out)
-    folder.mkdir(parents=True, exist_ok=True)
     stamp = folder / "config.json"
     mine = {k: v for k, v in asdict(config).items() if k not in ("games", "net")}
     mine["format"] = FORMAT
     if config.leaf == "net":  # the weights by content, wherever the file is
         mine["net_digest"] = weights_digest(config.net)
     if stamp.exists():
-        theirs = json.loads(stamp.read_text())
+        try:
+            theirs = parse_json(files.read_text(stamp, ValueError, "settings file"), ValueError)
+        except ValueError as exc:
+            raise ValueError(f"{stamp} is damaged ({str(exc).removeprefix(f'{stamp}: ')}): it "
+                             f"holds the settings that made the games in {folder}; delete it "
+                             f"to go on with the settings given now (the games there are "
+                             f"then taken as made with them), or use another output "
+                             f"file") from None
         if isinstance(theirs, dict):
             theirs.setdefault("leaf", "heuristic")  # runs from before the leaf option
         if isinstance(theirs, dict) and theirs.get("format", FORMAT[:-1] + "1") != FORMAT:
@@ -230,18 +237,77 @@ def _check_config(out: str | os.PathLike[str], config: DatagenConfig) -> None:
         files.write_text(stamp, json.dumps(mine))
 
 
+class DamagedPart(ValueError):
+    """A finished game's file that cannot be read (a disk fault, a file from elsewhere):
+    ``game`` is its index, the message names the file and the problem."""
+
+    def __init__(self, message: str, game: int, path: Path) -> None:
+        super().__init__(message)
+        self.game = game
+        self.path = path
+
+
+def _lock(out: str | os.PathLike[str]) -> Any:
+    """The run's lock (``OUT.parts/lock``), held until the handle is closed: two runs on one
+    OUT would play the same games and write the same files."""
+    folder = parts_dir(out)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ValueError(f"{folder}: cannot make the folder: {exc.strerror or exc}") from None
+    return files.lock_exclusive(folder / "lock", ValueError,
+                                f"{os.fspath(out)} is being made by another datagen run (it "
+                                f"holds {folder / 'lock'}): wait for it to end, or use "
+                                f"another output file")
+
+
+def _sweep(out: str | os.PathLike[str]) -> None:
+    """Remove the temporary files of a run that was killed while it wrote a part (under the
+    lock, so no running writer owns them)."""
+    for tmp in parts_dir(out).glob(".game-*.npz.*.tmp"):
+        tmp.unlink(missing_ok=True)
+
+
 def generate(out: str | os.PathLike[str], config: DatagenConfig, workers: int = 1,
              progress: Callable[[int, int], None] | None = None,
-             runner: Runner | None = None) -> dict[str, np.ndarray]:
+             runner: Runner | None = None,
+             notify: Callable[[str], None] | None = None) -> dict[str, np.ndarray]:
     """Play the run's games not yet in OUT.parts (in `workers` processes, or as the jobs of a
     `runner` such as :class:`arle_ai.adapters.ray_backend.RayRunner`), then merge all of them
     into OUT and return the merged arrays. `progress(done, total)` is called as games finish
     (and once at the start). The games, and so OUT's bytes, do not depend on where they were
     played; with a runner the weights file of ``leaf="net"`` must be readable by its workers
-    at the same path."""
+    at the same path.
+
+    The run holds OUT's lock (another run on the same OUT is refused). A finished game whose
+    file cannot be read is moved aside (``game-NNNNNN.npz.damaged``), ``notify`` is told, and
+    the game is played again (the same game: it is seeded)."""
     if not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive integer, not {workers!r}")
-    _check_config(out, config)
+    lock = _lock(out)
+    try:
+        _sweep(out)
+        _check_config(out, config)
+        replayed: set[int] = set()
+        while True:
+            _play_missing(out, config, workers, progress, runner)
+            try:
+                return merge_parts(out, config)
+            except DamagedPart as exc:
+                if exc.game in replayed:  # played again just now and damaged again
+                    raise
+                replayed.add(exc.game)
+                aside = exc.path.with_name(exc.path.name + ".damaged")
+                os.replace(exc.path, aside)
+                if notify is not None:
+                    notify(f"{exc}; moved to {aside.name}, the game is played again")
+    finally:
+        lock.close()
+
+
+def _play_missing(out: str | os.PathLike[str], config: DatagenConfig, workers: int,
+                  progress: Callable[[int, int], None] | None, runner: Runner | None) -> None:
+    """Play the games whose part is not in OUT.parts, writing each part as it ends."""
     todo = [g for g in range(config.games) if not _part_path(out, g).exists()]
     done = config.games - len(todo)
     if progress is not None:
@@ -255,7 +321,7 @@ def generate(out: str | os.PathLike[str], config: DatagenConfig, workers: int = 
                 progress(done, config.games)
 
         runner.run(_play_remote, [(config, g) for g in todo], finish)
-        return merge_parts(out, config)
+        return
     jobs = [(config, g, os.fspath(out)) for g in todo]
     if workers == 1 or len(jobs) <= 1:
         for job in jobs:
@@ -273,15 +339,44 @@ def generate(out: str | os.PathLike[str], config: DatagenConfig, workers: int = 
                 done += 1
                 if progress is not None:
                     progress(done, config.games)
-    return merge_parts(out, config)
+
+
+PART_MAX_BYTES = 512 << 20  # one game: ~250 positions of ~2 kB (a part is ~0.5 MiB)
+
+
+def _read_part(out: str | os.PathLike[str], g: int) -> dict[str, np.ndarray]:
+    """Game ``g``'s arrays, every header checked before its data and the arrays checked
+    against each other; DamagedPart naming the file otherwise."""
+    path = _part_path(out, g)
+    if not path.exists():
+        raise DamagedPart(f"{path}: missing", g, path)
+    try:
+        with NpzArchive(path, ValueError, "datagen part", PART_MAX_BYTES) as z:
+            z.require(_ARRAYS)
+            rows = z.headers["player"].rows
+            wrong = [k for k in _ARRAYS if k not in ("visit_ptr", "visit_action", "visit_count")
+                     and z.headers[k].rows != rows]
+            if rows is None or wrong:
+                raise ValueError(f"{path}: not a datagen part ({', '.join(wrong) or 'player'} "
+                                 f"of another length)")
+            part = {k: z.read(k) for k in _ARRAYS}
+    except DamagedPart:
+        raise
+    except ValueError as exc:
+        raise DamagedPart(str(exc), g, path) from None
+    ptr = part["visit_ptr"]
+    if (ptr.shape != (rows + 1,) or part["visit_action"].shape != part["visit_count"].shape
+            or int(ptr[0]) != 0 or int(ptr[-1]) != len(part["visit_action"])
+            or np.any(part["game"] != g)):
+        raise DamagedPart(f"{path}: not a datagen part of game {g} (its visit table or game "
+                          f"ids do not fit)", g, path)
+    return part
 
 
 def merge_parts(out: str | os.PathLike[str], config: DatagenConfig) -> dict[str, np.ndarray]:
-    """Merge the run's finished games, in game order, into OUT (written atomically)."""
-    pieces = []
-    for g in range(config.games):
-        with np.load(_part_path(out, g)) as z:
-            pieces.append({k: z[k] for k in _ARRAYS})
+    """Merge the run's finished games, in game order, into OUT (written atomically).
+    DamagedPart names the first part that cannot be read."""
+    pieces = [_read_part(out, g) for g in range(config.games)]
     merged: dict[str, np.ndarray] = {}
     for k in _ARRAYS:
         if k == "visit_ptr":

@@ -32,11 +32,6 @@ import math
 import multiprocessing
 import os
 import random
-
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - not POSIX
-    fcntl = None  # type: ignore[assignment]
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
@@ -44,7 +39,12 @@ from typing import Any, Protocol
 
 from arle_ai.base import limits, procs
 from arle_ai.base.errors import PositionError
-from arle_ai.base.files import MAX_FILE_BYTES, fsync_folder, regular_or_missing
+from arle_ai.base.files import (
+    MAX_FILE_BYTES,
+    fsync_folder,
+    lock_exclusive,
+    regular_or_missing,
+)
 from arle_ai.base.jsontext import parse_json
 from arle_ai.engine import _core
 from arle_ai.formats.records import record_game
@@ -430,21 +430,9 @@ def _ends_with_newline(path: Path) -> bool:
 def _lock_results(path: Path) -> Any:
     """An open handle on the results file holding its exclusive lock (released when closed):
     two runs appending to one file would interleave lines that neither can resume from."""
-    # a fifo would block the open; a device or directory is no results file
-    regular_or_missing(path, TournamentError, "results file")
-    try:
-        fh = path.open("ab")  # creates the file if need be; appending changes nothing
-    except OSError as exc:
-        raise TournamentError(f"{path}: cannot open: {exc.strerror or exc}") from None
-    if fcntl is not None:  # POSIX; elsewhere runs are not guarded
-        try:
-            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            fh.close()
-            raise TournamentError(f"{path} is being written by another selfplay run (it holds "
-                                  f"the file's lock): wait for it to end, or use another "
-                                  f"--out file") from None
-    return fh
+    return lock_exclusive(path, TournamentError,
+                          f"{path} is being written by another selfplay run (it holds the "
+                          f"file's lock): wait for it to end, or use another --out file")
 
 
 def _run_parallel(tasks: Iterable[dict[str, Any]], workers: int, mp_context: str,
