@@ -116,6 +116,9 @@ def test_the_hint_names_its_decision_and_greys_or_goes_with_the_board(page):
     page.click("#hint-start")
     page.wait_for_function("document.body.dataset.hintUpdates !== undefined", timeout=15000)
     assert page.inner_text("#hint-for").startswith("for decision 2 (P")
+    # why the best move is better than the second, by scoring category (arle_ai.play.why)
+    page.wait_for_selector("#hint-why .why")
+    assert re.match(r"Why .+ rather than .+: ", page.inner_text("#hint-why"))
     assert "columns" in page.inner_text("#hint-legend")
     assert "not a chance to win" in page.text_content("#legend")  # arle suggest's legend
     # stepping back: the hint is of another position, greyed and saying so
@@ -188,6 +191,7 @@ def test_load_a_record_step_through_it_and_analyse(page, shots, tmp_path):
     # the review of the move: what was better and its line, and a way to try again
     detail = page.inner_text("#review-detail")
     assert f"Decision {ply}:" in detail and "Better:" in detail and mark in detail
+    assert re.search(r"Why .+ rather than .+: ", detail)  # by scoring category
     assert page.is_visible("#retry")
     page.screenshot(path=str(shots / "web-analysis.png"))
     page.click("#retry")

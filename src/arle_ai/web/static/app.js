@@ -366,18 +366,17 @@ function renderReviewDetail(g) {
     for (const step of r.best_line) line.append(el("span", { class: `tag p${step.player}`, text: `P${step.player}` }), ` ${step.label}  `);
     box.append(line);
   }
-  if (r.why) box.append(whyTable(r.why));
+  if (r.why) box.append(whyLine(r.why));
   box.append(el("div", { class: "row" },
     el("button", { id: "retry", onclick: () => retry(m.ply) }, "Retry this decision"),
     el("button", { id: "play-better", onclick: () => playBetter(m.ply, r.best_text) }, "Play the better move")));
 }
 
-// The difference by scoring category between the better move and the move played.
-function whyTable(why) {
-  const t = el("table", { class: "data why" }, el("tr", {}, el("th", { text: "why (VP by category, better - played)" }), el("th", { text: "" })));
-  const rows = Object.entries(why.categories || why).filter(([, v]) => typeof v === "number" && Math.abs(v) >= 0.05).sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]));
-  for (const [k, v] of rows) t.append(el("tr", {}, el("td", { text: title(k) }), el("td", { class: "n", text: signed(v) })));
-  return t;
+// Why the better move is better, in the library's words (arle_ai.play.why): the mover's lead
+// in VP by scoring category, better move against the other.
+function whyLine(why) {
+  const better = why.better_label || why.better, other = why.other_label || why.other;
+  return el("div", { class: "why" }, el("b", { text: "Why " }), `${better} rather than ${other}: ${why.text}`);
 }
 
 async function retry(ply) {
@@ -424,6 +423,7 @@ function clearHint() {
   cancelHint();
   state.hintFor = null;
   $("hint-table").replaceChildren();
+  $("hint-why").replaceChildren();
   $("hint-status").textContent = "";
   $("hint-for").textContent = "";
   $("hint-body").classList.remove("stale");
@@ -447,6 +447,7 @@ async function startHint(seconds) {
   $("hint-stop").disabled = false;
   $("hint-start").disabled = true;
   $("hint-status").textContent = "starting...";
+  $("hint-why").replaceChildren();
   let updates = 0;
   const mine = () => state.hint === controller;
   try {
@@ -465,6 +466,7 @@ async function startHint(seconds) {
         // the position changed: the board's next reply starts the hint again
         if (why !== "stopped" || msg.data.message !== "the position changed") state.hintFollow = null;
         if (why !== "stopped") document.body.dataset.hintUpdates = String(updates);
+        $("hint-why").replaceChildren(...(msg.data.why ? [whyLine(msg.data.why)] : []));
       } else if (msg.kind === "error") { state.hintFollow = null; showMessage(msg.data); }
     }, controller.signal);
   } catch (e) {
