@@ -31,28 +31,33 @@ def _digest(bytes data):
 
 
 cdef class GameState:
-    """A Fields of Arle position (2 players). Mutable: :meth:`apply` changes it in place."""
+    """A Fields of Arle position (two players, or the solo game: :attr:`players`). Mutable:
+    :meth:`apply` changes it in place."""
 
     cdef State s
 
     def __init__(self):
         """GameState() is new_game(0), the standard opening of seed 0: a blank struct is not a
         position (no pending decision), and the core is never given one."""
-        setup_game(&self.s, 0, 0)
+        setup_game(&self.s, 0, 0, 0)
         flow(&self.s)
 
     # ---- construction ----
 
     @staticmethod
-    def new(seed=0, variant="standard"):
-        """The start position; buildings and the starting player are drawn from `seed`."""
+    def new(seed=0, variant="standard", players=2):
+        """The start position; buildings and the starting player are drawn from `seed` (the
+        solo game, players=1, deals the same buildings as the two-player game of that seed;
+        its one player always starts)."""
         if variant not in VARIANTS:
             raise ValueError(f"variant must be one of {VARIANTS}, not {variant!r}")
+        if isinstance(players, bool) or players not in PLAYER_COUNTS:
+            raise ValueError(f"players must be 1 (the solo game) or 2, not {players!r}")
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
             shown = repr(seed) if isinstance(seed, int) and abs(seed) < 10 ** 30 else "that"
             raise ValueError(f"seed must be an integer in 0..{MAX_SEED} (2**63 - 1), not {shown}")
         cdef GameState g = GameState.__new__(GameState)
-        setup_game(&g.s, <int64_t>seed, VARIANTS.index(variant))
+        setup_game(&g.s, <int64_t>seed, VARIANTS.index(variant), players == 1)
         flow(&g.s)
         return g
 
@@ -107,8 +112,14 @@ cdef class GameState:
     # ---- the game ----
 
     @property
+    def players(self):
+        """The number of players: 2, or 1 in the solo game."""
+        return 1 if self.s.solo else 2
+
+    @property
     def current_player(self):
-        """The player who must decide now (0 or 1), or None when the game is over."""
+        """The player who must decide now (0 or 1; always 0 in the solo game), or None when
+        the game is over."""
         cdef int p = current_player(&self.s)
         return None if p < 0 else p
 
@@ -126,8 +137,13 @@ cdef class GameState:
 
     @property
     def workers_placed(self):
-        """Workers placed or passed so far this half-year (0..8)."""
+        """Workers placed or passed so far this half-year (0..8; solo 0..rules.SOLO_WORKERS)."""
         return self.s.turn
+
+    @property
+    def workers_per_half_year(self):
+        """Workers placed in a half-year: 8 (4 per player), or the solo player's."""
+        return turns_per_half_year(&self.s)
 
     @property
     def special_action_by(self):
@@ -258,26 +274,41 @@ cdef class GameState:
     # ---- scoring ----
 
     def scores(self):
-        """Final VP per player (the current standing before the end)."""
-        return [score_half(&self.s.pl[0]) / 2.0, score_half(&self.s.pl[1]) / 2.0]
+        """Final VP per player (the current standing before the end); one entry in the solo
+        game, whose result is that score."""
+        return _scores(&self.s)
 
     def score_breakdown(self, int p):
         """The scoring categories of player p; the values sum to scores()[p]."""
-        if p not in (0, 1):
-            raise ValueError(f"player must be 0 or 1, not {p!r}")
+        self._check_player(p)
         cdef int parts[NSCORE]
         score_parts(&self.s.pl[p], parts)
         return {SCORE_CATEGORIES[i]: parts[i] / 2.0 for i in range(NSCORE)}
 
     def winner(self):
-        """0 or 1 at the end (ties broken by the rules), None before."""
+        """0 or 1 at the end (ties broken by the rules), None before. A solo game has no
+        winner (its result is scores()[0]): ValueError."""
+        self._two_players("winner")
         if not is_terminal(&self.s):
             return None
         return winner_of(&self.s)
 
     def tie_break_player(self):
-        """The player who would start the next half-year (wins a tie at the end)."""
+        """The player who would start the next half-year (wins a tie at the end); ValueError
+        in the solo game (no tie-break)."""
+        self._two_players("tie_break_player")
         return next_start_player(&self.s)
+
+    def _two_players(self, what):
+        if self.s.solo:
+            raise ValueError(f"{what}: a solo game has no winner and no tie-break (its result "
+                             "is the score: scores()[0], score_breakdown(0))")
+
+    def _check_player(self, p):
+        if self.s.solo and p != 0:
+            raise ValueError(f"player must be 0 in the solo game (one player), not {p!r}")
+        if p not in (0, 1):
+            raise ValueError(f"player must be 0 or 1, not {p!r}")
 
     def breeding_plans(self):
         """The newborn vectors (sheep, cattle, horse) the pending breeding decision offers."""
@@ -289,7 +320,7 @@ cdef class GameState:
 
     def vehicle_kind_at(self, int player, int slot):
         """The barn piece key of vehicle `slot` of `player` (for notation), or None."""
-        if player not in (0, 1) or not 0 <= slot < self.s.pl[player].nveh:
+        if player not in range(self.players) or not 0 <= slot < self.s.pl[player].nveh:
             return None
         return VEHICLE_KEYS[self.s.pl[player].veh[slot].kind]
 
@@ -336,8 +367,10 @@ cdef void _check_unpickled(State* s) except *:
     cdef State again
     cdef int pi, t, i
     cdef Player* p
-    if not 0 < s.sp <= STACK or not 0 <= s.variant < len(VARIANTS):
-        raise ValueError("unpickled state: not a position (bad decision stack or variant)")
+    if (not 0 < s.sp <= STACK or not 0 <= s.variant < len(VARIANTS)
+            or not 0 <= s.solo <= 1):
+        raise ValueError("unpickled state: not a position (bad decision stack, variant or "
+                         "player count)")
     for i in range(s.sp):
         if not 0 < s.stack[i].kind < NKINDS:
             raise ValueError(f"unpickled state: pending[{i}] is no kind of decision")
@@ -359,9 +392,17 @@ cdef void _check_unpickled(State* s) except *:
         raise ValueError("unpickled state is not the position its fields describe")
 
 
-def new_game(seed=0, variant="standard"):
-    """A new 2-player game; `seed` draws the buildings and the starting player."""
-    return GameState.new(seed, variant)
+def new_game(seed=0, variant="standard", players=2):
+    """A new game of `players` (2, or 1 for the solo game); `seed` draws the buildings and the
+    two-player game's starting player."""
+    return GameState.new(seed, variant, players)
+
+
+cdef list _scores(State* s):
+    """Final VP (or the standing) per player: one entry in the solo game."""
+    if s.solo:
+        return [score_half(&s.pl[0]) / 2.0]
+    return [score_half(&s.pl[0]) / 2.0, score_half(&s.pl[1]) / 2.0]
 
 
 def random_playout(GameState state, seed=0, max_steps=100000):
@@ -372,7 +413,7 @@ def random_playout(GameState state, seed=0, max_steps=100000):
     cdef int steps = max_steps
     with nogil:
         playout_random(&s, &rng, steps)
-    return [score_half(&s.pl[0]) / 2.0, score_half(&s.pl[1]) / 2.0]
+    return _scores(&s)
 
 
 def random_playout_steps(GameState state, seed=0, max_steps=100000):
@@ -382,7 +423,7 @@ def random_playout_steps(GameState state, seed=0, max_steps=100000):
     cdef int steps, limit = max_steps
     with nogil:
         steps = playout_random(&s, &rng, limit)
-    return [score_half(&s.pl[0]) / 2.0, score_half(&s.pl[1]) / 2.0], steps
+    return _scores(&s), steps
 
 
 def random_playouts(GameState state, int n, seed=0):

@@ -4,7 +4,7 @@
 # from another rules-like module (the tests change a number and watch the engine follow).
 #
 # Offers: the number tables (TOOL_*, BUILDING_VP, VEH_*, DEST_*, DELIV_*, BCOST_*, SPACE_*,
-#   EXCH_*, BUILD_*, USE_*, SUPPLY_*, ...), the codes GIVE_* and VK_*, the name tuples
+#   EXCH_*, BUILD_*, USE_*, SUPPLY_*, the solo readings SOLO_*, ...), the codes GIVE_* and VK_*, the name tuples
 #   GOOD_NAMES, ANIMAL_NAMES, LOAD_NAMES; _rules; _reload_tables and _TABLES_LOADS (the
 #   refills so far: what is built from the tables, like _position_limits, compares it).
 # Uses: _tables, _state.
@@ -167,6 +167,12 @@ cdef int8_t NDRAWS[NVARIANTS]               # per variant (standard, first-game)
 cdef int8_t DRAW_FIRST[NVARIANTS][MAX_DRAWS]  # a colour group: first building, group size,
 cdef int8_t DRAW_COUNT[NVARIANTS][MAX_DRAWS]  # and how many go on the board (drawn at random
 cdef int8_t DRAW_KEEP[NVARIANTS][MAX_DRAWS]   # when fewer than the group)
+
+# the solo game's readings (rules.SOLO_*; docs/rules-decisions.md S2-S6)
+cdef int8_t SOLO_TURNS          # workers the solo player places per half-year
+cdef int8_t SOLO_SPECIAL        # 1: the special action at most once per half-year; 0: never
+cdef int8_t SOLO_OWN_BLOCK      # 1: a space holding the solo player's worker is closed to the others
+cdef int8_t SOLO_SUPPLY_TWO     # 1: the absent seat holds a second board's starting tiles
 
 cdef int8_t HOME_VP_STALL, HOME_VP_DEPOT, HOME_VP_STABLE, HOME_VP_DOUBLE_STALL
 cdef int8_t HOME_VP_FOREST, HOME_VP_PARK, HOME_VP_HYDRATED, HOME_VP_DEHYDRATED, HOME_VP_BOARDWALK
@@ -496,6 +502,21 @@ cdef void _load_start(r) except *:
     START_STALLS = home["stall"]
 
 
+cdef void _load_solo(r) except *:
+    global SOLO_TURNS, SOLO_SPECIAL, SOLO_OWN_BLOCK, SOLO_SUPPLY_TWO
+    n = r.SOLO_WORKERS
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= TURNS_PER_HALF_YEAR:
+        raise ValueError(f"SOLO_WORKERS must be an integer in 1..{TURNS_PER_HALF_YEAR} (the "
+                         f"turns a half-year holds), not {n!r}")
+    for name in ("SOLO_SPECIAL_ACTION", "SOLO_OWN_WORKERS_BLOCK", "SOLO_SUPPLY_AS_TWO_PLAYERS"):
+        if not isinstance(getattr(r, name), bool):
+            raise ValueError(f"{name} must be True or False, not {getattr(r, name)!r}")
+    SOLO_TURNS = n
+    SOLO_SPECIAL = 1 if r.SOLO_SPECIAL_ACTION else 0
+    SOLO_OWN_BLOCK = 1 if r.SOLO_OWN_WORKERS_BLOCK else 0
+    SOLO_SUPPLY_TWO = 1 if r.SOLO_SUPPLY_AS_TWO_PLAYERS else 0
+
+
 cdef void _fill_codes(int8_t* codes, int8_t* counts, items, bint animals, str name) except *:
     """Up to MAX_PARTS (what, n) pairs of table `name` into a code row and a count row
     (-1 / 0 when unused)."""
@@ -779,6 +800,7 @@ cdef void _load_data(r) except *:
     _load_travel(r)
     _load_goods_and_scoring(r)
     _load_start(r)
+    _load_solo(r)
     _load_effects(r)
     _load_gifts(r)
     _load_land(r)

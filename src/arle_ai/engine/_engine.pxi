@@ -1,8 +1,9 @@
 # Turn structure, setup, inventorying and the game end; the legal actions and their
 # application for every kind of decision.
 #
-# Offers: is_summer, space_season, turn_player, next_start_player, current_player,
-#   is_terminal; setup_game; flow, flow_into, flow_step (run the automatic frames);
+# Offers: is_summer, space_season, turns_per_half_year, turn_player, next_start_player,
+#   program_player, current_player, is_terminal; setup_game, setup_absent_seat (the solo
+#   game's second seat); flow, flow_into, flow_step (run the automatic frames);
 #   legal_actions, is_legal, apply_action, apply_action_next, apply_raw (the engine's entry
 #   points: the playouts, the search and GameState call these); the HE_* and INV_* steps.
 # Uses: _tables, _state, _data, _rng, _frames, _home, _barn (sort_vehicles), _subdecisions,
@@ -12,7 +13,9 @@
 # Invariants: a position handed out (after flow) has a decision on top or is over: automatic
 #   frames never wait; a decision with one choice is made for the player and one with none is
 #   finished; legal_actions lists ids sorted and without duplicates, and apply_raw is given
-#   only ids it listed (is_legal checks outside input).
+#   only ids it listed (is_legal checks outside input). In the solo game (State.solo) player
+#   0 takes every turn and every step of the half-year's end; the absent seat pl[1] never
+#   acts and changes only at setup.
 
 cdef inline int is_summer(State* s) noexcept nogil:
     return s.half_year & 1
@@ -21,14 +24,30 @@ cdef inline int space_season(int space) noexcept nogil:
     """1 for a summer space, 0 for a winter space."""
     return 1 if space < NSEASON_SPACES else 0
 
+cdef inline int turns_per_half_year(State* s) noexcept nogil:
+    """Workers placed in a half-year: both players' in turn, or the solo player's."""
+    return SOLO_TURNS if s.solo else TURNS_PER_HALF_YEAR
+
 cdef inline int turn_player(State* s) noexcept nogil:
+    if s.solo:
+        return 0
     return s.start_player if (s.turn & 1) == 0 else 1 - s.start_player
 
 cdef inline int next_start_player(State* s) noexcept nogil:
-    """Starting player of the next half-year (core.md 7.2)."""
+    """Starting player of the next half-year (core.md 7.2); the solo player always starts
+    (core.md 8.7)."""
+    if s.solo:
+        return 0
     if s.special_by >= 0:
         return 1 - s.special_by
     return 1 - s.start_player
+
+cdef inline int program_player(State* s, int other) noexcept nogil:
+    """The player a step of the half-year's end program is for: the start player's step, or
+    the other player's (-1 in the solo game, which has no other player)."""
+    if not other:
+        return s.start_player
+    return -1 if s.solo else 1 - s.start_player
 
 cdef inline int current_player(State* s) noexcept nogil:
     if s.sp == 0:
@@ -71,14 +90,30 @@ cdef uint32_t draw_buildings(uint64_t* rng, int first, int count, int keep) noex
         mask |= (<uint32_t>1) << idx[i]
     return mask
 
-cdef void setup_game(State* s, int64_t seed, int variant) noexcept nogil:
+cdef void setup_absent_seat(Player* p) noexcept nogil:
+    """The second seat of a solo game: no player. It holds nothing, or with
+    rules.SOLO_SUPPLY_AS_TWO_PLAYERS the starting tiles a second home board takes from the
+    shared supply (which counts what both seats hold)."""
+    memset(p, 0, sizeof(Player))
+    if SOLO_SUPPLY_TWO:
+        p.grain_fields = START_GRAIN_FIELDS
+        p.flax_fields = START_FLAX_FIELDS
+        p.stalls = START_STALLS
+
+cdef void setup_game(State* s, int64_t seed, int variant, int solo) noexcept nogil:
+    """The start position of `seed`: the buildings drawn (the same for both player counts),
+    then the two-player game's starting player; the solo player always starts."""
     cdef int i
     memset(s, 0, sizeof(State))
     s.seed = seed
     s.rng = rng_seed(seed)
     s.variant = <int8_t>variant
+    s.solo = 1 if solo else 0
     setup_player(&s.pl[0])
-    setup_player(&s.pl[1])
+    if solo:
+        setup_absent_seat(&s.pl[1])
+    else:
+        setup_player(&s.pl[1])
     # buildings: per colour group, all of it or a random draw of as many as the board has spaces
     for i in range(NDRAWS[variant]):
         if DRAW_KEEP[variant][i] < DRAW_COUNT[variant][i]:
@@ -87,7 +122,7 @@ cdef void setup_game(State* s, int64_t seed, int variant) noexcept nogil:
         else:
             s.in_play |= ((<uint32_t>1 << DRAW_COUNT[variant][i]) - 1) << DRAW_FIRST[variant][i]
     s.available = s.in_play
-    s.start_player = <int8_t>rng_below(&s.rng, 2)
+    s.start_player = 0 if solo else <int8_t>rng_below(&s.rng, 2)
     s.half_year = 1
     s.turn = 0
     s.special_by = -1
@@ -240,15 +275,16 @@ cdef void inventory_step(State* s, int pi, int step) noexcept nogil:
 cdef void half_end_step(State* s, Frame* f) noexcept nogil:
     """One step of the end-of-half-year program (HE_*); pushes decisions as they arise."""
     cdef int pc = program_step(f)
-    cdef int sp = s.start_player
     cdef int pi, step
     set_program_step(f, pc + 1)
     if pc == HE_WINDOW_START or pc == HE_WINDOW_OTHER:
-        push_plain(s, K_END_WINDOW, sp if pc == HE_WINDOW_START else 1 - sp)
+        pi = program_player(s, pc == HE_WINDOW_OTHER)
+        if pi >= 0:
+            push_plain(s, K_END_WINDOW, pi)
         return
     if pc == HE_NOVEMBER_START or pc == HE_NOVEMBER_OTHER:
-        pi = sp if pc == HE_NOVEMBER_START else 1 - sp
-        if is_summer(s) and owns_november_house(s, pi):
+        pi = program_player(s, pc == HE_NOVEMBER_OTHER)
+        if pi >= 0 and is_summer(s) and owns_november_house(s, pi):
             s.pl[pi].november_used = 0
             push_plain(s, K_NOVEMBER, pi)
         return
@@ -260,12 +296,13 @@ cdef void half_end_step(State* s, Frame* f) noexcept nogil:
         set_program_step(f, HE_INVENTORY_START)
         return
     if pc < HE_PREPARE:
-        pi = sp if pc < HE_INVENTORY_OTHER else 1 - sp
+        pi = program_player(s, pc >= HE_INVENTORY_OTHER)
         step = (pc - HE_INVENTORY_START) % (HE_INVENTORY_OTHER - HE_INVENTORY_START)
-        if step < INV_DONE:
+        if step < INV_DONE and pi >= 0:
             inventory_step(s, pi, step)
         else:
-            set_program_step(f, HE_INVENTORY_OTHER if pc < HE_INVENTORY_OTHER else HE_PREPARE)
+            set_program_step(f, HE_INVENTORY_OTHER if pc < HE_INVENTORY_OTHER and not s.solo
+                             else HE_PREPARE)
         return
     if pc == HE_PREPARE:
         if s.half_year >= HALF_YEARS:
@@ -281,8 +318,8 @@ cdef void half_end_step(State* s, Frame* f) noexcept nogil:
         push_plain(s, K_TURN, s.start_player)
         return
     if pc == HE_FINAL_START or pc == HE_FINAL_OTHER:
-        pi = sp if pc == HE_FINAL_START else 1 - sp
-        if has_final_anytime(s, pi):
+        pi = program_player(s, pc == HE_FINAL_OTHER)
+        if pi >= 0 and has_final_anytime(s, pi):
             push_plain(s, K_FINAL_WINDOW, pi)
         return
     # game over
@@ -292,7 +329,7 @@ cdef void half_end_step(State* s, Frame* f) noexcept nogil:
 cdef void advance_turn(State* s) noexcept nogil:
     pop(s)
     s.turn += 1
-    if s.turn < TURNS_PER_HALF_YEAR:
+    if s.turn < turns_per_half_year(s):
         push_plain(s, K_TURN, turn_player(s))
     else:
         push_program(s, s.start_player, HE_WINDOW_START)
@@ -364,9 +401,9 @@ cdef int turn_actions(State* s, int pi, int* out) noexcept nogil:
     out[n] = ACT_PASS
     n += 1
     for i in range(NSPACES):
-        if s.occupied & (<uint32_t>1 << i):
+        if s.occupied & (<uint32_t>1 << i) and (SOLO_OWN_BLOCK or not s.solo):
             continue
-        if space_season(i) != summer and s.special_by >= 0:
+        if space_season(i) != summer and (s.special_by >= 0 or (s.solo and not SOLO_SPECIAL)):
             continue
         if space_can_start(s, pi, i, space_season(i) != summer):
             out[n] = ACT_PLACE + i

@@ -23,10 +23,20 @@ _DECISION_KIND_NAMES = ("turn", "end_window", "feed", "breed", "discard", "final
 
 cdef inline int workers_placed_by(State* s, int pi) noexcept nogil:
     """Workers player pi has placed (or passed) this half-year: turns alternate from the start
-    player, who takes the even turns."""
+    player, who takes the even turns; the solo player takes every turn (the absent seat
+    none)."""
+    if s.solo:
+        return s.turn if pi == 0 else 0
     if pi == s.start_player:
         return (s.turn + 1) // 2
     return s.turn // 2
+
+
+cdef inline int workers_left(State* s, int pi) noexcept nogil:
+    """Workers player pi still places this half-year (none for the solo game's absent seat)."""
+    if s.solo:
+        return SOLO_TURNS - s.turn if pi == 0 else 0
+    return TURNS_PER_HALF_YEAR // NP - workers_placed_by(s, pi)
 
 
 cdef inline int animal_room(Player* p) noexcept nogil:
@@ -72,7 +82,7 @@ cdef int write_player(State* s, int pi, float* out) noexcept nogil:
     out[k] = land_total(p); k += 1
     out[k] = land_free(p); k += 1
     out[k] = animal_room(p); k += 1
-    out[k] = 4 - workers_placed_by(s, pi); k += 1
+    out[k] = workers_left(s, pi); k += 1
     for i in range(NDEST):
         out[k] = 1 if p.dest_loaded & (1 << i) else 0; k += 1
     for i in range(NDEST):
@@ -89,11 +99,17 @@ cdef int write_player(State* s, int pi, float* out) noexcept nogil:
 
 cdef int write_features(State* s, int me, float* out) noexcept nogil:
     """The feature vector of `s` seen by player `me` (0 or 1): `me`'s block, the opponent's
-    block, then the shared board and the pending decision. Returns the slots written."""
+    block (all 0 in the solo game), then the shared board and the pending decision. Returns
+    the slots written."""
     cdef int k = 0, i, opp = 1 - me, kind = -1, step = -1
     cdef Frame* f
     k += write_player(s, me, out + k)
-    k += write_player(s, opp, out + k)
+    if s.solo:
+        # the solo game's absent seat: an empty opponent block (no real player's is all 0)
+        memset(out + k, 0, k * sizeof(float))
+        k += k
+    else:
+        k += write_player(s, opp, out + k)
     for i in range(1, 10):
         out[k] = 1 if s.half_year == i else 0; k += 1
     out[k] = 1 if is_summer(s) else 0; k += 1
@@ -245,7 +261,7 @@ cdef int _count_features():
     cdef float buf[NFEAT_MAX]
     cdef State s
     memset(&s, 0, sizeof(State))
-    setup_game(&s, 0, 0)
+    setup_game(&s, 0, 0, 0)
     flow(&s)
     return write_features(&s, 0, buf)
 
@@ -265,6 +281,9 @@ cdef int _perspective(State* s, object player) except -2:
         return 0 if p < 0 else p
     if player not in (0, 1) or isinstance(player, bool):
         raise ValueError(f"player must be 0, 1 or None, not {player!r}")
+    if s.solo and player != 0:
+        raise ValueError(f"player must be 0 or None in the solo game (one player), not "
+                         f"{player!r}")
     return player
 
 

@@ -2,7 +2,7 @@
 #
 # Offers: SPACE_KEYS, TOOL_KEYS, BUILDING_KEYS, VEHICLE_KEYS, DEST_KEYS, FLIP_NAMES, TILE_NAMES,
 #   LOAD_ITEM_NAMES (rules.py keys by index); FRAME_KINDS (by K_*), SUB_FRAMES (by F_* -
-#   F_PAY_BUILDING), VARIANTS (by VARIANT_*), POSITION_FORMAT, MAX_SEED; ACTION_LAYOUT,
+#   F_PAY_BUILDING), VARIANTS (by VARIANT_*), PLAYER_COUNTS, POSITION_FORMAT, MAX_SEED; ACTION_LAYOUT,
 #   NUM_ACTIONS_PY, HALF_END_PROGRAM; _frame_step_name.
 # Uses: _tables (NSPACES, NUM_ACTIONS), _data (_rules, LOAD_NAMES), _frames (F_*), _engine
 #   (HE_*, INV_DONE).
@@ -24,6 +24,7 @@ FRAME_KINDS = ("none", "turn", "end_window", "unused", "feed", "breed", "discard
 SUB_FRAMES = ("pay_building", "cut", "flip", "master", "field", "forest", "animals", "deliver",
               "smithy", "farmers_inn", "bakehouse", "give_animals", "give_clothing", "junk_dealer")
 VARIANTS = ("standard", "first-game")  # by VARIANT_* value (_state.pxi)
+PLAYER_COUNTS = tuple(_rules.PLAYER_COUNTS)  # solo (State.solo = 1) and two players
 POSITION_FORMAT = "arle-position/1"
 
 # The action-id layout is rules.ACTION_LAYOUT (the enums ACT_* are generated from it).

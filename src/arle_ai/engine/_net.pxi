@@ -142,6 +142,18 @@ cdef double net_value(State* s, Net* net, double blend, double sigma,
     return (1.0 - blend) * p + blend * squash(m, sigma)
 
 
+cdef double solo_net_value(State* s, Net* net, Weights* w, double* margin0) noexcept nogil:
+    """The solo player's value in [0, 1] of a position that is not over, as a solo model (one
+    trained on solo games, whose margin output is the player's final score) sees it:
+    solo_value of the predicted score. Sets the predicted score in place of the margin."""
+    cdef float x[NFEAT_MAX]
+    cdef double y[NET_OUTPUTS]
+    write_features(s, 0, x)
+    net_forward(net, x, y)
+    margin0[0] = y[NET_OUT_MARGIN]
+    return solo_value(y[NET_OUT_MARGIN], w)
+
+
 cdef class ValueNet:
     """A value model in the core, built from plain arrays (see arle_ai.search.net for the file format):
     mean, inv_std (NUM_FEATURES), w0 (2 x NUM_FEATURES), w1 (hidden x NUM_FEATURES),
@@ -337,16 +349,24 @@ cdef class NetEvaluator(LeafEvaluator):
     RolloutEvaluator does) and the model values where it stopped (a finished game gets
     terminal_value). Priors (PUCT): the model's policy head, a softmax of its logits /
     `policy_temperature` over the legal actions; a model without one (format 1) gives the base
-    class's heuristic softmax."""
+    class's heuristic softmax.
+
+    Solo positions are valued by `solo_model` (a model trained on solo games, whose margin
+    output is the final score: solo_net_value) and take their priors from its policy head;
+    without a solo model, the static evaluation of the player's score values them (as
+    StaticEvaluator does) and the heuristic softmax gives their priors. The two-player model
+    never values a solo game."""
 
     cdef readonly ValueNet model
+    cdef readonly ValueNet solo_model
+    cdef bint has_solo
     cdef int horizon
     cdef readonly object rollout_horizon
     cdef readonly bint heuristic
     cdef readonly double policy_temperature
 
     def __init__(self, weights, ValueNet model, prior_temperature=2.0, horizon=None,
-                 bint heuristic=True, policy_temperature=1.0):
+                 bint heuristic=True, policy_temperature=1.0, ValueNet solo_model=None):
         LeafEvaluator.__init__(self, weights, prior_temperature)
         if model is None:
             raise ValueError("NetEvaluator needs a ValueNet")
@@ -357,6 +377,10 @@ cdef class NetEvaluator(LeafEvaluator):
             raise ValueError(f"policy_temperature must be a number in (0, "
                              f"{NET_TEMPERATURE_MAX:g}], not {policy_temperature!r}")
         self.policy_temperature = policy_temperature
+        if solo_model is not None:
+            solo_model._ready()
+        self.solo_model = solo_model
+        self.has_solo = solo_model is not None
         if horizon is not None and (not isinstance(horizon, int) or isinstance(horizon, bool)
                                     or horizon < 0):
             raise ValueError(f"horizon must be None or a non-negative integer, not {horizon!r}")
@@ -375,6 +399,12 @@ cdef class NetEvaluator(LeafEvaluator):
             rollout_play(&t, rng, &self.w, 1 if self.heuristic else 0, self.horizon)
         if is_terminal(&t):
             v0 = terminal_value(&t, &self.w, margin0)
+        elif t.solo:
+            if self.has_solo:
+                v0 = solo_net_value(&t, &self.solo_model.net, &self.w, margin0)
+            else:
+                margin0[0] = eval_player(&t, 0, &self.w)
+                v0 = solo_value(margin0[0], &self.w)
         else:
             v0 = net_value(&t, &self.model.net, self.w.w[W_MARGIN_BLEND], self.w.w[W_SIGMA],
                            margin0)
@@ -383,12 +413,15 @@ cdef class NetEvaluator(LeafEvaluator):
     cdef void priors(self, State* s, int* actions, int n, float* out) noexcept nogil:
         cdef float x[NFEAT_MAX]
         cdef int me = current_player(s)
-        if self.model.net.nact == 0:
+        cdef Net* net = &self.model.net
+        if s.solo:
+            net = &self.solo_model.net if self.has_solo else NULL
+        if net == NULL or net.nact == 0:
             LeafEvaluator.priors(self, s, actions, n, out)
             return
         write_features(s, 0 if me < 0 else me, x)
-        net_priors(&self.model.net, x, actions, n, self.policy_temperature, out)
+        net_priors(net, x, actions, n, self.policy_temperature, out)
 
     def __reduce__(self):
         return (NetEvaluator, (self.weights, self.model, self.temperature, self.rollout_horizon,
-                               self.heuristic, self.policy_temperature))
+                               self.heuristic, self.policy_temperature, self.solo_model))

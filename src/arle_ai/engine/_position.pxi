@@ -71,7 +71,7 @@ cdef dict _state_to_dict(State* s):
         pending.append(fr)
     return {
         "format": POSITION_FORMAT,
-        "setup": {"seed": s.seed, "variant": VARIANTS[s.variant],
+        "setup": {"seed": s.seed, "variant": VARIANTS[s.variant], "players": 1 if s.solo else 2,
                   "buildings": _bits(s.in_play, BUILDING_KEYS)},
         "half_year": s.half_year,
         "season": "summer" if s.half_year & 1 else "winter",
@@ -80,7 +80,8 @@ cdef dict _state_to_dict(State* s):
         "special_action_by": None if s.special_by < 0 else s.special_by,
         "occupied": occupied,
         "buildings_on_board": _bits(s.available, BUILDING_KEYS),
-        "players": [_player_to_dict(&s.pl[0]), _player_to_dict(&s.pl[1])],
+        "players": ([_player_to_dict(&s.pl[0])] if s.solo
+                    else [_player_to_dict(&s.pl[0]), _player_to_dict(&s.pl[1])]),
         "pending": pending,
     }
 
@@ -130,6 +131,8 @@ def _build_position_limits():
         tools.append((TOOL_KEYS[t], tuple([TOOL_VALUE[t][k] for k in range(TOOL_LEN[t])])))
     return {
         "format": POSITION_FORMAT, "max_seed": MAX_SEED, "variants": VARIANTS,
+        "player_counts": PLAYER_COUNTS, "solo_workers": SOLO_TURNS,
+        "solo_special_action": bool(SOLO_SPECIAL),
         "buildings": BUILDING_KEYS, "building_index": _index(BUILDING_KEYS),
         # the board's building space each building goes on (its colour's), as loaded
         "building_spaces": _BUILDING_SPACES, "colour_spaces": dict(_COLOUR_SPACES),
@@ -312,19 +315,21 @@ cdef void _check_stack(State* s) except *:
     names = FRAME_KINDS
     if bk not in (K_TURN, K_ADVANCE, K_HALF_END, K_GAME_OVER):
         raise PositionError("pending[0]: the bottom frame must be turn, advance, half_end or game_over")
-    if bk in (K_TURN, K_ADVANCE) and (s.turn >= TURNS_PER_HALF_YEAR or bp != turn_player(s)):
+    cdef int turns = turns_per_half_year(s)
+    if bk in (K_TURN, K_ADVANCE) and (s.turn >= turns or bp != turn_player(s)):
         raise PositionError(f"pending[0]: a {names[bk]} of player {bp} does not match "
                             f"{s.turn} workers placed (the turn is player {turn_player(s)}'s, and "
-                            f"only {TURNS_PER_HALF_YEAR} workers are placed in a half-year)")
-    if bk in (K_HALF_END, K_GAME_OVER) and s.turn != TURNS_PER_HALF_YEAR:
-        raise PositionError(f"pending[0]: {names[bk]} comes only after all {TURNS_PER_HALF_YEAR} "
+                            f"only {turns} workers are placed in a half-year)")
+    if bk in (K_HALF_END, K_GAME_OVER) and s.turn != turns:
+        raise PositionError(f"pending[0]: {names[bk]} comes only after all {turns} "
                             f"workers are placed, not {s.turn}")
     if bk == K_GAME_OVER and (s.sp != 1 or s.half_year != HALF_YEARS):
         raise PositionError(f"pending: game_over is the only frame, after half-year {HALF_YEARS}")
     if bk == K_HALF_END:
         pc = program_step(&s.stack[0])
         # (the inventorying slots: HE_INVENTORY_START.., HE_INVENTORY_OTHER.., 10 steps each)
-        if not (pc < 2 * HE_INVENTORY_OTHER - HE_INVENTORY_START or pc == HE_PREPARE
+        if not (pc < (HE_INVENTORY_OTHER if s.solo else 2 * HE_INVENTORY_OTHER - HE_INVENTORY_START)
+                or pc == HE_PREPARE
                 or (s.half_year == HALF_YEARS and HE_FINAL_START <= pc <= HE_GAME_END)):
             raise PositionError(f"pending[0].a: {pc} is not a step of the half-year's end")
     actions = []  # the action steps on the stack, bottom first
@@ -340,6 +345,9 @@ cdef void _check_stack(State* s) except *:
             if i != 1 or bk != K_HALF_END or program_step(&s.stack[0]) not in steps:
                 raise PositionError(f"{where}: a {names[k]} decision comes only right above "
                                     f"half_end, at its step {steps[0]} or {steps[1]}")
+            if s.solo and program_step(&s.stack[0]) != steps[0]:
+                raise PositionError(f"{where}: at step {steps[1]} the decision is the other "
+                                    "player's, and a solo game has none")
             owner = s.start_player if program_step(&s.stack[0]) == steps[0] else 1 - s.start_player
             if f.player != owner:
                 raise PositionError(f"{where}.player: at this step the decision is player "
@@ -391,14 +399,20 @@ cdef void _state_from_checked(State* s, c) except *:
     """Fill `s` from a CheckedPosition (arle_ai.formats.position.check_position), checking what needs
     the engine; PositionError names the problem."""
     cdef Player* p
-    cdef int pi, who, placed_by, turns_of, placing, n_occupied
+    cdef int pi, who, placed_by, turns_of, placing, n_occupied, nplayers = len(c.players)
     memset(s, 0, sizeof(State))
     _guard(0 <= c.seed <= MAX_SEED and 0 <= c.variant < len(VARIANTS)
            and _bits_within(c.in_play, NBUILDINGS) and _bits_within(c.available, NBUILDINGS)
            and 1 <= c.half_year <= HALF_YEARS and 0 <= c.start_player <= 1
            and 0 <= c.workers_placed <= TURNS_PER_HALF_YEAR and -1 <= c.special_by <= 1
            and _bits_within(c.occupied, NSPACES) and c.occupied_by & ~c.occupied == 0
-           and len(c.players) == 2, "setup or turn")
+           and nplayers in PLAYER_COUNTS, "setup or turn")
+    # the solo game: player 0 alone, always starting (check_position names each of these)
+    _guard(nplayers == 2 or (c.start_player == 0 and c.special_by <= (0 if SOLO_SPECIAL else -1)
+                             and c.occupied_by == 0 and c.workers_placed <= SOLO_TURNS
+                             and (c.pending is None
+                                  or all(fr[1] <= 0 for fr in c.pending))), "solo game")
+    s.solo = 1 if nplayers == 1 else 0
     s.seed = c.seed
     s.rng = rng_seed(c.seed)
     s.variant = c.variant
@@ -410,8 +424,10 @@ cdef void _state_from_checked(State* s, c) except *:
     s.occupied = c.occupied
     s.occupied_by = c.occupied_by
     s.available = c.available
-    for pi in range(2):
+    for pi in range(nplayers):
         _player_from_checked(&s.pl[pi], c.players[pi], pi)
+    if s.solo:
+        setup_absent_seat(&s.pl[1])
     for pi in range(2):
         owned = s.pl[pi].buildings
         if owned & s.available:
@@ -434,14 +450,14 @@ cdef void _state_from_checked(State* s, c) except *:
         if left < 0:
             raise PositionError(f"players: more {what} than the game has")
     if c.pending is None:
-        if s.turn < TURNS_PER_HALF_YEAR:
+        if s.turn < turns_per_half_year(s):
             push_plain(s, K_TURN, turn_player(s))
         else:
             push_program(s, s.start_player, HE_WINDOW_START)
     else:
         _frames_from_checked(s, c.pending)
         _check_stack(s)
-    for pi in range(2):
+    for pi in range(nplayers):
         discard_pending = any(s.stack[i].kind == K_DISCARD and s.stack[i].player == pi
                               for i in range(s.sp))
         if not discard_pending and not housable(&s.pl[pi]):
@@ -455,9 +471,12 @@ cdef void _state_from_checked(State* s, c) except *:
     if n_occupied > s.turn + placing:
         raise PositionError(f"occupied: {n_occupied} spaces taken but only {s.turn + placing} "
                             "workers placed")
-    for who in range(2):
+    for who in range(nplayers):
         placed_by = popcount32(s.occupied & s.occupied_by if who else s.occupied & ~s.occupied_by)
-        turns_of = (s.turn + (1 if who == s.start_player else 0)) // 2
+        if s.solo:
+            turns_of = s.turn
+        else:
+            turns_of = (s.turn + (1 if who == s.start_player else 0)) // 2
         if placing and who == turn_player(s):
             turns_of += 1
         if placed_by > turns_of:

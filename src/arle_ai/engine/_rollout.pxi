@@ -1,12 +1,13 @@
 # Static evaluation and heuristic rollouts in C (weights from arle_ai.search.heuristics).
 #
 # Offers: Weights and the W_* slots, _weights_from (checked weights); eval_player,
-#   eval_margin, squash, terminal_value, player_values, action_score; heuristic_step,
+#   eval_margin, squash, solo_value, estimate_value, terminal_value, player_values, action_score; heuristic_step,
 #   rollout_play, rollout; the Python functions rollout_value, final_value, final_values,
 #   evaluate, action_scores, heuristic_playouts.
 # Uses: _tables, _state, _rng, _home, _engine, _scoring, _api (GameState).
 # Invariants: no evaluation or value is NaN or infinite (weights are checked finite and
-#   bounded, sigma positive); values are player 0's, in [0, 1]; heuristic_step chooses what
+#   bounded, sigma and solo_sigma positive); values are player 0's, in [0, 1] (the solo game:
+#   the squashed score; its "margin" is the score); heuristic_step chooses what
 #   heuristic_pick (the reference policy) chooses.
 
 from libc.math cimport tanh, exp
@@ -24,7 +25,9 @@ cdef enum:
     W_SIGMA = 9         # squashing scale of a VP margin into a win probability
     W_MARGIN_BLEND = 10 # share of the squashed margin in a finished game's value
     W_OWN_BLEND = 11    # share of the player's own VP (non-zero-sum; 0: the zero-sum value)
-    NWEIGHTS = 12
+    W_SOLO_CENTER = 12  # solo game: the score (VP) valued 0.5
+    W_SOLO_SIGMA = 13   # solo game: squashing scale of the score around solo_center
+    NWEIGHTS = 14
     OWN_VP_SCALE = 200  # own VP worth the whole own-score term (own VP / 200, clipped to 0..1)
 
 ctypedef struct Weights:
@@ -32,7 +35,7 @@ ctypedef struct Weights:
 
 cdef inline double game_left(State* s) noexcept nogil:
     """Share of the game still to play: 1 at the start, 0 after the last half-year."""
-    cdef double h = s.half_year - 1 + s.turn / 8.0
+    cdef double h = s.half_year - 1 + s.turn / <double>turns_per_half_year(s)
     return 1.0 - h / 9.0 if h < 9 else 0.0
 
 cdef double eval_player(State* s, int pi, Weights* w) noexcept nogil:
@@ -67,17 +70,39 @@ cdef double eval_player(State* s, int pi, Weights* w) noexcept nogil:
     return v
 
 cdef inline double eval_margin(State* s, int pi, Weights* w) noexcept nogil:
+    """Player pi's evaluation margin over the opponent; in the solo game, pi's own evaluation
+    (there is no opponent: the search's "margin" there is the player's score)."""
+    if s.solo:
+        return eval_player(s, pi, w)
     return eval_player(s, pi, w) - eval_player(s, 1 - pi, w)
 
 cdef inline double squash(double margin, double sigma) noexcept nogil:
     return 0.5 + 0.5 * tanh(margin / sigma)
 
+cdef inline double solo_value(double vp, Weights* w) noexcept nogil:
+    """The solo player's value in [0, 1] of a final score (or an estimate of it): the score
+    squashed around solo_center with scale solo_sigma, so a higher score is always better."""
+    return squash(vp - w.w[W_SOLO_CENTER], w.w[W_SOLO_SIGMA])
+
+cdef inline double estimate_value(State* s, double m, Weights* w) noexcept nogil:
+    """Player 0's value of an estimate m where an evaluation stopped before the end: m is the
+    VP margin (two players) or the solo player's VP."""
+    if s.solo:
+        return solo_value(m, w)
+    return squash(m, w.w[W_SIGMA])
+
 cdef double terminal_value(State* s, Weights* w, double* margin0) noexcept nogil:
     """The value of a finished game for player 0, the one definition the search, the rollouts
     and the analysis share: win 1 / loss 0 (ties are broken by the rules), blended with the
-    squashed VP margin (share `margin_blend`). Sets player 0's VP margin."""
-    cdef double m = (score_half(&s.pl[0]) - score_half(&s.pl[1])) / 2.0
-    cdef double win = 1.0 if winner_of(s) == 0 else 0.0
+    squashed VP margin (share `margin_blend`). Sets player 0's VP margin. The solo game: the
+    squashed score (solo_value; no win), and the score in place of the margin."""
+    cdef double m, win
+    if s.solo:
+        m = score_half(&s.pl[0]) / 2.0
+        margin0[0] = m
+        return solo_value(m, w)
+    m = (score_half(&s.pl[0]) - score_half(&s.pl[1])) / 2.0
+    win = 1.0 if winner_of(s) == 0 else 0.0
     margin0[0] = m
     return (1.0 - w.w[W_MARGIN_BLEND]) * win + w.w[W_MARGIN_BLEND] * squash(m, w.w[W_SIGMA])
 
@@ -203,7 +228,9 @@ cdef int heuristic_step(State* s, uint64_t* rng, Weights* w, int* buf, int n) no
         t[0] = s[0]
         apply_raw(t, j)
         nc = flow_into(t, bufs[cand])
-        sc = cached_eval(t, s, pi, w, &mine) - cached_eval(t, s, 1 - pi, w, &theirs)
+        sc = cached_eval(t, s, pi, w, &mine)
+        if not s.solo:
+            sc -= cached_eval(t, s, 1 - pi, w, &theirs)
         if sc > best_sc:
             best_sc = sc
             best_n = nc
@@ -247,7 +274,7 @@ cdef double rollout(State* s, uint64_t* rng, Weights* w, int heuristic, int hori
         return terminal_value(s, w, margin0)
     m = eval_margin(s, 0, w)
     margin0[0] = m
-    return squash(m, w.w[W_SIGMA])
+    return estimate_value(s, m, w)
 
 
 WEIGHT_MAX = 1e6    # the largest evaluation weight (in size) the core accepts
@@ -255,12 +282,13 @@ cdef enum:
     ROLLOUT_HORIZON_MAX = 100   # rollout horizons in half-years (the game has 9); -1: to the end
 MAX_HORIZON = ROLLOUT_HORIZON_MAX
 _WEIGHT_NAMES = ("tool", "food", "fuel", "land", "goods", "textile", "diversity", "epsilon",
-                 "sample", "sigma", "margin_blend", "own_blend")
+                 "sample", "sigma", "margin_blend", "own_blend", "solo_center", "solo_sigma")
 
 
 cdef void _weights_from(object seq, Weights* w) except *:
     """Copy checked weights into `w`: every one finite and within WEIGHT_MAX, epsilon and
-    margin_blend and own_blend probabilities, sample a count in 0..MAX_LEGAL, sigma positive (it divides),
+    margin_blend and own_blend probabilities, sample a count in 0..MAX_LEGAL, sigma and
+    solo_sigma positive (they divide),
     so that no evaluation or value in the core is NaN or infinite."""
     cdef int i
     if len(seq) != NWEIGHTS:
@@ -276,8 +304,8 @@ cdef void _weights_from(object seq, Weights* w) except *:
             raise ValueError(f"weight {name} is a share: it must be in 0..1, not {x!r}")
         if i == W_SAMPLE and not 0.0 <= x <= MAX_LEGAL:
             raise ValueError(f"weight sample must be in 0..{MAX_LEGAL}, not {x!r}")
-        if i == W_SIGMA and not x > 0.0:
-            raise ValueError(f"weight sigma must be positive, not {x!r}")
+        if i in (W_SIGMA, W_SOLO_SIGMA) and not x > 0.0:
+            raise ValueError(f"weight {name} must be positive, not {x!r}")
     for i in range(NWEIGHTS):
         w.w[i] = values[i]
 
@@ -316,7 +344,7 @@ def final_value(GameState state, weights):
 
 def final_values(GameState state, weights):
     """A finished game's ((player 0's value, player 1's value), player 0's VP margin): the
-    search's values (terminal_value, then player_values: 1 - the other's unless own_blend > 0).
+    search's values (the solo game: ((the player's value,), the score)) (terminal_value, then player_values: 1 - the other's unless own_blend > 0).
     ValueError before the end."""
     cdef Weights w
     cdef double m = 0
@@ -325,13 +353,17 @@ def final_values(GameState state, weights):
         raise ValueError("the game is not over")
     _weights_from(weights, &w)
     player_values(&state.s, &w, terminal_value(&state.s, &w, &m), values)
+    if state.s.solo:
+        return (values[0],), m
     return (values[0], values[1]), m
 
 
 def evaluate(GameState state, weights):
-    """The static evaluation of both players (VP estimates)."""
+    """The static evaluation of each player (VP estimates; one in the solo game)."""
     cdef Weights w
     _weights_from(weights, &w)
+    if state.s.solo:
+        return [eval_player(&state.s, 0, &w)]
     return [eval_player(&state.s, 0, &w), eval_player(&state.s, 1, &w)]
 
 

@@ -22,7 +22,8 @@
 # Uses: _tables, _state (COMPARE_SIZE), _rng, _engine, _api (GameState, IllegalActionError),
 #   _rollout.
 # Invariants: nothing in the simulation loop touches a Python object (the loop runs without
-#   the GIL); the tree stays within its memory ceiling; a transposition needs both hashes.
+#   the GIL); the tree stays within its memory ceiling; a transposition needs both hashes; a
+#   solo tree selects on its edges' mean scores normalised over this search's range.
 
 from libc.stdint cimport uint16_t
 from libc.stdlib cimport malloc, realloc, free
@@ -175,7 +176,7 @@ cdef class StaticEvaluator(LeafEvaluator):
     cdef void value(self, State* s, uint64_t* rng, double* values,
                     double* margin0) noexcept nogil:
         margin0[0] = eval_margin(s, 0, &self.w)
-        player_values(s, &self.w, squash(margin0[0], self.w.w[W_SIGMA]), values)
+        player_values(s, &self.w, estimate_value(s, margin0[0], &self.w), values)
 
 
 cdef class RolloutEvaluator(LeafEvaluator):
@@ -224,6 +225,8 @@ cdef class SearchTree:
     cdef uint64_t key_mask
     cdef uint64_t rng
     cdef float* prior_buf
+    # the solo game: the range of the edges' mean scores this search (_solo_q)
+    cdef double solo_lo, solo_hi
 
     def __cinit__(self):
         self.nodes = NULL
@@ -260,6 +263,7 @@ cdef class SearchTree:
         self.edges = NULL
         self.n_nodes = self.cap_nodes = self.n_edges = self.cap_edges = 0
         self.refused = 0
+        self._forget_score_range()
         self.index_cap = 1024
         self.index = <int32_t*>malloc(self.index_cap * sizeof(int32_t))
         if self.index == NULL:
@@ -412,20 +416,40 @@ cdef class SearchTree:
         self.n_nodes += 1
         return <int32_t>(self.n_nodes - 1)
 
+    cdef inline void _forget_score_range(self) noexcept nogil:
+        self.solo_lo = 1e300
+        self.solo_hi = -1e300
+
+    cdef inline double _solo_q(self, Edge* e) noexcept nogil:
+        """A solo edge's value for selection: its mean score normalised over the range of
+        the mean scores seen this search (0 the lowest, 1 the highest; 0.5 while the range is
+        empty). A score has no fixed scale (leaf estimates and final scores differ as the game
+        goes on), so the tree compares scores with each other, as MuZero does for unbounded
+        rewards, instead of through a fixed squash."""
+        if self.solo_hi > self.solo_lo:
+            return (e.margin - self.solo_lo) / (self.solo_hi - self.solo_lo)
+        return 0.5
+
     cdef inline double _prior(self, Node* node, Edge* e) noexcept nogil:
         if node.flags & NODE_HAS_PRIORS:
             return e.prior * (1.0 / PRIOR_SCALE)
         return 1.0 / node.n
 
-    cdef inline int _select(self, Node* node, double c, int puct) noexcept nogil:
-        """UCT (c * sqrt(ln N / n), unvisited first) or PUCT (c * P * sqrt(N) / (1 + n))."""
+    cdef inline int _select(self, Node* node, double c, int puct, int solo) noexcept nogil:
+        """UCT (c * sqrt(ln N / n), unvisited first) or PUCT (c * P * sqrt(N) / (1 + n)), on
+        the edges' values (the solo game: their normalised mean scores, _solo_q)."""
         cdef Edge* e = &self.edges[node.first]
         cdef int i, best_i = 0
         cdef double u, q, best = -1.0, lg, sq
         if puct:
             sq = sqrt(node.total + 1.0)
             for i in range(node.n):
-                q = e[i].value if e[i].visits else 0.5
+                if not e[i].visits:
+                    q = 0.5
+                elif solo:
+                    q = self._solo_q(&e[i])
+                else:
+                    q = e[i].value
                 u = q + c * self._prior(node, &e[i]) * sq / (1 + e[i].visits)
                 if u > best:
                     best = u
@@ -435,7 +459,8 @@ cdef class SearchTree:
         for i in range(node.n):
             if e[i].visits == 0:
                 return i
-            u = e[i].value + c * sqrt(lg / e[i].visits)
+            q = self._solo_q(&e[i]) if solo else e[i].value
+            u = q + c * sqrt(lg / e[i].visits)
             if u > best:
                 best = u
                 best_i = i
@@ -444,7 +469,7 @@ cdef class SearchTree:
     cdef void _simulate(self, State* root, int32_t root_id, LeafEvaluator ev, double c,
                         int puct, int32_t* path_node, int32_t* path_edge) noexcept nogil:
         cdef State s = root[0]
-        cdef int depth = 0, i
+        cdef int depth = 0, i, solo = root.solo
         cdef int32_t nid = root_id
         cdef int64_t slot, ei
         cdef uint64_t key
@@ -455,7 +480,7 @@ cdef class SearchTree:
         cdef Edge* e
         while True:
             node = &self.nodes[nid]
-            i = self._select(node, c, puct)
+            i = self._select(node, c, puct, solo)
             path_node[depth] = nid
             path_edge[depth] = i
             depth += 1
@@ -484,6 +509,11 @@ cdef class SearchTree:
             m = m0 if node.player == 0 else -m0
             e.value += <float>((v - e.value) / e.visits)
             e.margin += <float>((m - e.margin) / e.visits)
+            if solo:
+                if e.margin < self.solo_lo:
+                    self.solo_lo = e.margin
+                if e.margin > self.solo_hi:
+                    self.solo_hi = e.margin
 
     # ---- the Python face ----
 
@@ -492,13 +522,15 @@ cdef class SearchTree:
         self.rng = rng_seed(<int64_t>(seed & 0x7FFFFFFFFFFFFFFF))
 
     def ensure_root(self, GameState state, LeafEvaluator ev, bint puct=False):
-        """Add `state`'s node if it is not in the tree (clearing a full tree to make room).
-        Returns False for a finished game."""
+        """Start a search from `state`: add its node if it is not in the tree (clearing a full
+        tree to make room) and, in the solo game, forget the range of scores of the last
+        search (_solo_q). Returns False for a finished game."""
         cdef uint64_t key
         cdef uint32_t check
         cdef int64_t slot
         if is_terminal(&state.s):
             return False
+        self._forget_score_range()
         state_hash(&state.s, &key, &check)
         slot = self._slot(key, check)
         if self.index[slot] >= 0:

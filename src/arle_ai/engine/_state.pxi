@@ -1,6 +1,7 @@
 # The game state: one fixed-size C struct, no pointers, no Python objects.
 #
-# Offers: the types State, Player, Vehicle, Frame; the frame kinds K_*, the variants VARIANT_*,
+# Offers: the types State (State.solo: the player count), Player, Vehicle, Frame; the frame
+#   kinds K_*, the variants VARIANT_*,
 #   the bounds STACK, GOODS_MAX, BOTTLENECKS_MAX, MOOR_TILES, NOVEMBER_BITS; COMPARE_SIZE.
 # Uses: _tables (the sizes); libc's integer types, memset, memcmp, memcpy.
 # Invariants: copy is a struct assignment; two positions are equal when their first
@@ -104,7 +105,9 @@ ctypedef struct State:
     int8_t special_by         # player who used the special action this half-year, or -1
     int8_t variant            # VARIANT_STANDARD or VARIANT_FIRST_GAME
     int8_t sp                 # frames on the stack
-    int8_t pad0
+    int8_t solo               # 1: the solo game (one player; pl[1] is the absent seat, see
+                              # setup_absent_seat); 0: two players. This byte was padding,
+                              # always 0, so older raw two-player positions stay valid.
     int8_t pad1
     Frame stack[STACK]
     # ---- below: not part of equality ----

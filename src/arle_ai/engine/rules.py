@@ -87,8 +87,14 @@ __all__ = [
     "LOADING_STATION_PEAT_SIZE",
     # the engine's setup and home-board numbers
     "PLAYERS",
+    "PLAYER_COUNTS",
     "HALF_YEARS",
     "WORKERS_PER_PLAYER",
+    # the solo game's readings
+    "SOLO_WORKERS",
+    "SOLO_SPECIAL_ACTION",
+    "SOLO_OWN_WORKERS_BLOCK",
+    "SOLO_SUPPLY_AS_TWO_PLAYERS",
     "START_ANIMALS",
     "START_HOME",
     "MOOR_PEAT",
@@ -789,9 +795,26 @@ LOADING_STATION_PEAT_SIZE = 1
 # Setup and the home board (core.md §1, §2-§3, §8.5)
 # ---------------------------------------------------------------------------------------------
 
-PLAYERS = 2  # the engine plays the 2-player game
+PLAYERS = 2  # seats of a position: the two-player game; a solo game uses the first only
+PLAYER_COUNTS = (1, 2)  # the games the engine plays: solo (core.md §1.4, §8.7) and two players
 HALF_YEARS = 9  # summer 1, winter 1, ..., summer 5 (core.md §7)
 WORKERS_PER_PLAYER = 4  # placed alternately each half-year
+
+# The solo game (core.md §1.4, §7.2-§7.4, §8.7): the two-player game without the opponent. The
+# reference knows its rules only from memory and reviews; each reading below is one switch,
+# pinned by a test (docs/rules-decisions.md, S1-S8; tests/rules/test_solo.py).
+# S2: workers placed per half-year, on the four month spaces, one after another.
+SOLO_WORKERS = 4
+# S4: a space of the other half-year (the special action) at most once per half-year, as in the
+# two-player game. False: never (philihp/fields-of-arle forbids it in solo, actions.md §7.4).
+SOLO_SPECIAL_ACTION = True
+# S5: a space holding your worker is closed to your later workers of the half-year, as an
+# occupied space is in the two-player game. False: your own workers close nothing.
+SOLO_OWN_WORKERS_BLOCK = True
+# S6: the shared tile supply. False: no second home board is set up, so its starting tiles (a
+# grain field, a flax field, a stall) stay in the supply. True: the supply is what a two-player
+# set-up leaves.
+SOLO_SUPPLY_AS_TWO_PLAYERS = False
 
 START_ANIMALS = {"horse": 1}
 # Home-board tiles at the start: 3 hydrated moors, the boardwalk with 4 peat, 1 grain field,

@@ -131,24 +131,45 @@ def _check_legal(state: _core.GameState, legal: Sequence[int]) -> None:
 def _check_turn_state(state: _core.GameState, d: dict[str, Any]) -> None:
     if not 1 <= state.half_year <= MAX_HALF_YEARS:
         _fail("half_year", f"{state.half_year} is outside 1..{MAX_HALF_YEARS}")
+    players = state.players
+    if players not in rules.PLAYER_COUNTS or len(d["players"]) != players or (
+            d["setup"]["players"] != players):
+        _fail("players", f"{players} players, {len(d['players'])} in the position, "
+              f"setup.players {d['setup'].get('players')!r}")
+    workers = rules.SOLO_WORKERS if players == 1 else WORKERS_PER_PLAYER
     placed = [0, 0]
     for who in d["occupied"].values():
+        if who >= players:
+            _fail("occupied", f"a worker of player {who} in a {players}-player game")
         placed[who] += 1
-    for p in (0, 1):
-        if placed[p] > WORKERS_PER_PLAYER:
-            _fail("occupied", f"player {p} has {placed[p]} workers out, more than "
-                  f"{WORKERS_PER_PLAYER}")
-    if state.workers_placed > 2 * WORKERS_PER_PLAYER:
-        _fail("workers_placed", f"{state.workers_placed} is more than both players' workers")
+    for p in range(players):
+        if placed[p] > workers:
+            _fail("occupied", f"player {p} has {placed[p]} workers out, more than {workers}")
+    if state.workers_placed > players * workers:
+        _fail("workers_placed", f"{state.workers_placed} is more than the players' workers")
+    if players == 1:
+        if state.start_player != 0 or state.current_player not in (0, None):
+            _fail("start_player", "the solo player (0) starts and decides everything")
+        if state.special_action_by not in (None, 0) or (
+                state.special_action_by is not None and not rules.SOLO_SPECIAL_ACTION):
+            _fail("special_action_by", f"{state.special_action_by!r} in the solo game")
 
 
 def _check_scores(state: _core.GameState) -> None:
     scores = state.scores()
-    for p in (0, 1):
+    if len(scores) != state.players:
+        _fail("scores()", f"{len(scores)} scores for {state.players} players")
+    for p in range(state.players):
         parts = state.score_breakdown(p)
         if abs(sum(parts.values()) - scores[p]) > 1e-9:
             _fail(f"score_breakdown({p})", f"parts sum to {sum(parts.values())}, "
                   f"scores() says {scores[p]}")
+    if state.players == 1:
+        try:
+            state.winner()
+        except ValueError:
+            return
+        _fail("winner()", "a solo game has no winner, but winner() answered")
     if state.is_terminal() and state.winner() not in (0, 1, None):
         _fail("winner()", f"{state.winner()!r} is not 0, 1 or None")
 
@@ -158,7 +179,8 @@ def check_invariants(state: _core.GameState) -> None:
     the first violation: goods non-negative and within caps, tools on their tracks, animals
     housed and supplies not exceeded (the position validator, via a to_dict round trip), the
     JSON round trip, copies equal and independent, legal actions sorted, in range and accepted,
-    at most 4 workers out per player, and score breakdowns summing to the scores."""
+    at most 4 workers out per player, and score breakdowns summing to the scores; in the solo
+    game, one player who starts and decides everything and has no winner."""
     d = state.to_dict()
     for i, p in enumerate(d["players"]):
         _check_player(i, p)
@@ -217,6 +239,7 @@ class RandomGame:
     seed: int
     variant: str
     start: _core.GameState
+    players: int = 2
     actions: list[int] = field(default_factory=list)
     final: _core.GameState | None = None
 
@@ -236,14 +259,16 @@ def play_random_game(
     on_step: Callable[[_core.GameState, int], None] | None = None,
     max_steps: int = 10_000,
     start: _core.GameState | None = None,
+    players: int = 2,
 ) -> RandomGame:
-    """Play one game from the setup of ``seed`` (or from ``start``) to the end with
-    ``policy``, its randomness seeded by ``seed`` too. With ``check``, run check_invariants
-    after every decision; an InvariantError then names the seed and the decision number that
-    reproduce it. ``on_step(state_before, action)`` is called before each decision."""
+    """Play one game of ``players`` (2, or 1: the solo game) from the setup of ``seed`` (or
+    from ``start``) to the end with ``policy``, its randomness seeded by ``seed`` too. With
+    ``check``, run check_invariants after every decision; an InvariantError then names the
+    seed and the decision number that reproduce it. ``on_step(state_before, action)`` is
+    called before each decision."""
     rng = random.Random(seed)
-    state = _core.new_game(seed, variant) if start is None else start.copy()
-    game = RandomGame(seed, state.variant, state.copy())
+    state = _core.new_game(seed, variant, players) if start is None else start.copy()
+    game = RandomGame(seed, state.variant, state.copy(), state.players)
     if check:
         check_invariants(state)
     while not state.is_terminal():
@@ -258,17 +283,20 @@ def play_random_game(
             try:
                 check_invariants(state)
             except InvariantError as exc:
-                raise InvariantError(f"seed {seed}, variant {variant}, after decision "
+                solo = " (solo)" if state.players == 1 else ""
+                raise InvariantError(f"seed {seed}, variant {variant}{solo}, after decision "
                                      f"{len(game.actions)}: {exc}") from None
     game.final = state
     return game
 
 
-def random_position(seed: int, decisions: int, variant: str = "standard") -> _core.GameState:
-    """A reproducible position: the setup of ``seed``, then ``decisions`` uniformly random
-    legal actions (``random.Random(seed)``), fewer if the game ends first."""
+def random_position(seed: int, decisions: int, variant: str = "standard",
+                    players: int = 2) -> _core.GameState:
+    """A reproducible position: the setup of ``seed`` (``players`` 2, or 1 for the solo
+    game), then ``decisions`` uniformly random legal actions (``random.Random(seed)``), fewer
+    if the game ends first."""
     rng = random.Random(seed)
-    state = _core.new_game(seed, variant)
+    state = _core.new_game(seed, variant, players)
     for _ in range(decisions):
         if state.is_terminal():
             break
@@ -286,20 +314,27 @@ def game_states(
     max_depth: int = 200,
     variants: Iterable[str] = ("standard", "first-game"),
     seeds: tuple[int, int] = (0, 2**31 - 1),
+    players: Iterable[int] = (2,),
 ) -> Any:
-    """A hypothesis strategy of reachable positions: a setup from a random seed, then
+    """A hypothesis strategy of reachable positions: a setup from a random seed (of one of the
+    player counts ``players``: ``(1,)`` solo games, ``(1, 2)`` both), then
     ``min_depth``..``max_depth`` random legal decisions (fewer if the game ends). The
     decisions are drawn as indexes into the legal actions, so failures shrink to short games."""
     from hypothesis import strategies as st
 
     variants = tuple(variants)
+    counts = tuple(players)
+    for n in counts:
+        if isinstance(n, bool) or n not in rules.PLAYER_COUNTS:
+            raise ValueError(f"players: {n!r} is not a player count {rules.PLAYER_COUNTS}")
 
     @st.composite
     def _states(draw: Any) -> _core.GameState:
         seed = draw(st.integers(*seeds))
         variant = draw(st.sampled_from(variants))
+        count = draw(st.sampled_from(counts))
         picks = draw(st.lists(st.integers(0, 1 << 16), min_size=min_depth, max_size=max_depth))
-        state = _core.new_game(seed, variant)
+        state = _core.new_game(seed, variant, count)
         for pick in picks:
             if state.is_terminal():
                 break

@@ -108,7 +108,7 @@ class CheckedPosition(NamedTuple):
     occupied: int  # mask over SPACE_KEYS
     occupied_by: int  # of those, the spaces of player 1
     available: int  # buildings on the board, mask over BUILDING_KEYS
-    players: tuple[CheckedPlayer, CheckedPlayer]
+    players: tuple[CheckedPlayer, ...]  # 2, or 1 in the solo game (setup.players)
     pending: tuple[CheckedFrame, ...] | None
 
 
@@ -293,7 +293,8 @@ def _check_player(r: _Reader, lim: dict[str, Any]) -> CheckedPlayer:
         november_used)
 
 
-def _check_frames(frames: list[Any], lim: dict[str, Any]) -> tuple[CheckedFrame, ...]:
+def _check_frames(frames: list[Any], lim: dict[str, Any], solo: bool
+                  ) -> tuple[CheckedFrame, ...]:
     if len(frames) > lim["stack"]:
         raise PositionError(f"pending: at most {lim['stack']} frames")
     kinds: tuple[str, ...] = lim["frame_kinds"]
@@ -325,6 +326,8 @@ def _check_frames(frames: list[Any], lim: dict[str, Any]) -> tuple[CheckedFrame,
         r.done()
         if kind != "game_over" and player < 0:
             raise PositionError(f"{r.name('player')}: must be 0 or 1")
+        if solo and player == 1:
+            raise PositionError(f"{r.name('player')}: a solo game has player 0 only")
         out.append(CheckedFrame(k, player, a, b, c, d, m))
     return tuple(out)
 
@@ -350,6 +353,12 @@ def check_position(d: object) -> CheckedPosition:
         raise PositionError(f"setup.variant: {_short(variant)} is not one of {list(variants)}")
     buildings: tuple[str, ...] = lim["buildings"]
     in_play = setup.keys_list("buildings", buildings, "building")
+    counts: tuple[int, ...] = lim["player_counts"]
+    nplayers = setup.get("players", 2)
+    if isinstance(nplayers, bool) or nplayers not in counts:
+        raise PositionError(f"setup.players: expected 1 (the solo game) or 2, got "
+                            f"{_short(nplayers)}")
+    solo = nplayers == 1
     setup.done()
     building_index: dict[str, int] = lim["building_index"]
     building_spaces: tuple[str, ...] = lim["building_spaces"]
@@ -364,10 +373,19 @@ def check_position(d: object) -> CheckedPosition:
     if season is not None and season != ("summer" if half_year & 1 else "winter"):
         raise PositionError(f"season: half-year {half_year} is not {_short(season)}")
     start_player = r.int("start_player", 0, 1, required=True)
-    turn = r.int("workers_placed", 0, lim["turns_per_half_year"], default=0)
+    if solo and start_player != 0:
+        raise PositionError("start_player: the solo player (0) always starts, not "
+                            f"{start_player}")
+    turn = r.int("workers_placed", 0,
+                 lim["solo_workers"] if solo else lim["turns_per_half_year"], default=0)
     sab = r.get("special_action_by", None)
     if sab is not None and (isinstance(sab, bool) or sab not in (0, 1)):
         raise PositionError(f"special_action_by: expected null, 0 or 1, got {_short(sab)}")
+    if solo and sab is not None and (sab != 0 or not lim["solo_special_action"]):
+        allowed = "null or 0" if lim["solo_special_action"] else (
+            "null (rules.SOLO_SPECIAL_ACTION is off: no special action in the solo game)")
+        raise PositionError(f"special_action_by: a solo game allows {allowed}, got "
+                            f"{_short(sab)}")
     special_by = -1 if sab is None else int(sab)
     occ = r.get("occupied", {})
     if not isinstance(occ, dict):
@@ -379,6 +397,8 @@ def check_position(d: object) -> CheckedPosition:
             raise PositionError(f"occupied.{key}: unknown action space")
         if isinstance(who, bool) or who not in (0, 1):
             raise PositionError(f"occupied.{key}: expected player 0 or 1, got {_short(who)}")
+        if solo and who != 0:
+            raise PositionError(f"occupied.{key}: a solo game has player 0 only, got {who}")
         i = lim["space_index"][key]
         occupied |= 1 << i
         if who == 1:
@@ -396,16 +416,19 @@ def check_position(d: object) -> CheckedPosition:
         raise PositionError("buildings_on_board: a building that is not in play "
                             "(setup.buildings)")
     players = r.get("players", required=True)
-    if not isinstance(players, list) or len(players) != 2:
-        raise PositionError("players: expected a list of 2 players")
-    checked = (_check_player(_Reader(players[0], "players[0]"), lim),
-               _check_player(_Reader(players[1], "players[1]"), lim))
+    if not isinstance(players, list) or len(players) != nplayers:
+        game = "the solo game (setup.players 1)" if solo else "a two-player game"
+        got = f"{len(players)}" if isinstance(players, list) else _short(players)
+        raise PositionError(f"players: expected a list of {nplayers} player"
+                            f"{'' if solo else 's'} for {game}, got {got}")
+    checked = tuple(_check_player(_Reader(players[i], f"players[{i}]"), lim)
+                    for i in range(nplayers))
     frames = r.get("pending", None)
     r.done()
     pending = None
     if frames is not None:
         if not isinstance(frames, list) or not frames:
             raise PositionError("pending: expected a non-empty list of decision frames")
-        pending = _check_frames(frames, lim)
+        pending = _check_frames(frames, lim, solo)
     return CheckedPosition(seed, variants.index(variant), in_play_mask, half_year, start_player,
                            turn, special_by, occupied, occupied_by, available, checked, pending)

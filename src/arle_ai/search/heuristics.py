@@ -24,6 +24,10 @@ squashed margin in a finished game's value, the rest being win = 1 / loss = 0). 
 search stops before the end, the static evaluation stands in) to each player's value, so that
 a player also wants points for themselves, not only the margin and the win; with it the search
 keeps a value per player (the game value is no longer zero-sum). See docs/search.md.
+
+The solo game has no opponent: its value is the player's final score (or, where the search
+stops before the end, the leaf's estimate of it), squashed as 0.5 + 0.5 tanh((score -
+``solo_center``) / ``solo_sigma``); the search reports the score in place of the margin.
 """
 
 from __future__ import annotations
@@ -51,6 +55,8 @@ class Weights:
     sigma: float = 12.0
     margin_blend: float = 0.2
     own_blend: float = 0.0
+    solo_center: float = 120.0
+    solo_sigma: float = 40.0
 
     def as_array(self) -> tuple[float, ...]:
         return astuple(self)
