@@ -54,7 +54,8 @@ def check(games: int, seed: int, workers: int, variant: str) -> None:
             pool = None
         else:
             with procs.sigint_ignored():  # the workers start here; Ctrl-C is ours
-                pool = multiprocessing.get_context("spawn").Pool(workers)
+                pool = multiprocessing.get_context("spawn").Pool(
+                    workers, procs.exit_with_parent, procs.parent_watch())
             results = pool.imap(check_game, jobs)
         checked = 0
         try:

@@ -333,7 +333,8 @@ def _play_missing(out: str | os.PathLike[str], config: DatagenConfig, workers: i
         import multiprocessing as mp
 
         with procs.sigint_ignored():  # the workers start here; Ctrl-C is the parent's
-            pool = mp.get_context("fork").Pool(min(workers, len(jobs)))
+            pool = mp.get_context("fork").Pool(min(workers, len(jobs)),
+                                               procs.exit_with_parent, procs.parent_watch())
         with pool:  # terminated on leaving, an interrupt too
             for _ in pool.imap_unordered(_play_and_save, jobs):
                 done += 1

@@ -440,7 +440,9 @@ def _run_parallel(tasks: Iterable[dict[str, Any]], workers: int, mp_context: str
     """Play ``tasks`` in ``workers`` processes, keeping only 2 per worker submitted at once."""
     ctx = multiprocessing.get_context(mp_context)
     todo = iter(tasks)
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
+                             initializer=procs.exit_with_parent,  # a killed parent ends them
+                             initargs=procs.parent_watch()) as pool:
         with procs.sigint_ignored():  # the workers start here; Ctrl-C is the parent's
             futures = {pool.submit(play_game, t) for t in itertools.islice(todo, 2 * workers)}
         try:

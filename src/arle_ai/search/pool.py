@@ -25,9 +25,11 @@ from arle_ai.search.tree import TreeSearch
 __all__ = ["WorkerPool", "split_iterations"]
 
 
-def _worker_main(conn: Connection, config: SearchConfig,
-                 evaluator: _core.LeafEvaluator) -> None:
-    """One worker: search each position it is sent with its own persistent tree."""
+def _worker_main(conn: Connection, config: SearchConfig, evaluator: _core.LeafEvaluator,
+                 watch: tuple[int, bool]) -> None:
+    """One worker: search each position it is sent with its own persistent tree; it ends
+    with its parent, however that ends (procs.exit_with_parent)."""
+    procs.exit_with_parent(*watch)
     search = TreeSearch(config, evaluator)
     while True:
         try:
@@ -64,7 +66,8 @@ class WorkerPool:
         self.procs: list[Any] = []
         for _ in range(config.workers):
             parent, child = ctx.Pipe()
-            proc = ctx.Process(target=_worker_main, args=(child, config, evaluator),
+            proc = ctx.Process(target=_worker_main,
+                               args=(child, config, evaluator, procs.parent_watch()),
                                daemon=True)
             with procs.sigint_ignored():  # Ctrl-C is the parent's; it ends the workers
                 proc.start()

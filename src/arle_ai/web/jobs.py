@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 import resource
 import signal
 import time
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from typing import Any
 
+from arle_ai.base import procs
 from arle_ai.engine import _core
 from arle_ai.formats.records import GameRecord
 from arle_ai.play.agents import agent_from_spec, choose_action
@@ -184,10 +186,14 @@ TARGETS: dict[str, Callable[..., None]] = {
     "hint": _hint_main, "move": _move_main, "analysis": _analysis_main}
 
 
-def _child_main(kind: str, *args: Any) -> None:
+def _child_main(kind: str, server: int, *args: Any) -> None:
     """A search process: Ctrl-C on ``arle serve`` reaches the whole process group, and the
-    server stops its searches itself (stop_all); a search interrupted printed a traceback."""
+    server stops its searches itself (stop_all); a search interrupted printed a traceback.
+    It ends with the server ``server`` (its parent is multiprocessing's forkserver, which
+    lives as long as its children do): a server killed with SIGKILL left its searches
+    running to their time limits."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    procs.exit_with_parent(server)
     TARGETS[kind](*args)
 
 
@@ -198,7 +204,8 @@ class Job:
         ctx = _mp()
         self.kind = kind
         self.recv_end, send_end = ctx.Pipe(duplex=False)
-        self.process = ctx.Process(target=_child_main, args=(kind, send_end, *args),
+        self.process = ctx.Process(target=_child_main,
+                                   args=(kind, os.getpid(), send_end, *args),
                                    daemon=True)
         self.process.start()
         send_end.close()
