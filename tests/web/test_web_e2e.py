@@ -64,8 +64,9 @@ def test_play_by_clicking_with_ai_replies_hint_and_undo(page, shots):
     page.wait_for_function("document.body.dataset.hintUpdates !== undefined", timeout=15000)
     assert int(page.evaluate("document.body.dataset.hintUpdates")) >= 4
     assert "simulations in" in page.inner_text("#hint-status")  # arle suggest's words
-    ply = int(ply_text(page).split()[1])
-    assert page.inner_text("#hint-for").startswith(f"for decision {ply + 1} (P0: ")
+    # labelled with the decision it answers (the hint follows the board to it)
+    ply = int(page.evaluate("document.body.dataset.hintPly"))
+    assert re.match(rf"for decision {ply + 1} \(P[01]: ", page.inner_text("#hint-for"))
     # the value as arle suggest writes it (0..1 with 3 decimals, not a percentage)
     value = page.inner_text("#hint-table .hint-row td:nth-child(3)")
     assert re.fullmatch(r"[01]\.\d{3}", value), value

@@ -189,7 +189,9 @@ function drawTools(svg, pos, cat, rows, x0, top, width, rowH) {
       cell.append(svgEl("rect", { x: cx + 1, y: y + 2, width: cellW - 2, height: h - 4, rx: 3, class: "tool-cell-bg" }));
       if (t.key === "shovels") { // two printed rows: the dikes (Dike Builder) over the clay (Clay Worker)
         cell.append(svgEl("text", { x: cx + 5, y: y + 13, "font-size": 10, class: "tool-dikes" }, `${cat.shovel_dikes[i]} dike${cat.shovel_dikes[i] > 1 ? "s" : ""}`));
-        cell.append(svgEl("text", { x: cx + 5, y: y + h - 7, "font-size": 12, "font-weight": "bold" }, `${v} clay`));
+        const clay = svgEl("text", { x: cx + 5, y: y + h - 7, "font-size": 12, "font-weight": "bold" }, String(v));
+        clay.append(svgEl("tspan", { "font-size": 9, "font-weight": "normal", dx: 2 }, "clay"));
+        cell.append(clay);
       } else {
         cell.append(svgEl("text", { x: cx + 6, y: y + h / 2 + 5, "font-size": 13, "font-weight": "bold" }, String(v)));
       }
