@@ -511,6 +511,13 @@ def test_analysis_gives_values_margins_and_mistakes(client):
     assert "no decisions" in error(client.get(f"/api/games/{fresh}/analysis"), 409)
 
 
+def test_a_solo_game_is_refused_by_name_not_with_a_500(client):
+    solo = arle_ai.new_game(seed=0, players=1)
+    for body in ({"position": solo.to_dict()}, {"text": solo.to_json()},
+                 {"record": GameRecord.from_position(solo).to_dict()}):
+        assert "solo game" in error(client.post("/api/games", json=body), 422)
+
+
 def test_variations_and_the_review_are_saved_and_reopened(client):
     rec = _record(seed=3, plies=8)
     gid, g = new(client, record=rec.to_dict(), seats=["human", "human"])

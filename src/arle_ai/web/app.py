@@ -181,6 +181,9 @@ class WebApp:
     async def new_game(self, request: Request) -> Response:
         body = await _body(request)
         game = _game_from_body(body)
+        if game.start.players != 2:  # the page draws two home boards and a winner
+            raise _bad(f"a solo game ({game.start.players} player) cannot be shown in the "
+                       f"browser app yet: the page plays the two-player game", 422)
         if "seats" in body:
             game.seats = _seats(body["seats"])
         gid = self.games.add(game)
