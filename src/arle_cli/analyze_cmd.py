@@ -34,6 +34,18 @@ LEGEND = (
     "~: other moves are as good as the best: the engine's choice, or within statistical noise",
     "  of it (the search cannot tell them apart)",
 )
+# The solo game: no win, the score in place of the margin.
+SOLO_LEGEND = (
+    "best: the engine's best move; the move played when it got no mark (it did not lose over",
+    "  0.01 beyond statistical noise; a move other than the engine's is searched on from the",
+    "  position after it)",
+    "lost: the engine's choice's value minus the played move's (value: the mean final score",
+    "  squashed into 0..1); VP lost: the drop in the mean final score the search expects",
+    "?, ??: the played move lost over 0.01, 0.05 beyond statistical noise (2 standard "
+    "errors)",
+    "~: other moves are as good as the best: the engine's choice, or within statistical noise",
+    "  of it (the search cannot tell them apart)",
+)
 
 
 def format_analysis(analysis: GameAnalysis, players: list[str],
@@ -56,7 +68,7 @@ def format_analysis(analysis: GameAnalysis, players: list[str],
                              ("", 0), (played, 34), (best + (" ~" if d.near_best else ""), 34),
                              (f"{d.value_lost:.3f}", -6), (f"{d.vp_lost:.1f}", -7),
                              (d.mark, 2)])  # a long name wraps in its column, never cut
-    lines.extend(LEGEND)
+    lines.extend(SOLO_LEGEND if analysis.players == 1 else LEGEND)
     lines.append("")
     lines.append("largest mistakes:")
     for d in analysis.mistakes():
@@ -72,7 +84,7 @@ def format_analysis(analysis: GameAnalysis, players: list[str],
             lines.append(f"    why: {d.why['text']}")
     if not analysis.mistakes():
         lines.append("  none beyond statistical noise")
-    for p in (0, 1):
+    for p in range(analysis.players):
         acc = analysis.accuracy(p)
         rate = analysis.best_move_rate(p)
         if acc is not None and rate is not None:
@@ -110,6 +122,8 @@ def analyze(record: str, player: int | None, iterations: int | None, time_limit:
     if iterations is not None and time_limit is not None:
         fail("give either --iterations or --time, not both")
     rec = load_record_file(record)
+    if player == 1 and rec.start.players == 1:
+        fail(f"--player 1: {record} is a solo game, whose one player is 0")
     budget = Budget.of(iterations, time_limit, ANALYZE_BUDGET)
     states = list(rec.states())
     reviewed = [ply for ply in range(len(rec.actions))

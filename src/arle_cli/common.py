@@ -156,6 +156,12 @@ def seed_option(help: str, maximum: int = MAX_SEED) -> Callable[[F], F]:
                         show_default=True, help=help)
 
 
+def players_option(help: str = "Players: 2, or 1 for the solo game.") -> Callable[[F], F]:
+    """The ``--players`` option (1 = the solo game, or 2; default 2)."""
+    return click.option("--players", type=click.IntRange(1, 2), default=2, show_default=True,
+                        help=help)
+
+
 def variant_option(help: str = "Building set of every game.") -> Callable[[F], F]:
     """The ``--variant`` option (standard or first-game, default standard)."""
     return click.option("--variant", type=click.Choice(VARIANTS), default="standard",
@@ -341,10 +347,11 @@ def position_argument(path: str | None, ply: int | None = None) -> arle_ai.GameS
     return load_game_file(path, ply)[0]
 
 
-def make_game(seed: int, variant: str) -> arle_ai.GameState:
-    """Return the start position for ``seed`` and ``variant``, failing cleanly on bad values."""
+def make_game(seed: int, variant: str, players: int = 2) -> arle_ai.GameState:
+    """Return the start position for ``seed``, ``variant`` and ``players`` (1: the solo
+    game), failing cleanly on bad values."""
     try:
-        return arle_ai.new_game(seed=seed, variant=variant)
+        return arle_ai.new_game(seed=seed, variant=variant, players=players)
     except ValueError as exc:
         fail(str(exc))
 

@@ -41,6 +41,7 @@ from arle_cli.common import (
     fail,
     hangup_as_interrupt,
     interrupted,
+    players_option,
     read_json,
     seed_option,
     write_text,
@@ -126,9 +127,15 @@ def _set_occupied(d: dict[str, Any], text: str) -> None:
     the workers placed grow to at least their number and the other season's space says who
     used the special action."""
     occupied: dict[str, int] = {}
+    solo = len(d["players"]) == 1
     if text.strip().lower() not in ("-", "none"):
         for part in text.split(";"):
             m = PLAYER.match(part)
+            if solo and not m:
+                m = PLAYER.match("P0 " + part)  # the solo player's spaces need no player
+            if solo and m and m.group(1) != "0":
+                raise Answer("a solo game has player 0 only: name the spaces holding your "
+                             "workers, e.g. 'Fisherman, Colonist'")
             if not m:
                 raise Answer(f"cannot read {part.strip()!r}: start with the player, e.g. "
                              f"'P0 Fisherman, Colonist; P1 Forester'")
@@ -250,7 +257,7 @@ def _set_buildings(d: dict[str, Any], i: int, keys: list[str]) -> list[str]:
     (the last question asks for the board's buildings). Answer: a building the other player
     owns, or one that has no place left."""
     home = d["players"][i]["home"]
-    other = d["players"][1 - i]["home"]["buildings"]
+    other = d["players"][1 - i]["home"]["buildings"] if len(d["players"]) == 2 else []
     setup, board = d["setup"]["buildings"], d["buildings_on_board"]
     for key in keys:
         if key in other:
@@ -285,7 +292,7 @@ def _set_buildings(d: dict[str, Any], i: int, keys: list[str]) -> list[str]:
 
 
 def _owner(d: dict[str, Any], key: str) -> int | None:
-    for i in (0, 1):
+    for i in range(len(d["players"])):
         if key in d["players"][i]["home"]["buildings"]:
             return i
     return None
@@ -443,10 +450,11 @@ def _home_counts(home: dict[str, Any]) -> str:
     return _counts({k: home[k] for k in keys}, lambda k: k.replace("_", " "))
 
 
-def _player_questions(i: int) -> list[Question]:
+def _player_questions(i: int, solo: bool = False) -> list[Question]:
     """Player ``i``'s questions, in an order where each answer's checks need only the answers
-    before it: the land (tiles, moors, buildings) before the animals housed on it."""
-    who = f"P{i}"
+    before it: the land (tiles, moors, buildings) before the animals housed on it; the solo
+    player's are asked as "your"."""
+    who = "your" if solo else f"P{i}"
 
     def p(x: dict[str, Any]) -> dict[str, Any]:
         player: dict[str, Any] = x["players"][i]
@@ -519,16 +527,32 @@ def _number(text: str) -> int:
 
 
 def _occupied(d: dict[str, Any]) -> str:
+    if len(d["players"]) == 1:
+        return ", ".join(names.space(k, qualified=True) for k in d["occupied"]) or "none"
     parts = [f"P{who} " + ", ".join(names.space(k, qualified=True)
                                      for k, w in d["occupied"].items() if w == who)
              for who in (0, 1) if who in d["occupied"].values()]
     return "; ".join(parts) or "none"
 
 
-def questions() -> list[Question]:
+def questions(players: int = 2) -> list[Question]:
     """Every question of the dialogue, in order: the game board's half-year, start player and
     workers, each player's board, and last the buildings still on the game board (which
-    needs both players' buildings)."""
+    needs both players' buildings). The solo game (``players`` 1) has no start player to
+    ask and one board."""
+    if players == 1:
+        return [
+            Question(lambda d: "half-year (1-9; odd = summer)", lambda d: str(d["half_year"]),
+                     lambda t, s: t.__setitem__("half_year", _number(s))),
+            Question(lambda d: "spaces holding your workers (e.g. 'Fisherman, Colonist'; '-' "
+                               "for none)", _occupied, _set_occupied),
+            Question(lambda d: f"workers placed or passed so far this half-year "
+                               f"(0-{rules.SOLO_WORKERS})",
+                     lambda d: str(d.get("workers_placed", 0)),
+                     lambda t, s: t.__setitem__("workers_placed", _number(s))),
+            *_player_questions(0, solo=True),
+            _board_question(),
+        ]
     return [
         Question(lambda d: "half-year (1-9; odd = summer)", lambda d: str(d["half_year"]),
                  lambda t, s: t.__setitem__("half_year", _number(s))),
@@ -541,18 +565,22 @@ def questions() -> list[Question]:
                  lambda t, s: t.__setitem__("workers_placed", _number(s))),
         *_player_questions(0),
         *_player_questions(1),
-        Question(lambda d: "buildings on the game board, not yet built (names separated by "
-                           "commas, or changes: '+Mill, -Joinery')",
-                 lambda d: ", ".join(names.building(b) for b in d["buildings_on_board"])
-                 or "none", _set_board),
+        _board_question(),
     ]
+
+
+def _board_question() -> Question:
+    return Question(lambda d: "buildings on the game board, not yet built (names separated by "
+                              "commas, or changes: '+Mill, -Joinery')",
+                    lambda d: ", ".join(names.building(b) for b in d["buildings_on_board"])
+                    or "none", _set_board)
 
 
 def _edit(d: dict[str, Any]) -> None:
     d.pop("pending", None)
     d.pop("season", None)
     click.echo(_lines(INTRO))
-    asked = questions()
+    asked = questions(len(d["players"]))
     k = 0
     while k < len(asked):
         if _ask(d, asked[k]):
@@ -597,7 +625,9 @@ def _stopped(file: str, before: dict[str, Any], d: dict[str, Any], ctrl_c: bool)
 @click.command()
 @click.argument("file", type=OUT_FILE)
 @seed_option("Setup seed of a new position when FILE does not exist yet.")
-def edit(file: str, seed: int) -> None:
+@players_option("Players of a new position when FILE does not exist yet: 2, or 1 for the "
+                "solo game (a FILE says its own).")
+def edit(file: str, seed: int, players: int) -> None:
     """Enter or change the position in FILE by answering questions (printed names or keys;
     Enter keeps a value). FILE is created from a new game when it does not exist."""
     if Path(file).exists():
@@ -607,7 +637,7 @@ def edit(file: str, seed: int) -> None:
         except ValueError as exc:
             fail(f"{file}: invalid position: {exc}")
     else:
-        d = arle_ai.new_game(seed=seed).to_dict()
+        d = arle_ai.new_game(seed=seed, players=players).to_dict()
     d.pop("pending", None)
     d.pop("season", None)
     before = copy.deepcopy(d)

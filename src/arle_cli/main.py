@@ -28,6 +28,7 @@ from arle_cli.common import (
     fail,
     interrupted,
     make_game,
+    players_option,
     position_argument,
     seed_option,
     variant_option,
@@ -84,6 +85,7 @@ def cli() -> None:
 @cli.command()
 @seed_option("Seed for the setup draw.")
 @variant_option("Building set: drawn by seed, or the rulebook's first-game set.")
+@players_option("Players: 2, or 1 for the solo game (the same buildings for a seed).")
 @click.option("--half-year", type=click.IntRange(1, 9), default=None,
               help="Start at this half-year (1-9, odd = summer) instead of the first.")
 @click.option("--start-player", type=click.IntRange(0, 1), default=None,
@@ -102,8 +104,8 @@ def cli() -> None:
 @click.option("--list-buildings", is_flag=True,
               help="Only list the buildings the seed deals onto the game board, by colour "
                    "(writes no position).")
-def new(seed: int, variant: str, half_year: int | None, start_player: int | None,
-        with_pending: bool, output: str | None, overwrite: bool,
+def new(seed: int, variant: str, players: int, half_year: int | None,
+        start_player: int | None, with_pending: bool, output: str | None, overwrite: bool,
         list_buildings: bool) -> None:
     """Write a start position as JSON (edit it by hand or with 'arle edit'; printed names
     are accepted where keys are)."""
@@ -115,7 +117,10 @@ def new(seed: int, variant: str, half_year: int | None, start_player: int | None
     if output is not None and Path(output).exists() and not overwrite:
         fail(f"{output} exists (a position entered there would be lost): choose another "
              f"file, or add --overwrite to replace it")
-    d = make_game(seed, variant).to_dict()
+    if players == 1 and start_player not in (None, 0):
+        fail("--start-player: the solo player (0) always starts; leave it out with "
+             "--players 1")
+    d = make_game(seed, variant, players).to_dict()
     if half_year is not None:
         d["half_year"] = half_year
         d["season"] = "summer" if half_year % 2 else "winter"
@@ -127,8 +132,10 @@ def new(seed: int, variant: str, half_year: int | None, start_player: int | None
         d = state.to_dict()
     write_text(json.dumps(d, indent=1), output)
     if output is not None:
-        click.echo(f"written to {output} (half-year {state.half_year}, start player "
-                   f"P{state.start_player}); 'arle edit {output}' fills in the rest")
+        who = ("the solo game" if state.players == 1
+               else f"start player P{state.start_player}")
+        click.echo(f"written to {output} (half-year {state.half_year}, {who}); "
+                   f"'arle edit {output}' fills in the rest")
 
 
 def buildings_dealt(state: arle_ai.GameState, seed: int, variant: str) -> str:

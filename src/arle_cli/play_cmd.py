@@ -1,5 +1,6 @@
 """``arle play``: a human plays the AI in the terminal, or two people follow a table game
-(``--ai human``); the game is saved as a record.
+(``--ai human``), or one person plays the solo game (``--players 1``, or a solo position or
+record: no opponent, the AI's advice on demand with ``hint``); the game is saved as a record.
 
 At each decision a person makes, the question is asked in words and the legal moves are listed
 with numbers, each with its cost and immediate gain. The player types a number, a move in
@@ -48,6 +49,7 @@ from arle_cli.common import (
     load_game_file,
     make_agent,
     make_game,
+    players_option,
     search_bar,
     seed_option,
     variant_option,
@@ -134,6 +136,9 @@ def _status(session: Session) -> str:
     state = session.state
     scores = state.scores()
     names = session.narrator.players
+    if state.players == 1:
+        return (f"half-year {state.half_year}/9 ({state.season}); score {scores[0]:g}\n"
+                f"{decisions.question(state, names)}")
     return (f"half-year {state.half_year}/9 ({state.season}); score {names[0]} {scores[0]:g} - "
             f"{names[1]} {scores[1]:g}\n{decisions.question(state, names)}")
 
@@ -193,8 +198,9 @@ def _taken_space(state: arle_ai.GameState, text: str) -> str:
     occupied = state.to_dict()["occupied"]
     for _, key in names.matches(name, ("space",)):
         if key in occupied:
+            whose = "your" if state.players == 1 else f"P{occupied[key]}'s"
             return (f"the {names.space(key, qualified=True)} is taken "
-                    f"(P{occupied[key]}'s worker is on it)")
+                    f"({whose} worker is on it)")
     return ""
 
 
@@ -329,6 +335,12 @@ def _finish(session: Session, out: str, finished: bool) -> None:
         return
     state = session.state
     scores = state.scores()
+    if state.players == 1:
+        parts = ", ".join(f"{k.replace('_', ' ')} {v:g}"
+                          for k, v in state.score_breakdown(0).items() if v)
+        click.echo(f"\ngame over: final score {scores[0]:g} VP ({parts}); {decisions} saved "
+                   f"to {out}")
+        return
     click.echo(f"\ngame over: score {scores[0]:g} - {scores[1]:g}")
     names = session.narrator.players
     for p in (0, 1):
@@ -343,14 +355,17 @@ def _finish(session: Session, out: str, finished: bool) -> None:
 
 @click.command()
 @click.argument("position", required=False, type=IN_FILE)
-@click.option("--ai", "ai_spec", default=mcts_spec(PLAY_AI_BUDGET), show_default=True,
+@click.option("--ai", "ai_spec", default=None,
               help="The opponent: random, greedy, mcts:iterations=N, mcts:time=SEC,... or "
                    "py:module.Class (your own agent); 'human' to enter both players' moves "
-                   "at the keyboard (following a game at the table).")
+                   f"at the keyboard (following a game at the table) [default: "
+                   f"{mcts_spec(PLAY_AI_BUDGET)}; a solo game has no opponent].")
 @click.option("--seat", type=click.IntRange(0, 1), default=0, show_default=True,
               help="Your seat: player 0 or player 1 (not used with --ai human).")
 @seed_option("Seed of the setup draw (without POSITION) and of the AI.")
 @variant_option("Building set of a new game (ignored with POSITION).")
+@players_option("A new game's players: 2, or 1 for the solo game, played alone with 'hint' "
+                "on demand (ignored with POSITION, which says it).")
 @click.option("--hint-iterations", type=Count(limits.MAX_ITERATIONS), default=None,
               help=f"Search iterations behind 'hint' [default: {HINT_BUDGET}].")
 @click.option("--ply", type=click.IntRange(min=0), default=None,
@@ -363,33 +378,45 @@ def _finish(session: Session, out: str, finished: bool) -> None:
               help="Allow replacing an existing --out file (other than the record being "
                    "resumed); with --ply before the end of a record saved to that same "
                    "record: allow replacing its later decisions.")
-def play(position: str | None, ai_spec: str, seat: int, seed: int, variant: str,
-         hint_iterations: int | None, ply: int | None, out: str | None, overwrite: bool
-         ) -> None:
+def play(position: str | None, ai_spec: str | None, seat: int, seed: int, variant: str,
+         players: int, hint_iterations: int | None, ply: int | None, out: str | None,
+         overwrite: bool) -> None:
     """Play the AI in the terminal from POSITION or a new game, or with --ai human enter a
-    game played at the table, both sides at the keyboard. POSITION is a JSON position file,
-    or a game record (say one saved by 'quit') to resume.
+    game played at the table, both sides at the keyboard, or play the solo game (--players 1,
+    or a solo POSITION) alone. POSITION is a JSON position file, or a game record (say one
+    saved by 'quit') to resume.
 
     Choose a numbered move or type it (printed names or keys); 'hint', 'show', 'list', 'log',
     'undo', 'help' and 'quit' are commands. The game is saved as a record
     (docs/game-record.md)."""
-    both = ai_spec.strip().lower() == HUMAN
-    agent = None if both else make_agent(ai_spec, seed=seed)
-    players = [HUMAN, HUMAN] if both else [ai_spec, ai_spec]
-    players[seat] = HUMAN
-    meta = {"saved_by": "arle play", "ai": HUMAN if both else ai_spec, "human_seat": seat,
-            "ai_seed": seed}
     if out is not None and not overwrite and Path(out).exists():
         _refuse_replacing(out, position)
-    if position is None:
-        state = make_game(seed, variant)
-        record = GameRecord.new(seed, variant, players=players, meta=meta)
+    loaded = None if position is None else load_game_file(position)
+    solo = (players if loaded is None else loaded[0].players) == 1
+    if solo:
+        if ai_spec is not None:
+            fail("--ai: a solo game has no opponent (play alone; 'hint' asks the AI)")
+        if seat != 0:
+            fail("--seat: the solo player is player 0")
+    ai_spec = mcts_spec(PLAY_AI_BUDGET) if ai_spec is None else ai_spec
+    both = ai_spec.strip().lower() == HUMAN
+    agent = None if both or solo else make_agent(ai_spec, seed=seed)
+    names_of_seats = [HUMAN, HUMAN] if both else [ai_spec, ai_spec]
+    names_of_seats[seat] = HUMAN
+    if solo:
+        names_of_seats = [HUMAN]
+    meta = {"saved_by": "arle play", "ai": HUMAN if both or solo else ai_spec,
+            "human_seat": seat, "ai_seed": seed}
+    if loaded is None:
+        state = make_game(seed, variant, players)
+        record = GameRecord.new(seed, variant, players=names_of_seats, meta=meta)
     else:
-        state, saved = load_game_file(position)
+        assert position is not None
+        state, saved = loaded
         if saved is None:
             if ply is not None:
                 fail(f"{position}: --ply needs a game record, and this is a position file")
-            record = GameRecord.from_position(state, players=players, meta=meta)
+            record = GameRecord.from_position(state, players=names_of_seats, meta=meta)
         else:  # a saved game goes on, by default in the same file
             record = saved
             held = len(record.actions)
@@ -402,7 +429,7 @@ def play(position: str | None, ai_spec: str, seat: int, seed: int, variant: str,
                            + ("" if out else f", replacing those {held} decisions"))
             elif ply is not None:
                 cut_record(record, ply, position)  # ply == held is fine; beyond fails
-            record.players = players
+            record.players = names_of_seats
             record.meta.update(meta, resumed_at=len(record.actions))
             out = out or position
         if state.is_terminal():
@@ -413,7 +440,12 @@ def play(position: str | None, ai_spec: str, seat: int, seed: int, variant: str,
     if not Path(out).resolve().parent.is_dir():
         fail(f"{out}: the folder does not exist, so the game record cannot be saved there")
     humans: tuple[int, ...]
-    if both:
+    names: tuple[str, ...]
+    if solo:
+        humans, names = (0,), ("You",)
+        click.echo("the solo game: you alone, for the highest score; 'hint' asks the AI, "
+                   "'help' lists the commands")
+    elif both:
         humans, names = (0, 1), ("P0", "P1")
         click.echo("both players at the keyboard (P0 and P1); type 'help' for commands")
     else:

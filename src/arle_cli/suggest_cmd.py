@@ -28,7 +28,7 @@ from arle_cli.common import (
 
 
 def format_report(report: arle_ai.SearchResult, state: arle_ai.GameState,
-                  players: tuple[str, str] = ("P0", "P1"), legend: bool = True,
+                  players: tuple[str, ...] = ("P0", "P1"), legend: bool = True,
                   width: int | None = None, why: Why | None = None) -> str:
     """The ranked moves as a table with printed names: visits, value, mean margin, a ``~``
     for moves within noise of the best, and the continuation with who moves; a legend
@@ -37,10 +37,15 @@ def format_report(report: arle_ai.SearchResult, state: arle_ai.GameState,
     labels = [action_label(state, m.action) for m in report.moves]
     colw = min(30, max(len("move"), *(len(x) for x in labels)))
     width = width or shutil.get_terminal_size().columns
-    lines = [f"{decisions.question(state, players)} (player {report.player} to decide)",
+    solo = state.players == 1
+    if solo and players == ("P0", "P1"):
+        players = ("You",)
+    lines = [f"{decisions.question(state, players)} "
+             + ("(the solo game)" if solo else f"(player {report.player} to decide)"),
              f"{report.iterations} simulations in {report.time_taken:.2f} s",
-             f"{'#':>3}  {'move':<{colw}} {'visits':>7} {'value':>6} {'margin':>7}    "
-             f"continuation (who moves)"]
+             f"{'#':>3}  {'move':<{colw}} {'visits':>7} {'value':>6} "
+             f"{'score' if solo else 'margin':>7}    "
+             + ("continuation" if solo else "continuation (who moves)")]
     best = report.moves[0]
     for m, label in zip(report.moves, labels, strict=True):
         close = m is not best and reading.within_noise(best.win_rate, best.visits,
@@ -49,14 +54,15 @@ def format_report(report: arle_ai.SearchResult, state: arle_ai.GameState,
         after.apply(m.action)
         pv = reading.pv_text(after, m.pv[1:], players, limit=3)
         names = textwrap.wrap(label, colw, break_on_hyphens=False) or [""]  # never cut
+        margin = f"{m.mean_margin:>7.1f}" if solo else f"{m.mean_margin:>+7.1f}"
         row = (f"{m.rank:>3}  {names[0]:<{colw}} {m.visits:>7} "
-               f"{m.win_rate:>6.3f} {m.mean_margin:>+7.1f} {'~' if close else ' ':>2}  ")
+               f"{m.win_rate:>6.3f} {margin} {'~' if close else ' ':>2}  ")
         lines += _with_continuation(row, pv, width, [f"     {n}" for n in names[1:]])
     if why is not None:
         lines += textwrap.wrap(why.sentence(players), max(40, width), subsequent_indent="  ",
                                break_on_hyphens=False)
     if legend:
-        lines += ["", *reading.LEGEND]
+        lines += ["", *(reading.SOLO_LEGEND if solo else reading.LEGEND)]
     return "\n".join(lines)
 
 

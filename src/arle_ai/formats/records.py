@@ -1,10 +1,12 @@
 """Game records: a whole game as JSON (setup, players, every decision in notation, result).
 
 The format is documented in docs/game-record.md. A record starts either from a setup
-(``{"seed": S, "variant": V}``, the position ``new_game(S, V)``) or from a position written
-out in full (``{"position": {...}}``, the position format), so games from a hand-entered
-position can be recorded too. Reading a record replays it: every move must be legal where it
-stands, and the stored result must match the replay. A record may also keep the lines tried
+(``{"seed": S, "variant": V}``, the position ``new_game(S, V)``; ``"players": 1`` for the
+solo game) or from a position written out in full (``{"position": {...}}``, the position
+format), so games from a hand-entered position can be recorded too. A record names one
+player per seat: two, or one in the solo game, whose result is a score (no winner). Reading
+a record replays it: every move must be legal where it stands, and the stored result must
+match the replay. A record may also keep the lines tried
 beside the game (``variations``, as an analysis board keeps them) and the review of its moves
 (``review``, what :mod:`arle_ai.play.analysis` found); both are checked against the replay.
 """
@@ -25,7 +27,7 @@ from arle_ai.base.jsontext import BOM, parse_json
 from arle_ai.engine import _core
 
 __all__ = ["FORMAT", "VERSION", "GameRecord", "RecordError", "Variation", "REVIEW_FIELDS",
-           "load_record", "record_from_dict", "record_game"]
+           "load_record", "record_from_dict", "record_game", "result_of", "default_names"]
 
 FORMAT = "arle-game-record"
 VERSION = 1
@@ -82,16 +84,25 @@ class GameRecord:
     def new(cls, seed: int = 0, variant: str = "standard",
             players: Sequence[str] = ("player 0", "player 1"),
             meta: dict[str, Any] | None = None) -> GameRecord:
-        """An empty record of a game from the setup ``(seed, variant)``."""
-        return cls(start=_core.new_game(seed=seed, variant=variant), players=list(players),
-                   setup={"seed": seed, "variant": variant}, meta=dict(meta or {}))
+        """An empty record of a game from the setup ``(seed, variant)`` for the ``players``
+        named: two, or one for the solo game (``GameRecord.new(3, players=["me"])``)."""
+        count = _count_of(players)
+        setup: dict[str, Any] = {"seed": seed, "variant": variant}
+        if count == 1:
+            setup["players"] = 1
+        return cls(start=_core.new_game(seed=seed, variant=variant, players=count),
+                   players=list(players), setup=setup, meta=dict(meta or {}))
 
     @classmethod
-    def from_position(cls, state: _core.GameState,
-                      players: Sequence[str] = ("player 0", "player 1"),
+    def from_position(cls, state: _core.GameState, players: Sequence[str] | None = None,
                       meta: dict[str, Any] | None = None) -> GameRecord:
-        """An empty record of a game from any position (stored in full)."""
-        return cls(start=state.copy(), players=list(players), meta=dict(meta or {}))
+        """An empty record of a game from any position (stored in full); ``players`` names
+        its seats (default "player 0", "player 1" or, solo, "player 0")."""
+        names = default_names(state.players) if players is None else list(players)
+        if _count_of(names) != state.players:
+            raise ValueError(f"players: {len(names)} names for a game of {state.players} "
+                             f"player{'s' if state.players > 1 else ''}")
+        return cls(start=state.copy(), players=names, meta=dict(meta or {}))
 
     def states(self) -> Iterator[_core.GameState]:
         """Every position of the game: the start, then after each decision (fresh copies)."""
@@ -159,11 +170,7 @@ class GameRecord:
         d["players"] = list(self.players)
         d["moves"] = self.moves()
         if final.is_terminal():
-            d["result"] = {
-                "scores": final.scores(),
-                "winner": final.winner(),
-                "breakdowns": [final.score_breakdown(0), final.score_breakdown(1)],
-            }
+            d["result"] = result_of(final)
         else:
             d["result"] = None
         if self.variations:
@@ -184,6 +191,29 @@ class GameRecord:
         """Write the record to ``path`` atomically: a crash or a full disk leaves the old file
         or the whole new one (:func:`arle_ai.base.files.atomic_writer`)."""
         files.write_text(path, self.to_json() + "\n")
+
+
+def default_names(count: int) -> list[str]:
+    """The names of the seats of a game of ``count`` players when none are given."""
+    return [f"player {i}" for i in range(count)]
+
+
+def _count_of(players: Sequence[str]) -> int:
+    if isinstance(players, str) or len(players) not in _core.PLAYER_COUNTS:
+        raise ValueError(f"players: name each seat: two names, or one for the solo game, not "
+                         f"{_short(players)}")
+    return len(players)
+
+
+def result_of(final: _core.GameState) -> dict[str, Any]:
+    """A finished game's ``result``: ``scores`` and ``breakdowns`` per player, and (two
+    players) the ``winner``; a solo game has no winner."""
+    players = range(final.players)
+    result: dict[str, Any] = {"scores": final.scores()}
+    if final.players == 2:
+        result["winner"] = final.winner()
+    result["breakdowns"] = [final.score_breakdown(p) for p in players]
+    return result
 
 
 def _review_of(review: dict[str, Any], moves: list[str]) -> dict[str, Any]:
@@ -231,12 +261,19 @@ def _start_from(d: dict[str, Any]) -> tuple[_core.GameState, dict[str, Any] | No
             raise RecordError("'setup' must be an object with 'seed' and 'variant'")
         seed = setup.get("seed", 0)
         variant = setup.get("variant", "standard")
+        count = setup.get("players", 2)
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= _core.MAX_SEED:
             raise RecordError(f"setup.seed must be an integer in 0..{_core.MAX_SEED}, not "
                               f"{_short(seed)}")
+        if isinstance(count, bool) or count not in _core.PLAYER_COUNTS:
+            raise RecordError(f"setup.players must be 1 (the solo game) or 2, not "
+                              f"{_short(count)}")
+        kept = {"seed": seed, "variant": variant}
+        if count == 1:
+            kept["players"] = 1
         try:
-            return _core.new_game(seed=seed, variant=variant), {"seed": seed, "variant": variant}
-        except ValueError as exc:  # the seed is checked above: the variant is unknown
+            return _core.new_game(seed=seed, variant=variant, players=count), kept
+        except ValueError as exc:  # the seed and count are checked above: the variant
             raise RecordError(f"setup.variant: {exc}") from None
     if "position" in d:
         try:
@@ -255,10 +292,11 @@ def record_from_dict(d: Any) -> GameRecord:
     if d.get("version", VERSION) != VERSION:
         raise RecordError(f"version {d.get('version')!r} is not supported (only {VERSION})")
     start, setup = _start_from(d)
-    players = d.get("players", ["player 0", "player 1"])
-    if (not isinstance(players, list) or len(players) != 2
+    players = d.get("players", default_names(start.players))
+    if (not isinstance(players, list) or len(players) != start.players
             or not all(isinstance(p, str) for p in players)):
-        raise RecordError("'players' must be a list of two names")
+        raise RecordError("'players' must be a list of two names" if start.players == 2 else
+                          "'players' must be a list of one name (a solo game)")
     moves = d.get("moves", [])
     if not isinstance(moves, list):
         raise RecordError("'moves' must be a list of moves in notation")
@@ -405,15 +443,20 @@ def _check_result(result: Any, final: _core.GameState) -> None:
     if not final.is_terminal():
         raise RecordError("'result' is given but the moves do not finish the game")
     scores = result.get("scores")
+    solo = final.players == 1
     if scores is not None:
         got = final.scores()
-        if (not isinstance(scores, list) or len(scores) != 2
+        if (not isinstance(scores, list) or len(scores) != final.players
                 or not all(_is_number(x) for x in scores)):
-            raise RecordError(f"result.scores: expected a list of two numbers, got "
+            want = "one number (a solo game)" if solo else "two numbers"
+            raise RecordError(f"result.scores: expected a list of {want}, got "
                               f"{_short(scores)}")
         if any(abs(a - b) > 1e-6 for a, b in zip(scores, got, strict=True)):
             raise RecordError(f"result.scores {scores!r} do not match the replay {got!r}")
     winner = result.get("winner")
+    if solo and winner is not None:
+        raise RecordError(f"result.winner {_short(winner)}: a solo game has no winner (its "
+                          "result is the score)")
     if winner is not None and winner != final.winner():
         raise RecordError(f"result.winner {_short(winner)} does not match the replay "
                           f"({final.winner()})")

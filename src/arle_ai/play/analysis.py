@@ -125,6 +125,7 @@ class GameAnalysis:
     decisions: list[DecisionReview] = field(default_factory=list)
     iterations: int = 0  # per decision (0: a time budget)
     time_limit: float | None = None  # seconds per decision
+    players: int = 2  # the game's players: 1 in the solo game (VP lost is score lost)
 
     def mistakes(self, count: int = 5) -> list[DecisionReview]:
         """The ``count`` decisions that lost most value beyond statistical noise (ties: the
@@ -173,7 +174,7 @@ class GameAnalysis:
                                  "mean_vp_lost": self.mean_vp_lost(p),
                                  "best_move_rate": self.best_move_rate(p),
                                  "decisions": sum(d.player == p for d in self.decisions)}
-                        for p in (0, 1)},
+                        for p in range(self.players)},
         }
 
 
@@ -253,10 +254,13 @@ def analyze_game(
     for both. ``progress(done, total)`` is called after each position."""
     if player not in (None, 0, 1):
         raise ValueError(f"player must be 0 or 1, not {player!r}")
+    if player == 1 and record.start.players == 1:
+        raise ValueError("player must be 0 in a solo game (one player)")
     config, budget = _setup(budget, config, options)
     states = list(record.states())
     total = len(record.actions)
-    analysis = GameAnalysis(iterations=budget.iterations or 0, time_limit=budget.seconds)
+    analysis = GameAnalysis(iterations=budget.iterations or 0, time_limit=budget.seconds,
+                            players=record.start.players)
     for ply, action in enumerate(record.actions):
         state = states[ply]
         mover = state.current_player

@@ -21,6 +21,12 @@ Results stream to a JSON-lines file: a header line (``format``, ``version``, ``a
 ``games``, ``seed``, ``variant``), then one record per finished game in the order they finish.
 Running again with the same file skips the games already in it (after checking that the header
 is the same tournament).
+
+With ``players=1`` it is the solo benchmark instead: each agent plays ``games`` solo games,
+one on each of ``games`` setups drawn from the seed (the same setups for every agent); game
+``g`` is agent ``g // games`` on setup ``g % games``. Its results have one seat (``seats``,
+``agents``, ``scores`` of length 1, no winner), its header ``"players": 1``, and its summary
+is each agent's mean score and distribution (:mod:`arle_ai.play.solo`).
 """
 
 from __future__ import annotations
@@ -61,6 +67,7 @@ from arle_ai.play.ratings import (
     sprt_verdict,
     wilson_interval,
 )
+from arle_ai.play.solo import format_solo_summary, is_solo_result, solo_summary
 
 __all__ = ["FORMAT", "VERSION", "Runner", "Tournament", "TournamentError", "agent_labels",
            "format_summary", "json_safe", "play_game", "setup_seeds", "summarize"]
@@ -109,7 +116,8 @@ def play_game(task: dict[str, Any]) -> dict[str, Any]:
 
     Runs in a worker process: the agents are built here from their specs and seeds.
     """
-    state = _core.new_game(seed=task["setup_seed"], variant=task["variant"])
+    count = task.get("player_count", 2)
+    state = _core.new_game(seed=task["setup_seed"], variant=task["variant"], players=count)
     start = state.copy()
     agents = [agent_from_spec(spec, seed=s)
               for spec, s in zip(task["agents"], task["agent_seeds"], strict=True)]
@@ -123,18 +131,20 @@ def play_game(task: dict[str, Any]) -> dict[str, Any]:
         state.apply(action)
         actions.append(action)
     scores = state.scores()
-    winner = state.winner()
+    winner = state.winner() if count == 2 else None  # a solo game has its score only
     meta = {key: task[key] for key in _TASK_KEYS}
     meta.update({
         "start_player": start.start_player,
         "scores": scores,
         "winner": winner,
-        "winner_agent": task["seats"][winner],
-        "tied": scores[0] == scores[1],
+        "winner_agent": None if winner is None else task["seats"][winner],
+        "tied": count == 2 and scores[0] == scores[1],
         "decisions": len(actions),
     })
-    rec = record_game(start, actions, players=task["players"],
-                      setup={"seed": task["setup_seed"], "variant": task["variant"]}, meta=meta)
+    setup: dict[str, Any] = {"seed": task["setup_seed"], "variant": task["variant"]}
+    if count == 1:
+        setup["players"] = 1
+    rec = record_game(start, actions, players=task["players"], setup=setup, meta=meta)
     return rec.to_dict()
 
 
@@ -201,17 +211,21 @@ class Tournament:
     """A planned round robin; :meth:`run` plays the games not yet in the results file."""
 
     def __init__(self, agents: Sequence[str], games: int, seed: int = 0,
-                 variant: str = "standard") -> None:
+                 variant: str = "standard", players: int = 2) -> None:
         agents = [str(a).strip() for a in agents]
-        if len(agents) < 2:
+        if isinstance(players, bool) or players not in _core.PLAYER_COUNTS:
+            raise TournamentError(f"players must be 1 (the solo benchmark) or 2, not "
+                                  f"{players!r}")
+        solo = players == 1
+        if len(agents) < (1 if solo else 2):
             raise TournamentError(f"a tournament needs at least 2 agents, not {len(agents)}")
         for spec in agents:
             agent_from_spec(spec)  # ValueError naming the bad part
         if (isinstance(games, bool) or not isinstance(games, int)
                 or not 0 < games <= limits.MAX_GAMES):
-            raise TournamentError(f"--games must be a positive even number up to "
-                                  f"{limits.MAX_GAMES}, not {games!r}")
-        if games % 2:
+            raise TournamentError(f"--games must be a positive {'' if solo else 'even '}number "
+                                  f"up to {limits.MAX_GAMES}, not {games!r}")
+        if games % 2 and not solo:
             raise TournamentError(f"--games must be even (each setup is played twice, seats "
                                   f"swapped), not {games}")
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
@@ -222,14 +236,21 @@ class Tournament:
         self.games = games
         self.seed = seed
         self.variant = variant
-        self.pairings = list(itertools.combinations(range(len(agents)), 2))
-        self.setups = _SetupSeeds(seed, games // 2)
-        self.tasks = _Tasks(self._task, len(self.pairings) * games)  # each made when needed
+        self.players = players
+        self.pairings: list[tuple[int, ...]]
+        if solo:  # each agent alone, on the same `games` setups
+            self.pairings = [(i,) for i in range(len(agents))]
+            self.setups = _SetupSeeds(seed, games)
+            self.tasks = _Tasks(self._solo_task, len(agents) * games)
+        else:
+            self.pairings = list(itertools.combinations(range(len(agents)), 2))
+            self.setups = _SetupSeeds(seed, games // 2)
+            self.tasks = _Tasks(self._task, len(self.pairings) * games)  # each made when needed
         self.resumed = 0
         self.played = 0
 
     def _task(self, g: int) -> dict[str, Any]:
-        i, j = self.pairings[g // self.games]
+        i, j = self.pairings[g // self.games][:2]
         k = g % self.games
         seats = [i, j] if k % 2 == 0 else [j, i]
         return {
@@ -244,6 +265,21 @@ class Tournament:
             "players": [self.labels[a] for a in seats],
         }
 
+    def _solo_task(self, g: int) -> dict[str, Any]:
+        i, k = divmod(g, self.games)
+        return {
+            "game": g,
+            "pairing": [i],
+            "seats": [i],
+            "agents": [self.agents[i]],
+            "agent_seeds": [agent_seed(self.seed, g, 0)],
+            "setup_index": k,
+            "setup_seed": self.setups[k],
+            "variant": self.variant,
+            "players": [self.labels[i]],
+            "player_count": 1,
+        }
+
     @property
     def total(self) -> int:
         """The number of games in the tournament (all pairings)."""
@@ -251,8 +287,11 @@ class Tournament:
 
     def header(self) -> dict[str, Any]:
         """The first line of the results file."""
-        return {"format": FORMAT, "version": VERSION, "agents": self.agents, "games": self.games,
-                "seed": self.seed, "variant": self.variant}
+        head = {"format": FORMAT, "version": VERSION, "agents": self.agents,
+                "games": self.games, "seed": self.seed, "variant": self.variant}
+        if self.players == 1:
+            head["players"] = 1  # a results file without it is a two-player tournament's
+        return head
 
     # ---- the results file ----
 
@@ -305,6 +344,8 @@ class Tournament:
         ours = self.header()
         diff = [f"{k} {head.get(k)!r} (now {ours[k]!r})" for k in _HEADER_KEYS
                 if head.get(k) != ours[k]]
+        if head.get("players", 2) != self.players:
+            diff.append(f"players {head.get('players', 2)!r} (now {self.players!r})")
         if diff:
             raise TournamentError(f"{path} holds another tournament: " + ", ".join(diff)
                                   + "; use another --out file or the same settings")
@@ -327,11 +368,15 @@ class Tournament:
             if key not in meta:
                 raise TournamentError(f"{path}: line {n} (game {g}) lacks meta.{key}")
         scores = meta["scores"]
-        if not (isinstance(scores, list) and len(scores) == 2 and all(
+        if not (isinstance(scores, list) and len(scores) == self.players and all(
                 isinstance(s, int | float) and not isinstance(s, bool) and math.isfinite(s)
                 and abs(s) <= MAX_VP for s in scores)):
-            raise TournamentError(f"{path}: line {n} (game {g}): meta.scores must be two "
-                                  f"numbers of VP (at most {MAX_VP:g} each)")
+            raise TournamentError(f"{path}: line {n} (game {g}): meta.scores must be "
+                                  f"{'one number' if self.players == 1 else 'two numbers'} "
+                                  f"of VP (at most {MAX_VP:g} each)")
+        if self.players == 1 and (meta["winner"] is not None or meta["start_player"] != 0):
+            raise TournamentError(f"{path}: line {n} (game {g}): a solo game has no winner "
+                                  f"and its player 0 starts")
         if (meta["winner"] not in (0, 1, None) or meta["start_player"] not in (0, 1)
                 or meta["winner_agent"] not in (*task["pairing"], None)):
             raise TournamentError(f"{path}: line {n} (game {g}): meta.winner, start_player or "
@@ -495,9 +540,12 @@ def summarize(results: Iterable[dict[str, Any]], agents: Sequence[str] | None = 
     bounds and the verdict. With more than two agents, a maximum-likelihood rating table
     (``ratings``; ``ratings_prior`` is the number of virtual draws added per pairing, 1 when
     the plain fit is infinite because some agents never scored against the others).
-    Infinite or undefined values are floats (inf, nan); see :func:`json_safe`.
+    Infinite or undefined values are floats (inf, nan); see :func:`json_safe`. Solo results
+    (one seat) give :func:`arle_ai.play.solo.solo_summary` instead.
     """
     ordered = sorted(results, key=lambda r: r["meta"]["game"])
+    if ordered and is_solo_result(ordered[0]):
+        return solo_summary(ordered, agents)
     if agents is None:
         found: dict[int, str] = {}
         for r in ordered:
@@ -588,7 +636,10 @@ def _pct(x: float | None) -> str:
 
 
 def format_summary(summary: dict[str, Any]) -> str:
-    """The summary as text: a block per pairing, then the rating table (more than 2 agents)."""
+    """The summary as text: a block per pairing, then the rating table (more than 2 agents);
+    a solo benchmark's: :func:`arle_ai.play.solo.format_solo_summary`."""
+    if summary.get("players") == 1:
+        return format_solo_summary(summary)
     out = []
     head = f"{len(summary['agents'])} agents, {summary['games']} games"
     extra = [f"{k} {summary[k]}" for k in ("seed", "variant") if k in summary]

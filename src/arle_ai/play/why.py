@@ -17,7 +17,8 @@ lines, and the values are averaged. Those positions are valued by category in on
 
 A category's figure is the mover's lead there (own VP minus the opponent's) after the better
 move minus after the other one: ``+3 barn`` says the better move leaves the mover 3 VP further
-ahead in the barn.
+ahead in the barn. In the solo game the figure is the player's own VP (and the lines are
+always played out: the model predicts two-player games).
 
 >>> import arle_ai
 >>> from arle_ai.play.why import explain
@@ -89,7 +90,7 @@ class Why:
             return f"no category differs by half a VP or more ({what})"
         return f"{', '.join(parts)} ({what}, by category)"
 
-    def sentence(self, players: tuple[str, str] = ("P0", "P1"), count: int = 4) -> str:
+    def sentence(self, players: tuple[str, ...] = ("P0", "P1"), count: int = 4) -> str:
         """``why place Grocer rather than place Colonist: +3 barn, ...``."""
         better = self.better_label or self.better
         other = self.other_label or self.other
@@ -131,7 +132,11 @@ def line_end(state: _core.GameState, line: Sequence[str], seed: int = 0) -> _cor
 
 
 def _lead(state: _core.GameState, player: int, source: str) -> dict[str, float]:
-    """The player's lead (own VP minus the opponent's) in each category of ``state``."""
+    """The player's lead (own VP minus the opponent's) in each category of ``state``; in the
+    solo game, the player's own VP."""
+    if state.players == 1:
+        own = state.score_breakdown(player)
+        return {k: float(own[k]) for k in _core.SCORE_CATEGORIES}
     if source == "model":
         from arle_ai.search.net import predict_scores
 
@@ -169,8 +174,8 @@ def explain(state: _core.GameState, better_line: Sequence[str], other_line: Sequ
         if not line:
             raise ValueError("each line needs its move")
         state.parse_action(line[0])  # IllegalActionError (a ValueError) names a bad move
-    if source is None:
-        source = "model" if model_has_categories() else "lines"
+    if source is None:  # the model predicts two-player games: solo lines are played out
+        source = "model" if model_has_categories() and state.players == 2 else "lines"
     if source not in SOURCES:
         raise ValueError(f"source must be one of {SOURCES}, not {source!r}")
     leads, ends = [], []

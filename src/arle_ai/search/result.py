@@ -3,7 +3,8 @@ search, ``arle_ai.suggest``, the analysis and the web's hint).
 
 ``win_rate`` is the search's mean value for the player to move: a win counts 1, a loss 0,
 blended with a squashed score margin (``Weights.margin_blend``), so it reads as an estimated
-chance to win.
+chance to win. In the solo game (``players`` 1) there is nothing to win: ``win_rate`` is the
+squashed final score and ``mean_margin`` the mean final score itself.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ class SearchResult:
     moves: list[ActionStats]
     iterations: int
     time_taken: float
+    players: int = 2  # 1: the solo game (mean_margin is the mean final score)
 
     @property
     def best(self) -> ActionStats:
@@ -81,7 +83,7 @@ def rank_moves(state: _core.GameState, stats: RootStats,
     player = state.current_player
     assert player is not None, "searched positions have a decision"
     return SearchResult(player=player, pending=state.pending, moves=moves,
-                        iterations=iterations, time_taken=elapsed)
+                        iterations=iterations, time_taken=elapsed, players=state.players)
 
 
 def _pv_text(state: _core.GameState, ids: list[int]) -> list[str]:

@@ -207,7 +207,7 @@ def _ask(state: GameState, kinds: list[str]) -> str:
     return "choose" + stop
 
 
-def question(state: GameState, players: tuple[str, str] = ("P0", "P1")) -> str:
+def question(state: GameState, players: tuple[str, ...] = ("P0", "P1")) -> str:
     """The pending decision as a question, naming the player (``players`` are the names to
     use): ``P1 - Tanner: turn a hide into leather once more? (more / stop)``."""
     if state.is_terminal():

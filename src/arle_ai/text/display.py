@@ -128,9 +128,10 @@ def _player(state: GameState, d: dict[str, Any], i: int, width: int = WIDTH) -> 
     p = d["players"][i]
     g = p["goods"]
     score = state.scores()[i]
-    role = " (start player)" if d["start_player"] == i else ""
+    role = " (start player)" if d["start_player"] == i and state.players == 2 else ""
     to_move = " <- to decide" if state.current_player == i else ""
-    lines = [f"Player {i}{role}: {_num(score)} VP{to_move}"]
+    who = f"Player {i}" if state.players == 2 else "Solo player"
+    lines = [f"{who}{role}: {_num(score)} VP{to_move}"]
     lines += _wrap("goods track: " + _counts(g, rules.TRACK_GOODS), width=width)
     lines += _wrap("materials: " + _counts(g, rules.MATERIALS + ("peat",)), width=width)
     lines += _wrap("textiles: " + _counts(g, rules.TEXTILES), width=width)
@@ -176,9 +177,15 @@ def describe(state: GameState, width: int = WIDTH) -> str:
     width = max(60, width)
     d = state.to_dict()
     setup = d.get("setup", {})
-    lines = [f"Fields of Arle - half-year {d['half_year']}/9 ({d['season']}), "
-             f"{setup.get('variant', 'standard')}, seed {setup.get('seed', 0)}"]
-    if state.is_terminal():
+    solo = state.players == 1
+    lines = [f"Fields of Arle{' (solo)' if solo else ''} - half-year {d['half_year']}/9 "
+             f"({d['season']}), {setup.get('variant', 'standard')}, seed {setup.get('seed', 0)}"]
+    if state.is_terminal() and solo:
+        lines.append(f"GAME OVER - final score: {_num(state.scores()[0])} VP")
+    elif solo:
+        lines.append(f"workers placed: {d['workers_placed']}/{state.workers_per_half_year} | "
+                     f"to decide: {decisions.context(state)}")
+    elif state.is_terminal():
         scores = state.scores()
         winner = state.winner()
         tie = " (tie broken by the next start player)" if scores[0] == scores[1] else ""
@@ -190,7 +197,7 @@ def describe(state: GameState, width: int = WIDTH) -> str:
                      f"{decisions.context(state)}")
     lines = [part for line in lines for part in _wrap(line, "", "  ", width)]
     lines += _board(state, d, width)
-    for i in range(2):
+    for i in range(state.players):
         lines.append("-" * 40)
         lines += _player(state, d, i, width)
     return "\n".join(lines)

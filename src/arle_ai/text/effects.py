@@ -261,11 +261,12 @@ def _player_change(i: int, a: dict[str, Any], b: dict[str, Any],
 
 
 def describe(before: GameState, after: GameState) -> list[PlayerChange]:
-    """What changed for each player from ``before`` to ``after`` (both players, in order)."""
+    """What changed for each player from ``before`` to ``after`` (every player, in order: two,
+    or one in the solo game)."""
     da, db = before.to_dict(), after.to_dict()
     sa, sb = before.scores(), after.scores()
     return [_player_change(i, da["players"][i], db["players"][i], (sa[i], sb[i]))
-            for i in (0, 1)]
+            for i in range(before.players)]
 
 
 @dataclass
@@ -282,7 +283,7 @@ class Step:
     def changed(self) -> list[PlayerChange]:
         return [c for c in self.changes if not c.is_empty()]
 
-    def text(self, players: tuple[str, str] = ("P0", "P1")) -> str:
+    def text(self, players: tuple[str, ...] = ("P0", "P1")) -> str:
         """``P0: <effect>`` per player that changed (``nothing`` when none did)."""
         parts = [f"{players[c.player]}: {c.text()}" for c in self.changed()]
         return "; ".join(parts) or "nothing"

@@ -102,7 +102,7 @@ class _Turn:
 class Narrator:
     """Plays moves and tells what they did; ``players`` are the names used in the lines."""
 
-    def __init__(self, players: tuple[str, str] = ("P0", "P1")) -> None:
+    def __init__(self, players: tuple[str, ...] = ("P0", "P1")) -> None:
         self.players = players
         self.lines: list[Line] = []
         self._turn: _Turn | None = None
@@ -184,9 +184,9 @@ class Narrator:
         if moves == ["stop"] and all(c.is_empty() for c in changes):
             return []  # done with a window of anytime actions, and nothing done in it
         text = f"{self.players[turn.player]}: {', '.join(moves)} - {changes[turn.player].text()}"
-        other = changes[1 - turn.player]
-        if not other.is_empty():
-            text += f"; {self.players[other.player]}: {other.text()}"
+        for other in changes:
+            if other.player != turn.player and not other.is_empty():
+                text += f"; {self.players[other.player]}: {other.text()}"
         return [Line(turn.ply, "turn", text)]
 
     def _step(self, step: effects.Step, ply: int) -> list[Line]:
@@ -214,7 +214,7 @@ class Narrator:
         now = step.after.scores()
         start = self._half_year_start[1] if self._half_year_start else now
         parts = [f"{self.players[p]} {_num(now[p])} VP ({_signed(now[p] - start[p])})"
-                 for p in (0, 1)]
+                 for p in range(len(now))]
         self._half_year_start = (step.after.half_year, now)
         return Line(ply, "half-year",
                     f"-- half-year {step.half_year} over: {', '.join(parts)}; half-year "

@@ -23,7 +23,7 @@ from arle_ai.text.notation import action_label
 if TYPE_CHECKING:  # pragma: no cover
     from arle_ai.engine._core import GameState
 
-__all__ = ["LEGEND", "NOISE_Z", "SEARCH_SPREAD", "EXACT_VISITS", "binomial_error",
+__all__ = ["LEGEND", "SOLO_LEGEND", "NOISE_Z", "SEARCH_SPREAD", "EXACT_VISITS", "binomial_error",
            "standard_error", "printed_move", "within_noise", "pv_steps", "pv_text",
            "turn_end", "same_move"]
 
@@ -48,6 +48,18 @@ LEGEND = (
     "continuation: the moves the search expects next, each with the player who makes it",
     "why: the best move's line against the second's, the mover's lead in VP by scoring",
     "     category where the lines meet (docs/search.md, \"Why a move is better\")",
+)
+
+
+# The solo game's legend: no win, the score in place of the margin.
+SOLO_LEGEND = (
+    "visits: simulations through the move (the search plays the most visited one)",
+    "value: the mean of the final score squashed into 0..1 (a ranking score)",
+    "score: the mean final VP the search expects after the move",
+    "~: within statistical noise of the best move (under 2 standard errors apart)",
+    "continuation: the moves the search expects next",
+    "why: the best move's line against the second's, the lead in VP by scoring category",
+    "     where the lines meet (docs/search.md, \"Why a move is better\")",
 )
 
 
@@ -102,10 +114,13 @@ def pv_steps(state: GameState, pv: list[str]) -> list[tuple[int, str]]:
     return out
 
 
-def pv_text(state: GameState, pv: list[str], players: tuple[str, str] = ("P0", "P1"),
+def pv_text(state: GameState, pv: list[str], players: tuple[str, ...] = ("P0", "P1"),
             limit: int = 4) -> str:
     """A principal variation with who moves: ``P1: Grocer, animal sheep / P0: pass``
-    (consecutive moves of one player grouped; at most ``limit`` moves)."""
+    (consecutive moves of one player grouped; at most ``limit`` moves). The solo game has one
+    player: the moves alone, ``Grocer, animal sheep, pass``."""
+    if state.players == 1:
+        return ", ".join(label for _, label in pv_steps(state, pv)[:limit])
     groups: list[tuple[int, list[str]]] = []
     for player, label in pv_steps(state, pv)[:limit]:
         if groups and groups[-1][0] == player:
