@@ -8,7 +8,7 @@ seat (``seats``, ``agents``, ``scores`` of length 1).
 >>> summary = solo_summary([{"meta": {"game": g, "seats": [0], "agents": ["greedy"],
 ...                                   "setup_index": g, "scores": [s]}}
 ...                         for g, s in enumerate([101.0, 117.5, 96.0, 130.0])])
->>> a = summary["agents"][0]
+>>> a = summary["solo"][0]
 >>> a["games"], a["mean"], a["min"], a["max"]
 (4, 111.125, 96.0, 130.0)
 >>> [b["count"] for b in a["bins"]]
