@@ -123,7 +123,7 @@ def test_one_result_type_for_the_search_and_suggest():
     assert report.best is report.moves[0] and report.best_action == search.best_action
     assert report.pending == state.pending and report.player == 0
     data = report.to_dict()  # the JSON of arle suggest --json
-    assert list(data) == ["player", "pending", "moves", "iterations", "time_taken"]
+    assert list(data) == ["player", "pending", "moves", "iterations", "time_taken", "players"]
     assert list(data["moves"][0]) == ["rank", "action", "move", "visits", "win_rate",
                                       "mean_margin", "prior", "pv"]
 
