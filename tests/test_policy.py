@@ -438,3 +438,25 @@ def test_the_default_search_is_puct_exactly_when_the_model_has_a_policy(tmp_path
     pol = MCTS(iterations=60, seed=1, net=str(v2)).search(s)
     priors = dict(load_net(v2).priors(s))
     assert all(abs(m.prior - priors[m.action]) <= 1 / 65535 for m in pol.moves)
+
+
+def test_the_model_alone_values_a_new_node_from_the_priors_pass() -> None:
+    """With net_horizon None the value of a new node comes from the trunk pass of its priors
+    (kept for that one call): it equals the model's value of the position computed afresh."""
+    arrays = random_model()
+    ev = _core.NetEvaluator(DEFAULT_WEIGHTS.as_array(), core_model(arrays), 2.0, None, True,
+                            50.0)  # flat priors: most children get a first visit
+    checked = 0
+    for s in random_decisions(200, seed=11)[20::5]:
+        result = MCTS(iterations=len(s.legal_actions()), seed=1, puct=True,
+                      evaluator=ev).search(s)
+        for m in result.moves:
+            child = s.copy()
+            child.apply(m.action)
+            if m.visits != 1 or child.is_terminal() or len(m.pv) != 1:
+                continue  # (a longer line: the child was in the tree already, a transposition)
+            v0, _ = ev.evaluate(child)
+            want = v0 if s.current_player == 0 else 1.0 - v0
+            assert abs(m.win_rate - want) < 1e-6
+            checked += 1
+    assert checked > 30

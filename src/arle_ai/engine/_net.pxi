@@ -69,14 +69,11 @@ cdef void net_trunk(Net* net, float* x, double* h, double* skip) noexcept nogil:
             h[j] = 0.0
 
 
-cdef void net_forward(Net* net, float* x, double* y) noexcept nogil:
-    """y = the model's NET_OUTPUTS outputs for the raw feature vector x."""
-    cdef double h[NET_HIDDEN_MAX]
-    cdef double skip[NET_OUTPUTS]
+cdef void net_value_head(Net* net, double* h, double* skip, double* y) noexcept nogil:
+    """y = the value head's NET_OUTPUTS outputs from the trunk's units h and the skip."""
     cdef int i, j, nh = net.nhid
     cdef double acc
     cdef double* row
-    net_trunk(net, x, h, skip)
     for i in range(NET_OUTPUTS):
         acc = net.b2[i] + skip[i]
         row = net.w2 + i * nh
@@ -86,10 +83,19 @@ cdef void net_forward(Net* net, float* x, double* y) noexcept nogil:
         y[i] = acc
 
 
+cdef void net_forward(Net* net, float* x, double* y) noexcept nogil:
+    """y = the model's NET_OUTPUTS outputs for the raw feature vector x."""
+    cdef double h[NET_HIDDEN_MAX]
+    cdef double skip[NET_OUTPUTS]
+    net_trunk(net, x, h, skip)
+    net_value_head(net, h, skip, y)
+
+
 cdef void net_priors(Net* net, float* x, int* actions, int n, double temperature,
-                     float* out) noexcept nogil:
+                     float* out, double* y) noexcept nogil:
     """out[i] = the policy's prior of actions[i] (ids < net.nact) for the raw features x: a
-    softmax of the logits / temperature over the n actions (positive, summing to 1)."""
+    softmax of the logits / temperature over the n actions (positive, summing to 1). With y
+    not NULL, also the value head's outputs there (the same trunk: net_forward's y)."""
     cdef double h[NET_HIDDEN_MAX]
     cdef double skip[NET_OUTPUTS]
     cdef double logit[MAX_LEGAL]
@@ -97,6 +103,8 @@ cdef void net_priors(Net* net, float* x, int* actions, int n, double temperature
     cdef double acc, best = -1e300, z = 0.0, inv_t = 1.0 / temperature
     cdef double* row
     net_trunk(net, x, h, skip)
+    if y != NULL:
+        net_value_head(net, h, skip, y)
     for i in range(n):
         row = net.wp + actions[i] * nh
         acc = net.bp[actions[i]]
@@ -120,26 +128,31 @@ cdef inline double sigmoid(double z) noexcept nogil:
     return exp(z) / (1.0 + exp(z))
 
 
-cdef double net_value(State* s, Net* net, double blend, double sigma,
-                      double* margin0) noexcept nogil:
-    """Player 0's value in [0, 1] of a position that is not over, as the model sees it, on the
-    same scale as a finished game's value (final_value): the win probability blended with the
+cdef inline double net_value_of(double* y, int me, double blend, double sigma,
+                                double* margin0) noexcept nogil:
+    """Player 0's value in [0, 1] from the value head's outputs y seen by `me`, on the same
+    scale as a finished game's value (final_value): the win probability blended with the
     squashed predicted margin. Sets player 0's predicted VP margin."""
-    cdef float x[NFEAT_MAX]
-    cdef double y[NET_OUTPUTS]
-    cdef int me = current_player(s)
-    cdef double m, p
-    if me < 0:
-        me = 0
-    write_features(s, me, x)
-    net_forward(net, x, y)
-    m = y[NET_OUT_MARGIN]
-    p = sigmoid(y[NET_OUT_WIN])
+    cdef double m = y[NET_OUT_MARGIN], p = sigmoid(y[NET_OUT_WIN])
     if me == 1:
         m = -m
         p = 1.0 - p
     margin0[0] = m
     return (1.0 - blend) * p + blend * squash(m, sigma)
+
+
+cdef double net_value(State* s, Net* net, double blend, double sigma,
+                      double* margin0) noexcept nogil:
+    """Player 0's value in [0, 1] of a position that is not over, as the model sees it
+    (net_value_of). Sets player 0's predicted VP margin."""
+    cdef float x[NFEAT_MAX]
+    cdef double y[NET_OUTPUTS]
+    cdef int me = current_player(s)
+    if me < 0:
+        me = 0
+    write_features(s, me, x)
+    net_forward(net, x, y)
+    return net_value_of(y, me, blend, sigma, margin0)
 
 
 cdef double solo_net_value(State* s, Net* net, Weights* w, double* margin0) noexcept nogil:
@@ -338,7 +351,7 @@ cdef class ValueNet:
         if n <= 0:
             raise ValueError("the position has no decision: there is nothing to score")
         write_features(&state.s, 0 if me < 0 else me, x)
-        net_priors(&self.net, x, buf, n, temperature, out)
+        net_priors(&self.net, x, buf, n, temperature, out, NULL)
         return [(buf[i], float(out[i])) for i in range(n)]
 
 
@@ -355,7 +368,11 @@ cdef class NetEvaluator(LeafEvaluator):
     output is the final score: solo_net_value) and take their priors from its policy head;
     without a solo model, the static evaluation of the player's score values them (as
     StaticEvaluator does) and the heuristic softmax gives their priors. The two-player model
-    never values a solo game."""
+    never values a solo game.
+
+    With `horizon` None the search asks for the priors of a new node and then the value of
+    the same position: the priors' pass through the trunk also gives the value, kept for that
+    one call (the position is compared byte for byte), so the trunk runs once a node."""
 
     cdef readonly ValueNet model
     cdef readonly ValueNet solo_model
@@ -364,6 +381,9 @@ cdef class NetEvaluator(LeafEvaluator):
     cdef readonly object rollout_horizon
     cdef readonly bint heuristic
     cdef readonly double policy_temperature
+    cdef State cached             # the position of the last priors call (horizon None)
+    cdef double cached_y[NET_OUTPUTS]
+    cdef bint has_cached
 
     def __init__(self, weights, ValueNet model, prior_temperature=2.0, horizon=None,
                  bint heuristic=True, policy_temperature=1.0, ValueNet solo_model=None):
@@ -390,11 +410,27 @@ cdef class NetEvaluator(LeafEvaluator):
         self.heuristic = heuristic
         self.kind = ("net" if horizon is None else
                      ("heuristic" if heuristic else "random") + " rollout + net")
+        self.has_cached = 0
 
     cdef void value(self, State* s, uint64_t* rng, double* values,
                     double* margin0) noexcept nogil:
-        cdef State t = s[0]
+        cdef State t
         cdef double v0
+        cdef int me
+        if (self.has_cached and self.horizon < 0
+                and memcmp(s, &self.cached, COMPARE_SIZE) == 0):
+            self.has_cached = 0
+            if s.solo:   # the solo model's outputs (priors cached them only with one)
+                margin0[0] = self.cached_y[NET_OUT_MARGIN]
+                v0 = solo_value(self.cached_y[NET_OUT_MARGIN], &self.w)
+            else:
+                me = current_player(s)
+                v0 = net_value_of(self.cached_y, 0 if me < 0 else me,
+                                  self.w.w[W_MARGIN_BLEND], self.w.w[W_SIGMA], margin0)
+            player_values(s, &self.w, v0, values)
+            return
+        self.has_cached = 0
+        t = s[0]
         if self.horizon >= 0:
             rollout_play(&t, rng, &self.w, 1 if self.heuristic else 0, self.horizon)
         if is_terminal(&t):
@@ -420,7 +456,12 @@ cdef class NetEvaluator(LeafEvaluator):
             LeafEvaluator.priors(self, s, actions, n, out)
             return
         write_features(s, 0 if me < 0 else me, x)
-        net_priors(net, x, actions, n, self.policy_temperature, out)
+        if self.horizon < 0 and not is_terminal(s) and (not s.solo or me <= 0):
+            net_priors(net, x, actions, n, self.policy_temperature, out, self.cached_y)
+            memcpy(&self.cached, s, COMPARE_SIZE)
+            self.has_cached = 1
+        else:
+            net_priors(net, x, actions, n, self.policy_temperature, out, NULL)
 
     def __reduce__(self):
         return (NetEvaluator, (self.weights, self.model, self.temperature, self.rollout_horizon,
