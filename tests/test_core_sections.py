@@ -83,8 +83,8 @@ def _definitions(code: str) -> set[str]:
     for pattern in _DEFINITIONS:
         names.update(pattern.findall(code))
     # C globals: cdef <type> NAME[...], NAME2 (no parenthesis: not a function)
-    for m in re.finditer(r"^cdef (?!class|enum|extern|inline|struct)([\w\[\] ]+?) (\w[\w\[\], ]*)$",
-                         code, re.M):
+    for m in re.finditer(r"^cdef (?!class|enum|extern|inline|struct)([\w\[\] ]+?) "
+                         r"(\w[\w\[\], ]*?)\s*(?:=.*)?$", code, re.M):
         for part in m.group(2).split(","):
             names.add(re.sub(r"\[.*", "", part).strip())
     # enum members and extern declarations: the indented lines of their blocks

@@ -1,7 +1,8 @@
 # The 31 buildings: one-off effects when built, clock buildings (any time), the light-green
 # houses before each November (tiles.md 2.5, 2.6), and the buildings' own sub-decisions.
 #
-# Offers: owns; building_on_build (a building's one-off effect); building_use_actions and
+# Offers: owns; building_on_build (a building's one-off effect: its table parts, then its row of
+#   BUILT, filled by register_buildings() at import); building_use_actions and
 #   use_building (clock buildings, rules.BUILDING_USES); november_actions, apply_november;
 #   building_frame_legal and building_frame_apply (F_SMITHY, F_FARMERS_INN, F_BAKEHOUSE,
 #   F_JUNK, dispatched from _engine.pxi).
@@ -9,17 +10,27 @@
 #   _barn, _tiles, _subdecisions (push_cut, push_master, F_FLIP, F_FIELD, F_FOREST, F_ANIMALS).
 # Invariants: the table parts of an effect (rules.BUILDING_GAINS, BUILDING_DIKES,
 #   BUILDING_TOOL_STEPS) come first, then the building's own code; decisions it brings are
-#   pushed later parts first, so that the stack resolves them in printed order.
+#   pushed later parts first, so that the stack resolves them in printed order. Every entry of
+#   BUILT is set (table_parts_only where a building has no code of its own).
 
 cdef inline int owns(Player* p, int b) noexcept nogil:
     return (p.buildings >> b) & 1
 
+# ---- one-off effects when built (yellow, orange, blue and red buildings) ----
+# building_on_build takes the table parts every building has (rules.BUILDING_GAINS,
+# BUILDING_DIKES, BUILDING_TOOL_STEPS), then runs the building's row of BUILT: one block below
+# per building whose effect is more than its table parts, registered by register_buildings().
+# The green buildings have no effect when built: they are used (rules.BUILDING_USES,
+# use_building below).
+
+ctypedef void (*BuildingBuilt)(State* s, int pi, Player* p, int b) noexcept nogil
+
+cdef BuildingBuilt BUILT[NBUILDINGS]
+
 cdef void building_on_build(State* s, int pi, int b) noexcept nogil:
-    """The one-off effect of a yellow, orange, blue or red building. Later parts are pushed first
-    so that the stack resolves them in printed order."""
+    """The one-off effect of building b, just gained by pi: its table parts, then its row."""
     cdef Player* p = &s.pl[pi]
-    cdef int k, f, j
-    # the table parts first: rules.BUILDING_GAINS, BUILDING_DIKES, BUILDING_TOOL_STEPS
+    cdef int j
     for j in range(MAX_PARTS):
         if BUILD_GAIN_GOOD[b][j] >= 0:
             gain(p, BUILD_GAIN_GOOD[b][j], BUILD_GAIN_N[b][j])
@@ -28,59 +39,127 @@ cdef void building_on_build(State* s, int pi, int b) noexcept nogil:
     for j in range(MAX_PARTS):
         if BUILD_STEP_TOOL[b][j] >= 0:
             advance_tool_free(p, BUILD_STEP_TOOL[b][j], BUILD_STEP_N[b][j])
-    if b == B_TURNERY:
-        gain(p, G_WOOD, TURNERY_WOOD_N * p.forests)
-        push_cut(s, pi, TURNERY_CUTS_N * p.forests)
-    elif b == B_SMOKEHOUSE:
-        push_cut(s, pi, tool_value(p, T_FISH_TRAPS))
-    elif b == B_SMITHY:
-        push_sub(s, pi, F_SMITHY, 0)
-    elif b == B_COOPERAGE:
-        f = p.animals[A_SHEEP] + p.animals[A_CATTLE]
-        k = 0
-        for j in range(NCOOPERAGE_LEVELS):
-            if f >= COOPERAGE_AT[j]:
-                k += 1
-        for j in range(MAX_GIFTS):
-            if COOPERAGE_GOOD[j] >= 0:
-                gain(p, COOPERAGE_GOOD[j], COOPERAGE_N[j] * k)
-    elif b == B_BAKEHOUSE:
-        push_sub(s, pi, F_BAKEHOUSE, tool_value(p, T_OVENS))
-    elif b == B_MILL:
-        f = p.grain_fields + p.flax_fields
-        k = 0
-        for j in range(NMILL_STEPS):
-            if f >= MILL_AT[j]:
-                k = MILL_FOOD[j]
-        gain(p, G_FOOD, k)
-    elif b == B_SADDLERY:
-        push_cut(s, pi, p.animals[A_HORSE])
-    elif b == B_JOINERY:
-        gain(p, G_PEAT, JOINERY_PEAT_N * p.peat_boats)
-        gain_animal(s, pi, A_HORSE, JOINERY_HORSES_N * p.plows)
-    elif b == B_POTTERS_INN:
-        push_sub(s, pi, F_ANIMALS, tool_value(p, T_POTTERY_WHEELS))
-    elif b == B_FARMERS_INN:
-        push_sub(s, pi, F_FARMERS_INN, FARMERS_INN_N)
-    elif b == B_JUNK_DEALERS_INN:
-        push_sub(s, pi, F_JUNK, 0)
-    elif b == B_GULF_HOUSE_INN:
-        # a double stall counts as two stalls (docs/rules-decisions.md)
-        gain(p, G_TIMBER, GULF_TIMBER_N * stall_pens(p))
-        gain(p, G_BRICK, GULF_BRICK_N * p.stables)
-    elif b == B_MILK_HOUSE_INN:
-        p.animals[A_CATTLE] += MILK_HOUSE_CATTLE_N
-        push_cut(s, pi, p.animals[A_CATTLE])
-        check_housing(s, pi)
-    elif b == B_SLUICE_YARD_INN:
-        gain(p, G_WOOD, tool_value(p, T_FISH_TRAPS))
-    elif b == B_VILLAGE_CHURCH:
-        if can_gain_piece(s, pi, V_CARRIAGE):
-            add_piece(p, V_CARRIAGE)
-    elif b == B_LUTETSBURG_CASTLE:
-        push_sub(s, pi, F_FOREST, 1)     # optional: a forest takes a land space
-    elif b == B_BERUM_CASTLE:
-        push_sub(s, pi, F_FLIP, 0)
+    BUILT[b](s, pi, p, b)
+
+cdef void table_parts_only(State* s, int pi, Player* p, int b) noexcept nogil:
+    pass
+
+# Turnery: 1 wood per forest, then cut 1 peat per forest.
+cdef void turnery_built(State* s, int pi, Player* p, int b) noexcept nogil:
+    gain(p, G_WOOD, TURNERY_WOOD_N * p.forests)
+    push_cut(s, pi, TURNERY_CUTS_N * p.forests)
+
+# Smokehouse: cut peat by the fish traps.
+cdef void smokehouse_built(State* s, int pi, Player* p, int b) noexcept nogil:
+    push_cut(s, pi, tool_value(p, T_FISH_TRAPS))
+
+# Smithy: swap peat boats, handcarts and wagons for plows (F_SMITHY).
+cdef void smithy_built(State* s, int pi, Player* p, int b) noexcept nogil:
+    push_sub(s, pi, F_SMITHY, 0)
+
+# Cooperage: rules.COOPERAGE_PER_LEVEL for each of rules.COOPERAGE_LEVELS the sheep and cattle
+# reach.
+cdef void cooperage_built(State* s, int pi, Player* p, int b) noexcept nogil:
+    cdef int kept = p.animals[A_SHEEP] + p.animals[A_CATTLE], levels = 0, j
+    for j in range(NCOOPERAGE_LEVELS):
+        if kept >= COOPERAGE_AT[j]:
+            levels += 1
+    for j in range(MAX_GIFTS):
+        if COOPERAGE_GOOD[j] >= 0:
+            gain(p, COOPERAGE_GOOD[j], COOPERAGE_N[j] * levels)
+
+# Bakehouse: up to (ovens) Bakehouse exchanges (F_BAKEHOUSE).
+cdef void bakehouse_built(State* s, int pi, Player* p, int b) noexcept nogil:
+    push_sub(s, pi, F_BAKEHOUSE, tool_value(p, T_OVENS))
+
+# Mill: food by the fields (rules.MILL_FOOD_BY_FIELDS: the highest step reached).
+cdef void mill_built(State* s, int pi, Player* p, int b) noexcept nogil:
+    cdef int fields = p.grain_fields + p.flax_fields, food = 0, j
+    for j in range(NMILL_STEPS):
+        if fields >= MILL_AT[j]:
+            food = MILL_FOOD[j]
+    gain(p, G_FOOD, food)
+
+# Saddlery (after its tool step): cut 1 peat per horse.
+cdef void saddlery_built(State* s, int pi, Player* p, int b) noexcept nogil:
+    push_cut(s, pi, p.animals[A_HORSE])
+
+# Joinery: peat per peat boat, horses per plow.
+cdef void joinery_built(State* s, int pi, Player* p, int b) noexcept nogil:
+    gain(p, G_PEAT, JOINERY_PEAT_N * p.peat_boats)
+    gain_animal(s, pi, A_HORSE, JOINERY_HORSES_N * p.plows)
+
+# Potter's Inn: animals of any kind by the pottery wheels (F_ANIMALS).
+cdef void potters_inn_built(State* s, int pi, Player* p, int b) noexcept nogil:
+    push_sub(s, pi, F_ANIMALS, tool_value(p, T_POTTERY_WHEELS))
+
+# Farmers' Inn: turn up to rules.FARMERS_INN_FIELDS fields into forests (F_FARMERS_INN).
+cdef void farmers_inn_built(State* s, int pi, Player* p, int b) noexcept nogil:
+    push_sub(s, pi, F_FARMERS_INN, FARMERS_INN_N)
+
+# Junk Dealer's Inn (after its goods): a peat boat or a handcart (F_JUNK).
+cdef void junk_dealers_inn_built(State* s, int pi, Player* p, int b) noexcept nogil:
+    push_sub(s, pi, F_JUNK, 0)
+
+# Gulf House Inn: timber per stall pen (a double stall counts as two stalls:
+# docs/rules-decisions.md), brick per stable.
+cdef void gulf_house_inn_built(State* s, int pi, Player* p, int b) noexcept nogil:
+    gain(p, G_TIMBER, GULF_TIMBER_N * stall_pens(p))
+    gain(p, G_BRICK, GULF_BRICK_N * p.stables)
+
+# Milk House Inn: cattle, then cut 1 peat per cattle.
+cdef void milk_house_inn_built(State* s, int pi, Player* p, int b) noexcept nogil:
+    p.animals[A_CATTLE] += MILK_HOUSE_CATTLE_N
+    push_cut(s, pi, p.animals[A_CATTLE])
+    check_housing(s, pi)
+
+# Sluice Yard Inn (after its tool step): wood by the fish traps.
+cdef void sluice_yard_inn_built(State* s, int pi, Player* p, int b) noexcept nogil:
+    gain(p, G_WOOD, tool_value(p, T_FISH_TRAPS))
+
+# Village Church: a carriage, if the supply and the barn have room.
+cdef void village_church_built(State* s, int pi, Player* p, int b) noexcept nogil:
+    if can_gain_piece(s, pi, V_CARRIAGE):
+        add_piece(p, V_CARRIAGE)
+
+# Lutetsburg Castle (after its tool steps): a forest, optional: it takes a land space (F_FOREST).
+cdef void lutetsburg_castle_built(State* s, int pi, Player* p, int b) noexcept nogil:
+    push_sub(s, pi, F_FOREST, 1)
+
+# Berum Castle (after its tool steps): one flip (F_FLIP).
+cdef void berum_castle_built(State* s, int pi, Player* p, int b) noexcept nogil:
+    push_sub(s, pi, F_FLIP, 0)
+
+cdef void building_row(int b, BuildingBuilt built) noexcept nogil:
+    BUILT[b] = built
+
+cdef void register_buildings() noexcept nogil:
+    cdef int b
+    for b in range(NBUILDINGS):
+        BUILT[b] = table_parts_only      # the green buildings and any without a row below
+    #            building               effect when built
+    building_row(B_TURNERY,              turnery_built)
+    building_row(B_SMOKEHOUSE,           smokehouse_built)
+    building_row(B_SMITHY,               smithy_built)
+    building_row(B_COOPERAGE,            cooperage_built)
+    building_row(B_BAKEHOUSE,            bakehouse_built)
+    building_row(B_MILL,                 mill_built)
+    building_row(B_WEAVING_MILL,         table_parts_only)
+    building_row(B_TEXTILE_HOUSE,        table_parts_only)
+    building_row(B_SADDLERY,             saddlery_built)
+    building_row(B_JOINERY,              joinery_built)
+    building_row(B_WATERFRONT_HOUSE,     table_parts_only)
+    building_row(B_POTTERS_INN,          potters_inn_built)
+    building_row(B_FARMERS_INN,          farmers_inn_built)
+    building_row(B_JUNK_DEALERS_INN,     junk_dealers_inn_built)
+    building_row(B_GULF_HOUSE_INN,       gulf_house_inn_built)
+    building_row(B_MILK_HOUSE_INN,       milk_house_inn_built)
+    building_row(B_SLUICE_YARD_INN,      sluice_yard_inn_built)
+    building_row(B_VILLAGE_CHURCH,       village_church_built)
+    building_row(B_LUTETSBURG_CASTLE,    lutetsburg_castle_built)
+    building_row(B_BERUM_CASTLE,         berum_castle_built)
+
+register_buildings()
 
 # ---- clock buildings (any time, as often as affordable: docs/rules-decisions.md) ----
 

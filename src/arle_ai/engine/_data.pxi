@@ -5,7 +5,7 @@
 #
 # Offers: the number tables (TOOL_*, BUILDING_VP, VEH_*, DEST_*, DELIV_*, BCOST_*, SPACE_*,
 #   EXCH_*, BUILD_*, USE_*, SUPPLY_*, the solo readings SOLO_*, ...), the codes GIVE_* and VK_*, the name tuples
-#   GOOD_NAMES, ANIMAL_NAMES, LOAD_NAMES; _rules; _reload_tables and _TABLES_LOADS (the
+#   GOOD_NAMES, ANIMAL_NAMES, LOAD_NAMES; _rules; _reload_tables and TABLES_LOADS (the
 #   refills so far: what is built from the tables, like _position_limits, compares it).
 # Uses: _tables, _state.
 # Invariants: every table is filled before any rules code runs (at import) and refilled only
@@ -806,7 +806,7 @@ cdef void _load_data(r) except *:
     _load_land(r)
 
 
-_TABLES_LOADS = 0  # refills by _reload_tables: a cache built from the tables keeps the count
+cdef int TABLES_LOADS = 0  # refills by _reload_tables: a cache built from the tables keeps the count
 
 
 def _reload_tables(rules_module=None):
@@ -814,8 +814,8 @@ def _reload_tables(rules_module=None):
 
     For tests that change a rules number on a copy and check that the engine follows; call it
     again without an argument to restore. Names and sizes cannot change (they are compiled in)."""
-    global _TABLES_LOADS
-    _TABLES_LOADS += 1          # what was built from the old tables is stale (_position_limits)
+    global TABLES_LOADS
+    TABLES_LOADS += 1           # what was built from the old tables is stale (_position_limits)
     try:
         _load_data(_rules if rules_module is None else rules_module)
     except BaseException:

@@ -225,7 +225,7 @@ cdef inline int has_final_anytime(State* s, int pi) noexcept nogil:
         return 1
     return (p.buildings & CLOCK_BUILDINGS) != 0
 
-# The end-of-half-year program (K_HALF_END; its counter is the frame's `what`, key a in position
+# The end-of-half-year program (K_HALF_END; its counter is program_step(f), key a in position
 # files, so these values are part of the format): the closing anytime windows, the November
 # houses, each player's inventorying (start player first), then the next half-year or the end.
 cdef enum:

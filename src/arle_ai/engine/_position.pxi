@@ -104,7 +104,7 @@ cdef enum:
     POS_FRAME_B_MAX = 16    # a frame's "b" (Frame.step) and "d" (Frame.low)
     POS_FRAME_M_MAX = 0x7FFF  # a frame's "m" (Frame.mask, int16)
 
-_POSITION_LIMITS = None  # (_TABLES_LOADS when built, the limits): built on first use
+_POSITION_LIMITS = None  # (TABLES_LOADS when built, the limits): built on first use
 
 
 def _position_limits():
@@ -113,8 +113,8 @@ def _position_limits():
     cache stale).
     The same dict each call until then: read it, do not change it."""
     global _POSITION_LIMITS
-    if _POSITION_LIMITS is None or _POSITION_LIMITS[0] != _TABLES_LOADS:
-        _POSITION_LIMITS = (_TABLES_LOADS, _build_position_limits())
+    if _POSITION_LIMITS is None or _POSITION_LIMITS[0] != TABLES_LOADS:
+        _POSITION_LIMITS = (TABLES_LOADS, _build_position_limits())
     return _POSITION_LIMITS[1]
 
 

@@ -18,7 +18,7 @@ cdef inline void take_space_gains(State* s, int pi, int space) noexcept nogil:
 # ---- the action spaces ----
 # Each space is one block below: the fixed part of its action (start, after its food cost,
 # rules.SPACE_FOOD_COST, is paid), and, for a space with choices, the choices of its pending
-# frame (legal: K_ACTION with what = the space) and their effect (apply). register_spaces() puts
+# frame (legal: K_ACTION with action_of = the space) and their effect (apply). register_spaces() puts
 # one row per space into the dispatch tables. Building choices (ACT_BUILD) and the Laborer's
 # imitations (ACT_IMITATE) are applied for every space alike (space_frame_apply).
 
