@@ -58,8 +58,11 @@ def _other_port(port: int) -> int:
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to bind. The default serves this machine only; another address "
                    "lets anyone who can reach it use the app.")
+@click.option("--allow-host", "allow_host", multiple=True, metavar="NAME",
+              help="Also answer requests addressed to NAME (a name this machine has on the "
+                   "network that it does not know itself); repeatable.")
 @click.option("--open", "open_browser", is_flag=True, help="Open the app in the web browser.")
-def serve(port: int, host: str, open_browser: bool) -> None:
+def serve(port: int, host: str, allow_host: tuple[str, ...], open_browser: bool) -> None:
     """Start the web app: board, play against the AI, hints, analysis, position editor and
     tournament results, fully offline. Stop it with Ctrl-C (exit 130, as every command: the
     games open in the browser live in its memory and are not kept)."""
@@ -67,13 +70,14 @@ def serve(port: int, host: str, open_browser: bool) -> None:
         import uvicorn
 
         from arle_ai.web.app import create_app
+        from arle_ai.web.server import allowed_hosts, uvicorn_config
     except ModuleNotFoundError as exc:
         fail(f"arle serve needs the web extra ({exc.name} is missing): "
              f"python -m pip install \"arle-ai[web]\"")
     sock = _listen(host, port)
     bound = sock.getsockname()[1]
-    hosts = ["127.0.0.1", "localhost", host] if host not in ("0.0.0.0", "::") else ["*"]
-    app = create_app(allowed_hosts=hosts)
+    # a request must name this server (DNS rebinding); a wildcard bind: any of its names
+    app = create_app(allowed_hosts=allowed_hosts(host, allow_host))
     class Server(uvicorn.Server):
         def handle_exit(self, sig: int, frame: FrameType | None) -> None:
             """Ctrl-C: stop the searches first, so that the requests waiting on them (a hint
@@ -81,8 +85,7 @@ def serve(port: int, host: str, open_browser: bool) -> None:
             app.state.web.stop_all()
             super().handle_exit(sig, frame)
 
-    server = Server(uvicorn.Config(app, log_level="warning", limit_concurrency=200,
-                                   timeout_keep_alive=5))
+    server = Server(uvicorn_config(app))
     url = f"http://{f'[{host}]' if ':' in host else host}:{bound}/"
     click.echo(f"arle serve: open {url} (Ctrl-C stops)", err=True)
     if open_browser:

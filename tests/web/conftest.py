@@ -33,9 +33,12 @@ def live_server():
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
+    from arle_ai.web.server import uvicorn_config
+
     app = create_app()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                           log_level="warning"))
+    config = uvicorn_config(app)  # as arle serve runs it
+    config.host, config.port = "127.0.0.1", port
+    server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20

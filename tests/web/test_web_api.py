@@ -119,20 +119,24 @@ def test_new_game_refuses_bad_input(client, body, status, words):
 
 
 def test_bodies_are_checked_and_bounded(client):
-    assert "JSON object" in error(client.post("/api/games", content=b""), 400)
-    assert "malformed JSON" in error(client.post("/api/games", content=b"{"), 400)
+    def post(content, **headers):
+        return client.post("/api/games", content=content,
+                           headers={"content-type": "application/json", **headers})
+
+    assert "JSON object" in error(post(b""), 400)
+    assert "malformed JSON" in error(post(b"{"), 400)
     assert "must be a JSON object" in error(client.post("/api/games", json=[1, 2]), 400)
-    assert "UTF-8" in error(client.post("/api/games", content=b'{"a": "\xff"}'), 400)
+    assert "UTF-8" in error(post(b'{"a": "\xff"}'), 400)
     huge = b'{"text": "' + b"x" * (MAX_BODY + 10) + b'"}'
-    assert "larger than the limit" in error(client.post("/api/games", content=huge), 413)
+    assert "larger than the limit" in error(post(huge), 413)
 
     def chunks():  # no Content-Length: the limit is applied while reading
         yield b'{"text": "'
         for _ in range(MAX_BODY // 2**20 + 2):
             yield b"x" * 2**20
         yield b'"}'
-    assert "larger than the limit" in error(client.post("/api/games", content=chunks()), 413)
-    r = client.post("/api/games", content=b"{}", headers={"content-length": "abc"})
+    assert "larger than the limit" in error(post(chunks()), 413)
+    r = post(b"{}", **{"content-length": "abc"})
     assert r.status_code in (400, 413)
 
 
@@ -290,7 +294,13 @@ def test_the_store_forgets_the_least_recently_used_games():
         c.get(f"/api/games/{a}")
         new(c)
         assert c.get(f"/api/games/{a}").status_code == 200
-        assert "expired" in error(c.get(f"/api/games/{b}"), 404)
+        # the page is told what became of its game (it was a bare 404 'may have expired')
+        assert error(c.get(f"/api/games/{b}"), 410) == (
+            "this game is no longer on the server: it was closed to make room for a newer "
+            "game: the server keeps the 2 games used most recently, and this one was used "
+            "least recently. Save game keeps a game (open the file to go on with it)")
+        assert error(c.post(f"/api/games/{b}/undo"), 410)
+        assert "no game" in error(c.get("/api/games/never-was"), 404)
 
 
 # ---- downloads ----

@@ -344,3 +344,31 @@ def test_new_game_from_a_seed_and_a_variant_and_save_game_and_position(page, tmp
     assert ply_text(page) == "decision 2 of 2"
     assert page.eval_on_selector_all("#move-list li",
                                      "els => els.map(e => e.textContent)") == labels
+
+
+def test_a_game_the_server_closed_is_said_on_the_page(page, live_server):
+    """Issue 29: the page's game closed to make room (the server keeps 64) was replaced by a
+    new one without a word."""
+    import httpx
+
+    base, web = live_server
+
+    def crowd_out() -> None:
+        with httpx.Client(base_url=base, timeout=30) as http:
+            for _ in range(web.games.capacity):
+                assert http.post("/api/games", json={}).status_code == 200
+
+    said = ("this game is no longer on the server: it was closed to make room for a newer "
+            "game")
+    first = page.evaluate("sessionStorage.getItem('arle-game')")
+    crowd_out()
+    page.locator("#legal .move-btn:not([disabled])").first.click()  # a move: the game is gone
+    page.wait_for_function("document.getElementById('message').textContent"
+                           ".endsWith('A new game was started.')")
+    assert page.inner_text("#message").startswith(said)
+    second = page.evaluate("sessionStorage.getItem('arle-game')")
+    assert second != first and web.games.get(second) is not None
+    crowd_out()  # and when the page is opened again on a closed game
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    assert said in page.inner_text("#message")

@@ -12,8 +12,10 @@ step), and a hint also when its stream is closed (the page went away or cancelle
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
+import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -22,8 +24,7 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -33,16 +34,18 @@ from arle_ai.base.jsontext import parse_json
 from arle_ai.engine import _core
 from arle_ai.formats.records import FORMAT as RECORD_FORMAT
 from arle_ai.formats.records import RecordError, record_from_dict
-from arle_ai.play.agents import mcts_spec
+from arle_ai.play.agents import agent_from_spec, choose_action, mcts_spec
 from arle_ai.search.config import WEB_AI_BUDGET, WEB_ANALYZE_BUDGET, WEB_HINT_BUDGET, Budget
 from arle_ai.web import jobs, view
 from arle_ai.web.games import SEAT_KINDS, Game, GameStore, analysis_view
+from arle_ai.web.guard import RequestGuard
 from arle_ai.web.tournaments import TournamentFileError, read_results
 
 __all__ = ["create_app", "MAX_BODY"]
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 8 * 2**20  # bytes of a request body (an uploaded record or results file)
+BODY_SECONDS = 30.0  # a request body must arrive within this time (8 MiB at 2 Mbit/s)
 MAX_JOBS = 4  # searches running at once over all tabs
 MAX_HINT_SECONDS = 120.0
 MAX_AI_SECONDS = 30.0
@@ -50,6 +53,7 @@ MAX_ANALYSIS_ITERATIONS = 5000
 MAX_SEED = 2**63 - 1
 GRACE = 5.0  # seconds a search may overrun its budget before it is killed
 AI_KINDS = ("mcts", "greedy", "random")
+SEARCHLESS = ("greedy", "random")  # AIs whose move is instant: no search process, no slot
 JOB_KINDS = ("hint", "move", "analysis")  # a game's search slots
 CHANGED = "the position changed"  # why a hint or AI move of an old position was stopped
 
@@ -63,6 +67,12 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return _error(exc.status_code, exc.detail)
 
 
+async def _server_error(request: Request, exc: Exception) -> Response:
+    """A bug: the answer is JSON too (the traceback goes to the server's log)."""
+    return _error(500, f"internal error ({type(exc).__name__}); the server's log has the "
+                       f"details")
+
+
 def _bad(message: str, status: int = 400) -> HTTPException:
     return HTTPException(status_code=status, detail=message)
 
@@ -74,10 +84,16 @@ async def _body(request: Request) -> dict[str, Any]:
     if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
         raise _bad(too_big, 413)
     data = bytearray()
-    async for chunk in request.stream():
-        data += chunk
-        if len(data) > MAX_BODY:
-            raise _bad(too_big, 413)
+    try:
+        async with asyncio.timeout(BODY_SECONDS):  # a body sent a byte at a time
+            async for chunk in request.stream():
+                data += chunk
+                if len(data) > MAX_BODY:
+                    raise _bad(too_big, 413)
+    except TimeoutError:
+        raise _bad(f"the request body did not arrive within {BODY_SECONDS:g} s", 408) from None
+    except ClientDisconnect:  # the page went away mid-body: nobody reads the answer
+        raise _bad("the request was cut off: the client went away", 400) from None
     if not data:
         raise _bad("the request needs a JSON object as its body")
     try:  # deep nesting and over-long integers too (json.loads raises no JSONDecodeError)
@@ -134,7 +150,11 @@ class WebApp:
         gid = request.path_params["gid"]
         game = self.games.get(gid)
         if game is None:
-            raise _bad(f"no game {_short(gid)} (it may have expired; start a new game)", 404)
+            gone = self.games.gone(gid)
+            if gone is not None:  # the page says so (it starts a new game)
+                raise _bad(f"this game is no longer on the server: it was {gone}. Save game "
+                           f"keeps a game (open the file to go on with it)", 410)
+            raise _bad(f"no game {_short(gid)} (start a new game)", 404)
         return gid, game
 
     def _start(self, gid: str, kind: str, args: tuple[Any, ...], deadline: float) -> jobs.Job:
@@ -271,17 +291,21 @@ class WebApp:
             raise _bad("the game is over: there is no move for the AI", 409)
         ply, key = game.cursor, state.key()
         seed = _int(body.get("seed", ply), "seed", 0, MAX_SEED)
-        job = self._start(gid, "move", (state.copy(), spec, seed), seconds + GRACE)
         changed = "the position changed while the AI was thinking; ask again"
-        try:
-            result = await job.result(gone=request.is_disconnected)
-        except jobs.JobStopped as exc:
-            raise _bad(changed if str(exc) == CHANGED else f"the AI's search was stopped: "
-                       f"{exc}", 409) from None
-        except jobs.JobError as exc:
-            raise _bad(str(exc), 503 if "stopped" in str(exc) else 422) from None
-        finally:
-            self._finish(gid, job)
+        if spec in SEARCHLESS:  # instant: played here, never waits for a search slot
+            self._stop_jobs(gid, "move", reason="a newer AI move of this game replaced it")
+            result = await run_in_threadpool(_searchless_move, state.copy(), spec, seed)
+        else:
+            job = self._start(gid, "move", (state.copy(), spec, seed), seconds + GRACE)
+            try:
+                result = await job.result(gone=request.is_disconnected)
+            except jobs.JobStopped as exc:
+                raise _bad(changed if str(exc) == CHANGED else f"the AI's search was "
+                           f"stopped: {exc}", 409) from None
+            except jobs.JobError as exc:
+                raise _bad(str(exc), 503 if "stopped" in str(exc) else 422) from None
+            finally:
+                self._finish(gid, job)
         if game.cursor != ply or game.state.key() != key:
             raise _bad(changed, 409)
         game.play(result["action"])
@@ -412,6 +436,14 @@ class WebApp:
         self.jobs.clear()
 
 
+def _searchless_move(state: _core.GameState, spec: str, seed: int) -> dict[str, Any]:
+    """The move of an AI that does not search (random, greedy: milliseconds), as a search
+    process reports it."""
+    start = time.perf_counter()
+    action = choose_action(agent_from_spec(spec, seed=seed), state, spec)
+    return {"action": action, "seconds": time.perf_counter() - start}
+
+
 def _seats(value: Any) -> list[str]:
     if (not isinstance(value, list) or len(value) != 2
             or not all(v in SEAT_KINDS for v in value)):
@@ -465,10 +497,12 @@ def _game_from_body(body: dict[str, Any]) -> Game:
 def create_app(allowed_hosts: list[str] | None = None, capacity: int = 64,
                hint_nodes: int = jobs.MAX_NODES) -> Starlette:
     """The ASGI app. ``allowed_hosts``: the Host headers accepted (guards against DNS
-    rebinding from web pages); default 127.0.0.1 and localhost. ``capacity``: games kept
-    (one per tab); ``hint_nodes``: the tree size at which a hint stops (its memory bound)."""
+    rebinding from web pages; see arle_ai.web.guard, which also refuses requests from other
+    sites' pages and bodies that are not JSON); default 127.0.0.1, localhost and ::1.
+    ``capacity``: games kept (one per tab); ``hint_nodes``: the tree size at which a hint
+    stops (its memory bound)."""
     web = WebApp(capacity=capacity, hint_nodes=hint_nodes)
-    hosts = allowed_hosts or ["127.0.0.1", "localhost"]
+    hosts = allowed_hosts or ["127.0.0.1", "localhost", "::1"]
     g = "/api/games/{gid}"
     routes = [
         Route("/", web.index),
@@ -491,7 +525,8 @@ def create_app(allowed_hosts: list[str] | None = None, capacity: int = 64,
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes,
-                    middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts)],
-                    exception_handlers={HTTPException: _http_error})
+                    middleware=[Middleware(RequestGuard, hosts=hosts)],
+                    exception_handlers={HTTPException: _http_error,
+                                        Exception: _server_error})
     app.state.web = web
     return app

@@ -353,18 +353,25 @@ _SHOWN_ONLY = {"mark", "loss_beyond_noise", "played_label", "best_label", "near_
 
 
 class GameStore:
-    """The games of the open tabs, by id; the least recently used go beyond ``capacity``."""
+    """The games of the open tabs, by id; the least recently used go beyond ``capacity``, and
+    any unused for ``idle_seconds``. The ids of the last ``MEMORY`` games closed are kept
+    with the reason, so that a page asking for its game can be told what became of it."""
+
+    MEMORY = 4096  # closed games remembered (an id and a reason: ~100 bytes each)
 
     def __init__(self, capacity: int = 64, idle_seconds: float = 6 * 3600) -> None:
         self.capacity = capacity
         self.idle_seconds = idle_seconds
         self._games: dict[str, tuple[Game, float]] = {}
+        self._gone: dict[str, str] = {}  # id -> why it was closed, oldest first
 
     def add(self, game: Game) -> str:
         self._expire()
         while len(self._games) >= self.capacity:
             oldest = min(self._games, key=lambda k: self._games[k][1])
-            del self._games[oldest]
+            self._close(oldest, f"closed to make room for a newer game: the server keeps the "
+                                f"{self.capacity} games used most recently, and this one was "
+                                f"used least recently")
         gid = secrets.token_urlsafe(12)
         self._games[gid] = (game, time.monotonic())
         return gid
@@ -376,13 +383,24 @@ class GameStore:
         self._games[gid] = (entry[0], time.monotonic())
         return entry[0]
 
+    def gone(self, gid: str) -> str | None:
+        """Why game ``gid`` was closed, if it was one of the last closed; else None."""
+        return self._gone.get(gid)
+
     def replace(self, gid: str, game: Game) -> None:
         self._games[gid] = (game, time.monotonic())
 
     def __len__(self) -> int:
         return len(self._games)
 
+    def _close(self, gid: str, reason: str) -> None:
+        del self._games[gid]
+        self._gone[gid] = reason
+        while len(self._gone) > self.MEMORY:
+            del self._gone[next(iter(self._gone))]
+
     def _expire(self) -> None:
         now = time.monotonic()
+        hours = self.idle_seconds / 3600
         for gid in [k for k, (_, t) in self._games.items() if now - t > self.idle_seconds]:
-            del self._games[gid]
+            self._close(gid, f"closed after {hours:g} hours unused")

@@ -120,7 +120,10 @@ function act(path, body = {}, opts = {}) {
       showMessage("");
     } catch (e) {
       showMessage(e.message);
-      if (e.status === 404) await newGame({ seed: 0 });
+      if (e.status === 404 || e.status === 410) {  // the server closed the game: say why
+        await newGame({ seed: 0 });
+        showMessage(`${e.message} A new game was started.`);
+      }
     }
   });
   return queue;
@@ -876,7 +879,8 @@ async function navigate(delta) {
 async function init() {
   // the catalog and the tab's game are fetched together (the first page load is timed)
   const saved = sessionStorage.getItem("arle-game");
-  const first = saved ? api(`/api/games/${saved}`).catch(() => null)
+  let lost = null;  // why the tab's game is gone (the server closed it), to say so
+  const first = saved ? api(`/api/games/${saved}`).catch((e) => { lost = e; return null; })
     : api("/api/games", { body: { seed: 0, seats: ["human", "ai"] } });
   state.catalog = await api("/api/catalog");
   for (const v of state.catalog.variants) $("new-variant").append(el("option", { value: v, text: v }));
@@ -931,6 +935,7 @@ async function init() {
   const reply = await first;
   if (reply) await setGame(reply, { autoAI: false });
   else await newGame({ seed: 0 });
+  if (lost && lost.status === 410) showMessage(`${lost.message} A new game was started.`);
   document.body.dataset.ready = "1";
 }
 
