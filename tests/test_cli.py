@@ -295,8 +295,14 @@ def test_analyze_text_marks_moves_within_noise_and_has_a_legend():
                                        review(2, (), 0.59)])
     text = format_analysis(analysis, ["a", "b"])
     rows = text.splitlines()
-    assert rows[1].split()[4:] == ["place", "colonist", "~", "0.400", "4.0", "??"]
-    assert rows[2].split()[4:] == ["place", "colonist", "0.010", "4.0"]  # within noise
+    # the budget first, shown with the answer (a time, or here the iterations: none given)
+    assert rows[0].startswith("each decision searched for 0 iterations")
+    assert rows[2].split()[4:] == ["place", "colonist", "~", "0.400", "4.0", "??"]
+    assert rows[3].split()[4:] == ["place", "colonist", "0.010", "4.0"]  # within noise
+    timed = format_analysis(GameAnalysis(decisions=analysis.decisions, time_limit=1.0),
+                            ["a", "b"])
+    assert timed.splitlines()[0] == ("each decision searched for 1 s (a move played other than "
+                                     "the engine's choice is searched again, up to 1 s more)")
     assert all(line in rows for line in LEGEND)
     assert ("ply 1 (player 0, half-year 1): played pass, best place colonist (within noise: "
             "place fisherman), lost 0.400 (4.0 VP) ??") in text

@@ -371,3 +371,16 @@ def test_nohup_keeps_a_hangup_ignored(tmp_path):
         assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
     finally:
         signal.signal(signal.SIGHUP, old)
+
+
+def test_the_hint_is_a_time_shown_with_its_answer_and_says_why(tmp_path):
+    from arle_ai.search.config import HINT_BUDGET, SUGGEST_BUDGET
+
+    assert HINT_BUDGET == SUGGEST_BUDGET and HINT_BUDGET.seconds  # one verdict: as suggest
+    result, _ = play(tmp_path, "--ai", "random", "--hint-time", "0.3", input="hint\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "(budget: 0.3 s)" in result.output
+    assert "\nwhy " in result.output and " rather than " in result.output
+    both, _ = play(tmp_path, "--ai", "random", "--hint-time", "1", "--hint-iterations", "50",
+                   input="quit\n")
+    assert both.exit_code == 2 and "not both" in both.output

@@ -243,10 +243,10 @@ def test_loads_name_the_vehicle_and_the_compartments_in_spaces():
     labels = _load_labels([{"kind": "carriage", "used": []}, {"kind": "droshky", "used": []}],
                           {"wood": 1, "linen": 1, "clay": 0})
     assert labels == {
-        "load wood on carriage#0 at 0": "load wood on the Carriage, space 1 of 3",
-        "load wood on droshky#1 at 0": "load wood on the Droshky, space 1 of 4",
-        "load linen on carriage#0 at 1": "load linen on the Carriage, bench",
-        "load linen on droshky#1 at 1": "load linen on the Droshky, bench",
+        "load wood on carriage#0 at 0": "load wood on the Carriage (space 1 of 3)",
+        "load wood on droshky#1 at 0": "load wood on the Droshky (space 1 of 4)",
+        "load linen on carriage#0 at 1": "load linen on the Carriage (bench)",
+        "load linen on droshky#1 at 1": "load linen on the Droshky (bench)",
     }
 
 
@@ -256,12 +256,12 @@ def test_loads_on_two_vehicles_of_a_kind_say_which_one():
     labels = _load_labels([{"kind": "cart", "used": [0]}, {"kind": "cart", "used": []}],
                           {"wood": 1, "clay": 0, "linen": 0}, loaded=1)
     assert labels == {  # the barn lists the empty one first
-        "load wood on cart#0 at 0": "load wood on the empty Cart, space 1 of 3",
-        "load wood on cart#0 at 1": "load wood on the empty Cart, space 2 of 3",
-        "load wood on cart#1 at 1": "load wood on the Cart with 1 of 3 spaces loaded, space 2 "
-                                    "of 3",
-        "load wood on cart#1 at 2": "load wood on the Cart with 1 of 3 spaces loaded, space 3 "
-                                    "of 3",
+        "load wood on cart#0 at 0": "load wood on the empty Cart (space 1 of 3)",
+        "load wood on cart#0 at 1": "load wood on the empty Cart (space 2 of 3)",
+        "load wood on cart#1 at 1": "load wood on the Cart with 1 of 3 spaces loaded (space "
+                                    "2 of 3)",
+        "load wood on cart#1 at 2": "load wood on the Cart with 1 of 3 spaces loaded (space "
+                                    "3 of 3)",
     }
     # a Handcart and a Wagon have no choice of place: the vehicle is enough
     assert set(_load_labels([{"kind": "wagon", "used": []}], {"wood": 1, "clay": 0,
@@ -276,7 +276,7 @@ def test_the_old_load_notation_is_still_read():
     s = arle_ai.GameState.from_dict(d)
     a = s.parse_action("load linen on carriage#0 at 1")
     assert s.parse_action("load linen on vehicle#0 at 1") == a
-    assert s.parse_action("Load linen on the Carriage, bench") == a
+    assert s.parse_action("Load linen on the Carriage (bench)") == a
     assert s.action_to_string(a) == "load linen on carriage#0 at 1"  # notation unchanged
 
 

@@ -35,6 +35,17 @@ def test_a_move_that_takes_animals_leads_in_animals():
     assert why.to_dict()["text"] == why.text()
 
 
+def test_a_better_move_whose_gain_comes_after_the_lines_meet_says_so():
+    from arle_ai.play.why import Why
+
+    why = Why("place colonist", "pass", 0, {"barn": -1.0, "animals": 0.2}, "lines",
+              "the start of half-year 2")
+    assert why.text() == ("-1 barn (the lead in VP at the start of half-year 2, by category; "
+                          "the better move's gain comes later)")
+    ahead = Why("place colonist", "pass", 0, {"barn": 2.0}, "lines", "the start of half-year 2")
+    assert ahead.text() == "+2 barn (the lead in VP at the start of half-year 2, by category)"
+
+
 def test_the_same_line_against_itself_differs_in_nothing():
     s = arle_ai.new_game(seed=4)
     why = explain(s, CATTLE, CATTLE, source="lines")

@@ -53,7 +53,15 @@ def format_analysis(analysis: GameAnalysis, players: list[str],
     """Every decision with the engine's best and the value lost (printed names when the
     record is given), then the summary."""
     states = list(record.states()) if record is not None else None
-    lines = [f"{'ply':>4} {'P':>1} {'HY':>2}  {'played':<34} {'best':<34} {'lost':>6} "
+    if analysis.time_limit:
+        per = f"{analysis.time_limit:g} s"
+        again = f"up to {per} more"
+    else:
+        per = f"{analysis.iterations:,} iterations"
+        again = "to as many simulations as the engine's choice got"
+    head = [f"each decision searched for {per} (a move played other than the engine's choice "
+            f"is searched again, {again})"]
+    lines = head + [f"{'ply':>4} {'P':>1} {'HY':>2}  {'played':<34} {'best':<34} {'lost':>6} "
              f"{'VP lost':>7}"]
 
     def printed(d, text: str) -> str:

@@ -42,6 +42,7 @@ from arle_cli.common import (
     IN_FILE,
     OUT_FILE,
     Count,
+    Seconds,
     cut_record,
     fail,
     hangup_as_interrupt,
@@ -63,7 +64,7 @@ HINT_TOP = 3
 HELP_TEXT = (
     "Type the number of a move, or the move itself (e.g. 'place Fisherman', 'build Mill',\n"
     "'timber' for 'good timber'; keys such as 'place summer_grocer' work too), or:\n"
-    "  hint   the search's three best moves here\n"
+    "  hint   the search's three best moves here (--hint-time seconds of search)\n"
     "  show   the whole position (home boards, goods, board, pending decision)\n"
     "  list   the legal moves again\n"
     "  log    what happened so far, turn by turn\n"
@@ -232,7 +233,7 @@ def _human_turn(session: Session, seed: int, hint: Budget) -> None:
             with search_bar(hint, "hint") as progress:
                 report = arle_ai.suggest(state, hint, SearchConfig(seed=seed), top=HINT_TOP,
                                          progress=progress)
-            click.echo(format_report(report, state, session.narrator.players,
+            click.echo(format_report(report, state, session.narrator.players, budget=hint,
                                      why=explain_ranking(state, report, seed=seed)))
         elif word == "undo":
             taken = session.undo()
@@ -366,8 +367,11 @@ def _finish(session: Session, out: str, finished: bool) -> None:
 @variant_option("Building set of a new game (ignored with POSITION).")
 @players_option("A new game's players: 2, or 1 for the solo game, played alone with 'hint' "
                 "on demand (ignored with POSITION, which says it).")
+@click.option("--hint-time", type=Seconds(), default=None,
+              help=f"Seconds of search behind 'hint' [default: {HINT_BUDGET}, as arle "
+                   f"suggest].")
 @click.option("--hint-iterations", type=Count(limits.MAX_ITERATIONS), default=None,
-              help=f"Search iterations behind 'hint' [default: {HINT_BUDGET}].")
+              help="Search iterations behind 'hint' instead of a time.")
 @click.option("--ply", type=click.IntRange(min=0), default=None,
               help="Resuming a game record: go on from after this many decisions [default: "
                    "its end].")
@@ -379,8 +383,8 @@ def _finish(session: Session, out: str, finished: bool) -> None:
                    "resumed); with --ply before the end of a record saved to that same "
                    "record: allow replacing its later decisions.")
 def play(position: str | None, ai_spec: str | None, seat: int, seed: int, variant: str,
-         players: int, hint_iterations: int | None, ply: int | None, out: str | None,
-         overwrite: bool) -> None:
+         players: int, hint_time: float | None, hint_iterations: int | None,
+         ply: int | None, out: str | None, overwrite: bool) -> None:
     """Play the AI in the terminal from POSITION or a new game, or with --ai human enter a
     game played at the table, both sides at the keyboard, or play the solo game (--players 1,
     or a solo POSITION) alone. POSITION is a JSON position file, or a game record (say one
@@ -389,6 +393,9 @@ def play(position: str | None, ai_spec: str | None, seat: int, seed: int, varian
     Choose a numbered move or type it (printed names or keys); 'hint', 'show', 'list', 'log',
     'undo', 'help' and 'quit' are commands. The game is saved as a record
     (docs/game-record.md)."""
+    if hint_time is not None and hint_iterations is not None:
+        fail("give either --hint-time or --hint-iterations, not both")
+    hint = Budget.of(hint_iterations, hint_time, HINT_BUDGET)
     if out is not None and not overwrite and Path(out).exists():
         _refuse_replacing(out, position)
     loaded = None if position is None else load_game_file(position)
@@ -454,11 +461,11 @@ def play(position: str | None, ai_spec: str | None, seat: int, seed: int, varian
         click.echo(f"you are player {seat} against {ai_spec}; type 'help' for commands")
     session = Session(record=record, state=state, humans=humans, narrator=Narrator(names))
     with hangup_as_interrupt():  # a closed terminal or a kill saves the game as Ctrl-C does
-        _play_out(session, agent, ai_spec, seed, hint_iterations, out)
+        _play_out(session, agent, ai_spec, seed, hint, out)
 
 
 def _play_out(session: Session, agent: Agent | None, ai_spec: str, seed: int,
-              hint_iterations: int | None, out: str) -> None:
+              hint: Budget, out: str) -> None:
     """Play the game to its end or until stopped, saving it after every decision (a crash
     loses nothing) and once more at the end."""
     try:
@@ -470,7 +477,7 @@ def _play_out(session: Session, agent: Agent | None, ai_spec: str, seed: int,
             elif len(legal) == 1:
                 session.play(legal[0])
             else:
-                _human_turn(session, seed, Budget.of(hint_iterations, None, HINT_BUDGET))
+                _human_turn(session, seed, hint)
             _save(session, out)
     except QuitGame as stop:
         _finish(session, out, finished=False)

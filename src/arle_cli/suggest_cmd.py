@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import textwrap
 
@@ -29,7 +30,8 @@ from arle_cli.common import (
 
 def format_report(report: arle_ai.SearchResult, state: arle_ai.GameState,
                   players: tuple[str, ...] = ("P0", "P1"), legend: bool = True,
-                  width: int | None = None, why: Why | None = None) -> str:
+                  width: int | None = None, why: Why | None = None,
+                  budget: Budget | None = None) -> str:
     """The ranked moves as a table with printed names: visits, value, mean margin, a ``~``
     for moves within noise of the best, and the continuation with who moves; a legend
     under it, in ``width`` columns (default: the terminal's): a long continuation goes on
@@ -42,7 +44,8 @@ def format_report(report: arle_ai.SearchResult, state: arle_ai.GameState,
         players = ("You",)
     lines = [f"{decisions.question(state, players)} "
              + ("(the solo game)" if solo else f"(player {report.player} to decide)"),
-             f"{report.iterations} simulations in {report.time_taken:.2f} s",
+             f"{report.iterations} simulations in {report.time_taken:.2f} s"
+             + (f" (budget: {budget})" if budget is not None else ""),
              f"{'#':>3}  {'move':<{colw}} {'visits':>7} {'value':>6} "
              f"{'score' if solo else 'margin':>7}    "
              + ("continuation" if solo else "continuation (who moves)")]
@@ -84,10 +87,15 @@ def _with_continuation(row: str, pv: str, width: int, below: list[str] | None = 
 
 def _continued(row: str, pv: str, width: int) -> list[str]:
     indent = len(row) if width - len(row) >= 24 else 5
-    # break only between moves: after " /" (the other player) or "," (the same player's next)
-    glued = pv.replace(" ", "\x00").replace("\x00/\x00", "\x00/ ").replace(",\x00", ", ")
+    room = max(10, width - indent)
+    # break only between moves: after " /" (the other player) or "," (the same player's
+    # next); a move longer than the room breaks between its words, never inside one
+    moves = re.split(r"(, | / )", pv)
+    glued = "".join(m if len(m) > room or m in (", ", " / ") else m.replace(" ", "\x00")
+                    for m in moves).replace(" / ", "\x00/ ")
     parts = [p.replace("\x00", " ") for p in
-             textwrap.wrap(glued, max(10, width - indent), break_on_hyphens=False)] or [""]
+             textwrap.wrap(glued, room, break_on_hyphens=False, break_long_words=False)
+             ] or [""]
     if indent < len(row):
         return [row.rstrip(), *(" " * indent + p for p in parts)]
     return [row + parts[0], *(" " * indent + p for p in parts[1:])]
@@ -132,7 +140,8 @@ def suggest(position: str | None, iterations: int | None, time_limit: float | No
         report = arle_ai.suggest(state, budget, config, top=top, progress=progress)
     if as_json:
         why = explain_ranking(state, report, seed=seed)
-        emit_json(dict(report.to_dict(), why=why.to_dict() if why else None))
+        emit_json(dict(report.to_dict(), why=why.to_dict() if why else None,
+                       budget={"iterations": budget.iterations, "seconds": budget.seconds}))
     else:
-        click.echo(format_report(report, state, legend=not no_legend,
+        click.echo(format_report(report, state, legend=not no_legend, budget=budget,
                                  why=explain_ranking(state, report, seed=seed)))

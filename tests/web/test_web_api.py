@@ -517,6 +517,9 @@ def test_analysis_gives_values_margins_and_mistakes(client):
     assert kept == result
     assert "iterations must be" in error(client.get(f"/api/games/{gid}/analysis?iterations=0"),
                                          400)
+    assert "seconds must be" in error(client.get(f"/api/games/{gid}/analysis?seconds=0"), 400)
+    assert "not both" in error(client.get(f"/api/games/{gid}/analysis?seconds=1&iterations=9"),
+                               400)
     fresh, _ = new(client)
     assert "no decisions" in error(client.get(f"/api/games/{fresh}/analysis"), 409)
 
@@ -661,3 +664,29 @@ def _replay(moves: list[str]) -> dict:
     for m in moves:
         s.apply(s.parse_action(m))
     return s.to_dict()
+
+
+def test_the_page_gets_the_default_budgets_of_the_cli(client):
+    """One verdict: the browser's hint and analysis default to arle play's hint and arle
+    analyze's budgets, times (the page reads them from the catalog)."""
+    from arle_ai.search.config import (
+        ANALYZE_BUDGET,
+        HINT_BUDGET,
+        WEB_ANALYZE_BUDGET,
+        WEB_HINT_BUDGET,
+    )
+
+    assert WEB_HINT_BUDGET == HINT_BUDGET and WEB_ANALYZE_BUDGET == ANALYZE_BUDGET
+    assert HINT_BUDGET.seconds and ANALYZE_BUDGET.seconds
+    budgets = client.get("/api/catalog").json()["budgets"]
+    assert budgets == {"hint_seconds": HINT_BUDGET.seconds,
+                       "analysis_seconds": ANALYZE_BUDGET.seconds}
+
+
+def test_an_analysis_by_time_reports_its_budget(client):
+    rec = _record(seed=3, plies=6)
+    gid, _ = new(client, record=rec.to_dict(), seats=["human", "human"])
+    msgs = lines(client, f"/api/games/{gid}/analysis?seconds=0.1")
+    result = msgs[-1]["data"]
+    assert msgs[-1]["kind"] == "done" and result["time_limit"] == 0.1
+    assert result["iterations"] == 0

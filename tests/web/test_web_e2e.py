@@ -13,6 +13,7 @@ import pytest
 from arle_ai.engine import _core, rules
 from arle_ai.formats.records import GameRecord, load_record
 from arle_ai.play.tournament import Tournament
+from arle_ai.search.config import WEB_ANALYZE_BUDGET
 
 pytestmark = pytest.mark.browser
 
@@ -170,18 +171,19 @@ def test_load_a_record_step_through_it_and_analyse(page, shots, tmp_path):
                            "'decision 11 of 40'")
     assert page.inner_text("#move-list li.current").strip().endswith(
         page.evaluate("document.querySelector('#move-list li.current').textContent.slice(3)"))
-    # the default 1000 iterations (seed 0) mark two moves of this game (?? and ?); at a few
-    # hundred, whose most visited moves get a few dozen simulations, noise explains every loss
-    assert page.input_value("#analysis-iterations") == "1000"
+    # the page's default budget is arle analyze's (a time); a shorter one here still marks
+    # moves of this game, where a few hundred simulations would let noise explain every loss
+    assert float(page.input_value("#analysis-seconds")) == WEB_ANALYZE_BUDGET.seconds
+    page.fill("#analysis-seconds", "0.3")
     page.click("#analysis-start")
     page.wait_for_function("document.querySelector('#analysis-status').textContent === 'done'",
-                           timeout=60000)
+                           timeout=120000)
     assert page.locator("#graph svg path").count() == 2  # value and VP margin
     assert page.locator("#graph circle.mistake").count() >= 1
     assert page.locator("#mistakes li").count() >= 1
     # the marks beside the moves, as arle analyze marks them
-    marked = page.locator("#graph circle.mistake").count()
-    assert page.locator("#move-list li .mark").count() == marked
+    marked = page.locator("#graph circle.mistake").count()  # the largest mistakes, up to 5
+    assert marked == min(5, page.locator("#move-list li .mark").count())
     assert "accuracy" in page.inner_text("#accuracy")
     page.locator("#mistakes li").first.click()
     page.wait_for_function("!document.querySelector('#ply-text').textContent"

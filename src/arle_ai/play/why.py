@@ -88,7 +88,9 @@ class Why:
                 else f"the lead in VP at {self.where}")
         if not parts:
             return f"no category differs by half a VP or more ({what})"
-        return f"{', '.join(parts)} ({what}, by category)"
+        later = ("; the better move's gain comes later" if self.source == "lines"
+                 and self.total < SHOWN_FROM else "")
+        return f"{', '.join(parts)} ({what}, by category{later})"
 
     def sentence(self, players: tuple[str, ...] = ("P0", "P1"), count: int = 4) -> str:
         """``why place Grocer rather than place Colonist: +3 barn, ...``."""

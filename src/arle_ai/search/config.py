@@ -80,18 +80,20 @@ class Budget:
         return " or ".join(parts)
 
 
-# The default budget of each use: one line to change each (issue 28 will tune the hint,
-# suggest and analysis ones to time budgets that agree with each other).
+# The default budget of each use: one line to change each. The hint, suggest and the analysis
+# are times chosen to agree (issue 28, "one verdict"): a move the hint names best is rarely
+# marked by the review (docs/benchmarks.md, "One verdict"; bench/verdicts.py), and the browser
+# uses the same ones as the command line.
 SEARCH_BUDGET = Budget(iterations=1000)  # MCTS() and an mcts agent spec without time/iterations
 LIBRARY_SUGGEST_BUDGET = Budget(iterations=2000)  # arle_ai.suggest() called without a budget
 # arle suggest: enough for stable verdicts (docs/benchmarks.md, "Stability of verdicts")
 SUGGEST_BUDGET = Budget(seconds=3.0)
-HINT_BUDGET = Budget(iterations=2000)  # arle play's 'hint' command
-WEB_HINT_BUDGET = Budget(seconds=10.0)  # the browser's hint when the page names no time
+HINT_BUDGET = SUGGEST_BUDGET  # arle play's 'hint' command: arle suggest's
+WEB_HINT_BUDGET = HINT_BUDGET  # the browser's hint when the page names no time
 # per decision, arle analyze and analyze_game: a time budget gives stable verdicts on any
 # machine speed (docs/benchmarks.md, "Stability of verdicts")
 ANALYZE_BUDGET = Budget(seconds=1.0)
-WEB_ANALYZE_BUDGET = Budget(iterations=1000)  # per decision, the browser's analysis
+WEB_ANALYZE_BUDGET = ANALYZE_BUDGET  # per decision, the browser's analysis
 PLAY_AI_BUDGET = Budget(seconds=2.0)  # arle play's opponent (--ai default)
 WEB_AI_BUDGET = Budget(seconds=1.0)  # the browser's AI move when the page names no time
 

@@ -202,7 +202,7 @@ def action_label(state: GameState, a: int) -> str:
     """The text of action id `a` with printed names (:mod:`arle_ai.text.names`) in place of keys:
     ``place Builders' Merchant (special)``, ``build Farmer's House``, ``good summer wear``,
     ``cut 1 peat from a dehydrated moor with 4 peat``, ``flip stall to depot`` (``upgrade stall
-    to stable`` at the winter Carpenter), ``load Hage on the Carriage, bench``, ``Tanner once
+    to stable`` at the winter Carpenter), ``load Hage on the Carriage (bench)``, ``Tanner once
     more``, ``give 1 horse for food``.
     :func:`find_action` reads it back; a player reads it in menus, pvs and analyses."""
     kind, i = action_range(a)
@@ -276,9 +276,10 @@ def _spaces_loaded(kind: str, used: list[int]) -> int:
 def _load_label(state: GameState, code: int) -> str | None:
     """A load as a player says it: the item, the vehicle by name (the empty one, or how much
     of it is loaded, when the player has several of its kind) and the compartments it takes
-    where the vehicle has a choice of them: ``load Hage on the Carriage, bench``, ``load wood
-    on the empty Cart, space 2 of 3``, ``load Bremen on the Droshky, all 4 spaces``. None
-    when the id names no vehicle of the player."""
+    where the vehicle has a choice of them (no comma: a continuation lists moves with commas):
+    ``load Hage on the Carriage (bench)``, ``load wood on the empty Cart (space 2 of 3)``,
+    ``load Bremen on the Droshky (all 4 spaces)``. None when the id names no vehicle of the
+    player."""
     start = code % COMPARTMENTS
     slot = (code // COMPARTMENTS) % MAX_VEHICLES
     named = _load_item(code // (COMPARTMENTS * MAX_VEHICLES))
@@ -310,12 +311,12 @@ def _load_label(state: GameState, code: int) -> str | None:
         return text  # one compartment, or equal ones that never join: no choice of place
     first = sum(v.spaces[:start]) + 1
     if size == total:
-        return f"{text}, all {total} spaces"
+        return f"{text} (all {total} spaces)"
     if v.spaces[start] == size == 2:
-        return f"{text}, bench"
+        return f"{text} (bench)"
     if size == 1:
-        return f"{text}, space {first} of {total}"
-    return f"{text}, spaces {first}-{first + size - 1} of {total}"
+        return f"{text} (space {first} of {total})"
+    return f"{text} (spaces {first}-{first + size - 1} of {total})"
 
 
 def _aliases(state: GameState, a: int) -> list[str]:

@@ -50,6 +50,7 @@ MAX_JOBS = 4  # searches running at once over all tabs
 MAX_HINT_SECONDS = 120.0
 MAX_AI_SECONDS = 30.0
 MAX_ANALYSIS_ITERATIONS = 5000
+MAX_ANALYSIS_SECONDS = 30.0  # per decision
 MAX_SEED = 2**63 - 1
 GRACE = 5.0  # seconds a search may overrun its budget before it is killed
 AI_KINDS = ("mcts", "greedy", "random")
@@ -364,15 +365,22 @@ class WebApp:
 
     async def analysis(self, request: Request) -> Response:
         gid, game = self.game(request)
-        iterations = _int(request.query_params.get("iterations",
-                                                   WEB_ANALYZE_BUDGET.iterations),
-                          "iterations", 10, MAX_ANALYSIS_ITERATIONS)
+        query = request.query_params
+        if "seconds" in query and "iterations" in query:
+            raise _bad("give seconds or iterations per decision, not both")
+        if "iterations" in query:
+            per = Budget(iterations=_int(query["iterations"], "iterations", 10,
+                                         MAX_ANALYSIS_ITERATIONS))
+        else:  # a time budget, the default as arle analyze's: the same verdicts
+            per = Budget(seconds=_float(query.get("seconds", WEB_ANALYZE_BUDGET.seconds),
+                                        "seconds", 0.1, MAX_ANALYSIS_SECONDS))
         if not game.actions:
             raise _bad("the game has no decisions to analyse yet", 409)
         actions, line = list(game.actions), list(game.line)
         record = game.record()
-        budget = 60 + len(actions) * iterations / 500  # seconds; far above the expected time
-        job = self._start(gid, "analysis", (record, Budget(iterations=iterations), 0), budget)
+        # seconds; far above the expected time (a decision searches up to twice its budget)
+        each = 3 * per.seconds if per.seconds is not None else (per.iterations or 0) / 500
+        job = self._start(gid, "analysis", (record, per, 0), 60 + len(actions) * each)
 
         async def stream() -> AsyncIterator[bytes]:
             messages = job.messages()

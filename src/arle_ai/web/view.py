@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from arle_ai.engine import _core, rules
+from arle_ai.search.config import WEB_ANALYZE_BUDGET, WEB_HINT_BUDGET
 from arle_ai.text import decisions, names, reading
 from arle_ai.text.display import free_land
 from arle_ai.web import board
@@ -41,6 +42,9 @@ def catalog() -> dict[str, Any]:
         "names": _names(),
         "things": _things(),
         "variants": list(_core.VARIANTS),
+        # the default budgets of the hint and the analysis, as the CLI's (one verdict)
+        "budgets": {"hint_seconds": WEB_HINT_BUDGET.seconds,
+                    "analysis_seconds": WEB_ANALYZE_BUDGET.seconds},
         "goods_cap": rules.GOODS_CAP, "food_cap": rules.FOOD_CAP,
         "goods_track_vp": list(rules.GOODS_TRACK_VP),
         "home": {"columns": board.COLUMNS, "tidal_rows": board.TIDAL_ROWS,

@@ -504,12 +504,12 @@ function renderHint(d, asked) {
 // ---------------------------------------------------------------- analysis and graph
 
 async function startAnalysis() {
-  const it = Number($("analysis-iterations").value);
+  const seconds = Number($("analysis-seconds").value);
   $("analysis-status").textContent = "starting...";
   $("analysis-start").disabled = true;
   let finished = false;
   try {
-    await streamLines(`/api/games/${state.id}/analysis?iterations=${it}`, (msg) => {
+    await streamLines(`/api/games/${state.id}/analysis?seconds=${seconds}`, (msg) => {
       if (msg.kind === "progress") $("analysis-status").textContent = `${msg.data.done}/${msg.data.total} positions`;
       else if (msg.kind === "done") finished = true;
       else if (msg.kind === "error") showMessage(msg.data);
@@ -884,6 +884,9 @@ async function init() {
     : api("/api/games", { body: { seed: 0, seats: ["human", "ai"] } });
   state.catalog = await api("/api/catalog");
   for (const v of state.catalog.variants) $("new-variant").append(el("option", { value: v, text: v }));
+  // the default budgets are the CLI's (arle play's hint, arle analyze): one verdict
+  $("hint-seconds").value = String(state.catalog.budgets.hint_seconds);
+  $("analysis-seconds").value = String(state.catalog.budgets.analysis_seconds);
   // the legend of `arle suggest`, its continued lines joined
   const legend = [];
   for (const line of state.catalog.legend) {
