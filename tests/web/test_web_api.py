@@ -524,11 +524,52 @@ def test_analysis_gives_values_margins_and_mistakes(client):
     assert "no decisions" in error(client.get(f"/api/games/{fresh}/analysis"), 409)
 
 
-def test_a_solo_game_is_refused_by_name_not_with_a_500(client):
+def test_a_solo_game_is_played_hinted_and_reviewed(client):
+    gid, g = new(client, seed=4, players=1, seats=["human"])
+    assert (g["players_count"], g["seats"], g["players"]) == (1, ["human"], ["player 0"])
+    assert g["setup"] == {"seed": 4, "variant": "standard", "players": 1}
+    assert len(g["position"]["players"]) == 1 and len(g["boards"]) == 1
+    assert g["workers_left"] == [4] and g["workers_per_half_year"] == 4
+    assert g["winner"] is None and g["scores"] == [-19.0] and len(g["breakdown"]) == 1
+    assert g["ai_to_move"] is False
+    msgs = lines(client, f"/api/games/{gid}/hint?seconds=0.5&seed=1")
+    best = [m["data"] for m in msgs if m["kind"] == "update"][-1]["moves"][0]
+    assert {st["player"] for st in best["pv"]} == {0} and 0 <= best["value"] <= 1
+    # the whole game at the keyboard: the first legal move at every decision
+    for _ in range(400):
+        if g["terminal"]:
+            break
+        g = client.post(f"/api/games/{gid}/move", json={"action": g["legal"][0]["action"]}
+                        ).json()["game"]
+    assert g["terminal"] and g["winner"] is None and len(g["scores"]) == 1
+    rec = load_record(client.get(f"/api/games/{gid}/record").text)
+    assert rec.start.players == 1 and rec.final_state().scores() == g["scores"]
+    # the review: reopen the first moves and analyse them, VP lost in score
+    short = GameRecord.from_position(rec.start)
+    for a in rec.actions[:5]:
+        short.push(a)
+    rid, _ = new(client, record=short.to_dict())
+    msgs = lines(client, f"/api/games/{rid}/analysis?iterations=30")
+    result = msgs[-1]["data"]
+    assert list(result["players"]) == ["0"] and result["decisions"]
+    assert all(d["player"] == 0 and d["vp_lost"] >= 0 for d in result["decisions"])
+
+
+def test_a_solo_game_from_a_file_the_ai_alone_and_bad_solo_requests(client):
     solo = arle_ai.new_game(seed=0, players=1)
     for body in ({"position": solo.to_dict()}, {"text": solo.to_json()},
                  {"record": GameRecord.from_position(solo).to_dict()}):
-        assert "solo game" in error(client.post("/api/games", json=body), 422)
+        # the page sends its two seats: a solo game keeps the first
+        gid, g = new(client, **body, seats=["human", "ai"])
+        assert g["players_count"] == 1 and g["seats"] == ["human"]
+    gid, g = new(client, players=1, seats=["ai"])
+    assert g["ai_to_move"] is True
+    r = client.post(f"/api/games/{gid}/ai", json={"ai": {"kind": "greedy"}})
+    assert r.status_code == 200 and r.json()["game"]["ply"] == 1
+    assert "seats of a solo game must be one of" in error(
+        client.post(f"/api/games/{gid}/seats", json={"seats": ["human", "ai"]}), 400)
+    assert "players must be 1 (the solo game) or 2" in error(
+        client.post("/api/games", json={"players": 3}), 400)
 
 
 def test_variations_and_the_review_are_saved_and_reopened(client):

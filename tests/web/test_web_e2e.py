@@ -374,3 +374,54 @@ def test_a_game_the_server_closed_is_said_on_the_page(page, live_server):
     page.reload()
     page.wait_for_selector("body[data-ready='1']")
     assert said in page.inner_text("#message")
+
+
+def test_a_solo_game_in_the_browser_played_hinted_and_reviewed(page, tmp_path):
+    page.fill("#new-seed", "11")
+    page.select_option("#new-players", "1")
+    page.click("#new-game")
+    page.wait_for_function("document.querySelector('#status').textContent"
+                           ".includes('Solo game')")
+    status = page.inner_text("#status")
+    assert "workers placed 0/4" in status and "Score -19 VP" in status
+    assert "Start player" not in status and page.is_hidden("#seat1-label")
+    assert page.locator("#players .player").count() == 1
+    assert "You (solo)" in page.inner_text("#players")
+    # a hint: the expected final score, not a lead over an opponent
+    page.fill("#hint-seconds", "1")
+    page.click("#hint-start")
+    page.wait_for_selector("#hint-table .hint-row")
+    assert page.inner_text("#hint-table th:nth-child(4)") == "score"
+    if page.is_enabled("#hint-stop"):
+        page.click("#hint-stop")
+    # the whole game by clicking the first move each time
+    for n in range(1, 400):
+        if "Game over" in page.inner_text("#status"):
+            break
+        page.locator("#legal .move-btn:not([disabled])").first.click()
+        page.wait_for_function(f"document.querySelector('#ply-text').textContent"
+                               f".startsWith('decision {n} of')")
+    status = page.inner_text("#status")
+    assert "Game over: final score" in status and "wins" not in status
+    with page.expect_download() as download:
+        page.click("#save-record")
+    saved = tmp_path / "solo.json"
+    download.value.save_as(saved)
+    record = load_record(saved)
+    assert record.start.players == 1 and record.final_state().is_terminal()
+    assert record.setup == {"seed": 11, "variant": "standard", "players": 1}
+    assert f"final score {record.final_state().scores()[0]:g} VP" in status
+    # the review of its first decisions, reopened from a file
+    short = GameRecord.from_position(record.start)
+    for a in record.actions[:6]:
+        short.push(a)
+    path = tmp_path / "short.json"
+    short.save(path)
+    page.set_input_files("#load-file", str(path))
+    page.wait_for_function("document.querySelector('#message').textContent.includes('Opened')")
+    page.fill("#analysis-seconds", "0.2")
+    page.click("#analysis-start")
+    page.wait_for_function("document.querySelector('#analysis-status').textContent === 'done'",
+                           timeout=60000)
+    assert "expected final score" in page.inner_text("#graph")
+    assert "accuracy" in page.inner_text("#accuracy")

@@ -202,11 +202,11 @@ class WebApp:
     async def new_game(self, request: Request) -> Response:
         body = await _body(request)
         game = _game_from_body(body)
-        if game.start.players != 2:  # the page draws two home boards and a winner
-            raise _bad(f"a solo game ({game.start.players} player) cannot be shown in the "
-                       f"browser app yet: the page plays the two-player game", 422)
         if "seats" in body:
-            game.seats = _seats(body["seats"])
+            seats = body["seats"]
+            if game.start.players == 1 and isinstance(seats, list) and len(seats) == 2:
+                seats = seats[:1]  # a file opened with the page's two seats: a solo game's one
+            game.seats = _seats(seats, game.start.players)
         gid = self.games.add(game)
         return self._reply(gid, game)
 
@@ -280,7 +280,7 @@ class WebApp:
         body = await _body(request)
         if "seats" not in body:
             raise _bad("the request needs 'seats', e.g. [\"human\", \"ai\"]")
-        game.seats = _seats(body["seats"])
+        game.seats = _seats(body["seats"], game.start.players)
         return self._reply(gid, game)
 
     async def ai_move(self, request: Request) -> Response:
@@ -452,9 +452,14 @@ def _searchless_move(state: _core.GameState, spec: str, seed: int) -> dict[str, 
     return {"action": action, "seconds": time.perf_counter() - start}
 
 
-def _seats(value: Any) -> list[str]:
-    if (not isinstance(value, list) or len(value) != 2
+def _seats(value: Any, players: int = 2) -> list[str]:
+    """Who plays each seat: two of SEAT_KINDS, or one in the solo game (the AI may play it
+    alone too)."""
+    if (not isinstance(value, list) or len(value) != players
             or not all(v in SEAT_KINDS for v in value)):
+        if players == 1:
+            raise _bad(f"seats of a solo game must be one of {list(SEAT_KINDS)}, e.g. "
+                       f"[\"human\"], not {_short(value)}")
         raise _bad(f"seats must be two of {list(SEAT_KINDS)}, e.g. [\"human\", \"ai\"], "
                    f"not {_short(value)}")
     return list(value)
@@ -473,7 +478,8 @@ def _agent_spec(ai: Any) -> tuple[str, float]:
 
 
 def _game_from_body(body: dict[str, Any]) -> Game:
-    """A game from {seed, variant}, {position}, {record} or {text} (an uploaded file)."""
+    """A game from {seed, variant, players}, {position}, {record} or {text} (an uploaded
+    file); players 1 is the solo game."""
     if "text" in body:
         text = body["text"]
         if not isinstance(text, str):
@@ -499,7 +505,10 @@ def _game_from_body(body: dict[str, Any]) -> Game:
     variant = body.get("variant", "standard")
     if variant not in _core.VARIANTS:
         raise _bad(f"variant must be one of {list(_core.VARIANTS)}, not {_short(variant)}")
-    return Game.new(seed, variant)
+    players = body.get("players", 2)
+    if isinstance(players, bool) or players not in _core.PLAYER_COUNTS:
+        raise _bad(f"players must be 1 (the solo game) or 2, not {_short(players)}")
+    return Game.new(seed, variant, players)
 
 
 def create_app(allowed_hosts: list[str] | None = None, capacity: int = 64,

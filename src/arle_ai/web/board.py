@@ -377,8 +377,11 @@ def building_spaces(position: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 def workers_left(position: Mapping[str, Any]) -> list[int]:
     """Each player's workers still on the months this half-year (the start player's take
-    turns 0, 2, 4, 6 of the rules.WORKERS_PER_PLAYER * 2)."""
+    turns 0, 2, 4, 6 of the rules.WORKERS_PER_PLAYER * 2; the solo player every turn of
+    rules.SOLO_WORKERS)."""
     placed = position.get("workers_placed", 0)
+    if len(position["players"]) == 1:
+        return [rules.SOLO_WORKERS - placed]
     start = position["start_player"]
     firsts = (placed + 1) // 2
     seconds = placed // 2

@@ -62,14 +62,20 @@ class Game:
     analysed: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
+        if self.start.players == 1:  # the solo game: one seat
+            self.players = self.players[:1]
+            self.seats = self.seats[:1]
         if not self.nodes:
             state = self.start.copy()
             self.nodes = [Node(None, None, 0, state, view.layouts(state))]
 
     @classmethod
-    def new(cls, seed: int, variant: str) -> Game:
-        return cls(start=_core.new_game(seed=seed, variant=variant),
-                   setup={"seed": seed, "variant": variant})
+    def new(cls, seed: int, variant: str, players: int = 2) -> Game:
+        setup: dict[str, Any] = {"seed": seed, "variant": variant}
+        if players == 1:
+            setup["players"] = 1
+        return cls(start=_core.new_game(seed=seed, variant=variant, players=players),
+                   setup=setup)
 
     @classmethod
     def from_position(cls, state: _core.GameState) -> Game:

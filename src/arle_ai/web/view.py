@@ -56,6 +56,8 @@ def catalog() -> dict[str, Any]:
         "shovel_dikes": list(rules.SHOVEL_DIKE_VALUES),
         "half_years": rules.HALF_YEARS, "workers": rules.WORKERS_PER_PLAYER,
         "legend": list(reading.LEGEND),
+        "solo_legend": list(reading.SOLO_LEGEND),
+        "solo_workers": rules.SOLO_WORKERS,
     }
 
 
@@ -121,9 +123,11 @@ def position_view(state: _core.GameState, homes: list[board.HomeLayout] | None =
         "pending": state.pending,
         "prompt": decisions.question(state),
         "terminal": terminal,
-        "winner": state.winner(),
+        "players_count": state.players,
+        "workers_per_half_year": state.workers_per_half_year,
+        "winner": state.winner() if state.players == 2 else None,  # solo: the score alone
         "scores": state.scores(),
-        "breakdown": [state.score_breakdown(0), state.score_breakdown(1)],
+        "breakdown": [state.score_breakdown(p) for p in range(state.players)],
         "free_land": [free_land(p["home"]) for p in d["players"]],
         "boards": [board.home_board(p, homes[i]) for i, p in enumerate(d["players"])],
         "building_spaces": board.building_spaces(d),

@@ -74,10 +74,14 @@ const num = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
 const signed = (x, d = 1) => (x >= 0 ? "+" : "") + x.toFixed(d);
 const pct = (x) => (100 * x).toFixed(1) + "%";
 
+const isSolo = (g) => !!g && g.players_count === 1;
+// The seats as the page's selectors say: one in the solo game.
+const pageSeats = (g) => (isSolo(g) ? [$("seat0").value] : [$("seat0").value, $("seat1").value]);
+
 function seatName(p) {
   const g = state.game;
   const who = g && g.seats[p] === "ai" ? "AI" : "you";
-  return `P${p} (${who})`;
+  return isSolo(g) ? (who === "AI" ? "AI (solo)" : "You (solo)") : `P${p} (${who})`;
 }
 
 // ---------------------------------------------------------------- the game
@@ -102,7 +106,7 @@ async function setGame(reply, { autoAI = true } = {}) {
 
 async function newGame(body) {
   cancelHint();
-  body.seats = [$("seat0").value, $("seat1").value];
+  body.seats = body.players === 1 ? [$("seat0").value] : [$("seat0").value, $("seat1").value];
   state.paused = false;
   await setGame(await api("/api/games", { body }));
 }
@@ -178,7 +182,9 @@ function render() {
   renderLog(g);
   renderGraph(g);
   renderHintFreshness();
-  $("seat0").value = g.seats[0]; $("seat1").value = g.seats[1];
+  $("seat0").value = g.seats[0];
+  if (g.seats.length > 1) $("seat1").value = g.seats[1];
+  $("seat1-label").hidden = isSolo(g);
   $("save-record").href = `/api/games/${state.id}/record`;
   $("save-position").href = `/api/games/${state.id}/position`;
   $("undo").disabled = g.ply === 0;
@@ -192,6 +198,13 @@ function renderStatus(g) {
   s.replaceChildren();
   const season = g.season === "summer" ? "Summer" : "Winter";
   s.append(el("span", {}, el("b", { text: `Half-year ${g.half_year}/${state.catalog.half_years}` }), ` (${season})`));
+  if (isSolo(g)) {  // one player, always the start player: the score is the result
+    s.append(el("span", { text: `Solo game: workers placed ${g.position.workers_placed}/${g.workers_per_half_year}` }));
+    s.append(g.terminal ? el("span", {}, el("b", { text: "Game over: final score " }), `${num(g.scores[0])} VP`)
+      : el("span", { text: `Score ${num(g.scores[0])} VP` }));
+    if (g.setup) s.append(el("span", { class: "hint-text", text: `seed ${g.setup.seed}, ${g.setup.variant}` }));
+    return;
+  }
   s.append(el("span", {}, "Start player: ", el("span", { class: `tag p${g.start_player}`, text: `P${g.start_player}` })));
   s.append(el("span", { text: `Workers placed ${g.position.workers_placed}/${2 * state.catalog.workers}` }));
   if (g.terminal) {
@@ -244,7 +257,7 @@ function renderPlayers(g) {
   wrap.replaceChildren();
   g.position.players.forEach((p, i) => {
     const box = el("div", { class: `player` + (g.to_move === i ? " to-move" : ""), id: `player${i}` });
-    box.append(el("h3", {}, el("span", { class: `p${i}`, text: `${seatName(i)}${g.start_player === i ? " - start player" : ""}` }),
+    box.append(el("h3", {}, el("span", { class: `p${i}`, text: `${seatName(i)}${g.start_player === i && !isSolo(g) ? " - start player" : ""}` }),
       el("span", { text: `${num(g.scores[i])} VP` })));
     const holder = el("div", { class: "home" });
     box.append(holder);
@@ -484,13 +497,14 @@ async function startHint(seconds) {
 function renderHint(d, asked) {
   $("hint-status").textContent = `${d.iterations} simulations in ${d.seconds.toFixed(1)} s (${Math.round(d.iterations_per_second)}/s)`;
   const t = $("hint-table");
-  t.replaceChildren(el("tr", {}, el("th", { text: "move" }), el("th", { class: "n", text: "visits" }), el("th", { class: "n", text: "value" }), el("th", { class: "n", text: "margin" }), el("th", { text: "" })));
+  const solo = isSolo(state.game);  // the solo game: the expected final score, not a lead
+  t.replaceChildren(el("tr", {}, el("th", { text: "move" }), el("th", { class: "n", text: "visits" }), el("th", { class: "n", text: "value" }), el("th", { class: "n", text: solo ? "score" : "margin" }), el("th", { text: "" })));
   for (const m of d.moves.slice(0, 6)) {
     const row = el("tr", { class: "hint-row" },
       el("td", {}, el("b", { text: asked.labels[m.action] || m.move })),
       el("td", { class: "n", text: String(m.visits) }),
-      el("td", { class: "n", text: m.value.toFixed(3), title: state.catalog.legend[1] }),
-      el("td", { class: "n", text: signed(m.margin), title: "the mover's mean final VP lead" }),
+      el("td", { class: "n", text: m.value.toFixed(3), title: (solo ? state.catalog.solo_legend : state.catalog.legend)[1] }),
+      el("td", { class: "n", text: solo ? m.margin.toFixed(1) : signed(m.margin), title: solo ? "the mean final score the search expects" : "the mover's mean final VP lead" }),
       el("td", { class: "near", text: m.near_best ? "~" : "", title: m.near_best ? "within statistical noise of the best move" : "" }));
     t.append(row);
     if (m.pv.length > 1) {
@@ -544,7 +558,7 @@ function renderGraph(g) {
   add("text", { x: 2, y: yv(0), "font-size": 9, fill: "#555" }, "0");
   add("text", { x: W - R + 2, y: ym(maxM) + 8, "font-size": 9, fill: "#b28b3e" }, `+${Math.round(maxM)}`);
   add("text", { x: W - R + 2, y: ym(-maxM), "font-size": 9, fill: "#b28b3e" }, `-${Math.round(maxM)}`);
-  add("text", { x: L, y: H - 4, "font-size": 9, fill: "#555" }, "value (P0's view, blue) and VP margin (brown) per decision");
+  add("text", { x: L, y: H - 4, "font-size": 9, fill: "#555" }, isSolo(g) ? "value (blue) and expected final score (brown) per decision" : "value (P0's view, blue) and VP margin (brown) per decision");
   const path = (f) => pts.map((p, i) => `${i ? "L" : "M"}${x(p.ply).toFixed(1)},${f(p).toFixed(1)}`).join(" ");
   add("path", { d: path((p) => ym(p.margin)), fill: "none", stroke: "#b28b3e", "stroke-width": 1.2 });
   add("path", { d: path((p) => yv(p.value)), fill: "none", stroke: "#2d6cb5", "stroke-width": 1.5 });
@@ -586,6 +600,11 @@ function numberInput(path, value, min = 0, max = 999) {
 }
 
 function buildEditor(position) {
+  if (position.players.length !== 2) {  // the form asks two boards
+    state.editorBase = null;
+    $("editor").replaceChildren(el("p", { class: "hint-text", text: "The editor enters two-player positions; a solo position is entered with 'arle edit FILE --players 1' and opened here." }));
+    return;
+  }
   state.editorBase = JSON.parse(JSON.stringify(position));
   delete state.editorBase.pending;
   const form = $("editor");
@@ -895,8 +914,8 @@ async function init() {
   }
   for (const line of legend) $("legend").append(el("li", { text: line }));
   document.querySelectorAll(".tab").forEach((b) => b.addEventListener("click", () => showPage(b.dataset.page)));
-  $("new-game").addEventListener("click", () => newGame({ seed: Number($("new-seed").value), variant: $("new-variant").value }).catch((e) => showMessage(e.message)));
-  for (const i of [0, 1]) $(`seat${i}`).addEventListener("change", () => { state.paused = false; act("seats", { seats: [$("seat0").value, $("seat1").value] }); });
+  $("new-game").addEventListener("click", () => newGame({ seed: Number($("new-seed").value), variant: $("new-variant").value, players: Number($("new-players").value) }).catch((e) => showMessage(e.message)));
+  for (const i of [0, 1]) $(`seat${i}`).addEventListener("change", () => { state.paused = false; act("seats", { seats: pageSeats(state.game) }); });
   $("undo").addEventListener("click", () => { state.paused = true; act("undo", {}, { autoAI: false }); });
   $("redo").addEventListener("click", () => act("redo", {}, { autoAI: false }));
   $("ai-move").addEventListener("click", () => { state.paused = false; runAI(); });

@@ -182,7 +182,8 @@ function drawTools(svg, pos, cat, rows, x0, top, width, rowH) {
     const row = svgEl("g", { class: "tool-track", "data-tool": t.key, "data-on": `tool:${t.key}` });
     row.append(svgEl("rect", { x: x0, y: y + 1, width, height: h - 2, rx: 3, class: "tool-bg" }));
     row.append(svgEl("text", { x: x0 + 5, y: y + h / 2 + 4, "font-size": 10.5 }, fitText(t.name, labelW - 4, 10)));
-    const at = [pos.players[0].tools[t.key], pos.players[1].tools[t.key]];
+    const seats = pos.players.map((_, p) => p);  // one in the solo game
+    const at = pos.players.map((pl) => pl.tools[t.key]);
     t.values.forEach((v, i) => {
       const cx = x0 + labelW + i * cellW;
       const cell = svgEl("g", { class: "tool-cell" });
@@ -196,7 +197,7 @@ function drawTools(svg, pos, cat, rows, x0, top, width, rowH) {
         cell.append(svgEl("text", { x: cx + 6, y: y + h / 2 + 5, "font-size": 13, "font-weight": "bold" }, String(v)));
       }
       if (t.vp[i]) cell.append(svgEl("text", { x: cx + (t.key === "shovels" ? cellW - 24 : 20), y: y + h / 2 + 4, "font-size": 9, class: "vp-star" }, `★${t.vp[i]}`));
-      [0, 1].forEach((p) => {
+      seats.forEach((p) => {
         if (at[p] !== v) return;
         const r = Math.min(6.5, h / 4 - 0.5);
         const mx = cx + cellW - r - 3, my = y + h / 2 + (p === 0 ? r + 0.5 : -r - 0.5);
@@ -205,8 +206,8 @@ function drawTools(svg, pos, cat, rows, x0, top, width, rowH) {
       row.append(cell);
     });
     const vpOf = (p) => t.vp[t.values.indexOf(at[p])];
-    row.append(svgEl("text", { x: x0 + width - 4, y: y + h / 2 + 4, "font-size": 9, "text-anchor": "end", class: "tool-vp" }, `${vpOf(0)}/${vpOf(1)} VP`));
-    svgTitle(row, `${t.name}: P0 ${at[0]}, P1 ${at[1]}; VP by position ${t.vp.join(" ")}`);
+    row.append(svgEl("text", { x: x0 + width - 4, y: y + h / 2 + 4, "font-size": 9, "text-anchor": "end", class: "tool-vp" }, `${seats.map(vpOf).join("/")} VP`));
+    svgTitle(row, `${t.name}: ${seats.map((p) => `P${p} ${at[p]}`).join(", ")}; VP by position ${t.vp.join(" ")}`);
     svg.append(row);
   }
 }
@@ -224,7 +225,7 @@ function drawCalendar(svg, g, cat, x0, y0, width, height) {
   }
   grp.append(svgEl("text", { x: x0 + 4 + n * cw + 4, y: y0 + 16, "font-size": 11 }, g.season === "summer" ? "summer" : "winter"));
   const y = y0 + 28;
-  [0, 1].forEach((p) => {
+  g.workers_left.forEach((_, p) => {  // one player in the solo game, who always starts
     const x = x0 + 4 + p * (width / 2);
     const label = svgEl("text", { x, y: y + 14, "font-size": 11 }, `P${p}${g.start_player === p ? " ⚑" : ""}`);
     if (g.start_player === p) svgTitle(label, "start player");
