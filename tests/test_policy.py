@@ -360,6 +360,8 @@ def test_the_policy_learns_a_known_rule(selfplay: str) -> None:
     data["visit_ptr"] = np.arange(len(first) + 1, dtype=np.int64)
     data["visit_action"] = first.astype(np.int16)
     data["visit_count"] = np.ones(len(first), dtype=np.int32)
+    for k in ("policy_mask", "policy_ptr", "policy_action", "policy_prob"):
+        del data[k]  # the search's own targets would be trained on instead of the visits
     config = TrainConfig(hidden=16, epochs=12, lr=0.01, val_fraction=0.25, aux_weight=0)
     _, report = train(data, config)
     assert report.val_policy_top1 > 0.9

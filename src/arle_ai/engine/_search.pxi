@@ -146,6 +146,20 @@ cdef class LeafEvaluator:
         for i in range(n):
             out[i] = <float>(out[i] / z)
 
+    def action_priors(self, GameState state):
+        """The PUCT priors this evaluator gives `state`'s legal actions, as the search stores
+        them for a new node (before their 16-bit rounding): a list of (action id, prior) in
+        legal_actions order. ValueError for a position without a decision."""
+        cdef int buf[MAX_LEGAL]
+        cdef float out[MAX_LEGAL]
+        cdef int i, n
+        cdef State s = state.s
+        n = legal_actions(&s, buf) if not is_terminal(&s) else 0
+        if n <= 0:
+            raise ValueError("the position has no decision: there is nothing to score")
+        self.priors(&s, buf, n, out)
+        return [(buf[i], float(out[i])) for i in range(n)]
+
     def evaluate(self, GameState state, seed=0):
         """The evaluator's (player 0's value, player 0's margin) of `state` (unchanged)."""
         cdef State s = state.s
@@ -227,13 +241,19 @@ cdef class SearchTree:
     cdef float* prior_buf
     # the solo game: the range of the edges' mean scores this search (_solo_q)
     cdef double solo_lo, solo_hi
+    cdef float* root_prior      # run(root_priors=...): the root's priors for this run
+    cdef int root_override      # whether root_prior replaces the root's stored priors
+    cdef int root_forced        # run(root_edge=i): every simulation takes root edge i
 
     def __cinit__(self):
         self.nodes = NULL
         self.edges = NULL
         self.index = NULL
         self.prior_buf = <float*>malloc(MAX_LEGAL * sizeof(float))
-        if self.prior_buf == NULL:
+        self.root_prior = <float*>malloc(MAX_LEGAL * sizeof(float))
+        self.root_override = 0
+        self.root_forced = -1
+        if self.prior_buf == NULL or self.root_prior == NULL:
             raise MemoryError()
 
     def __init__(self, max_bytes=1 << 30, max_nodes=None):
@@ -253,6 +273,7 @@ cdef class SearchTree:
         free(self.edges)
         free(self.index)
         free(self.prior_buf)
+        free(self.root_prior)
 
     def clear(self):
         """Forget every node (memory is returned)."""
@@ -435,12 +456,14 @@ cdef class SearchTree:
             return e.prior * (1.0 / PRIOR_SCALE)
         return 1.0 / node.n
 
-    cdef inline int _select(self, Node* node, double c, int puct, int solo) noexcept nogil:
+    cdef inline int _select(self, Node* node, double c, int puct, int solo,
+                            float* priors) noexcept nogil:
         """UCT (c * sqrt(ln N / n), unvisited first) or PUCT (c * P * sqrt(N) / (1 + n)), on
-        the edges' values (the solo game: their normalised mean scores, _solo_q)."""
+        the edges' values (the solo game: their normalised mean scores, _solo_q); `priors`
+        (edge order) replace the node's stored priors when not NULL."""
         cdef Edge* e = &self.edges[node.first]
         cdef int i, best_i = 0
-        cdef double u, q, best = -1.0, lg, sq
+        cdef double u, q, best = -1.0, lg, sq, prior
         if puct:
             sq = sqrt(node.total + 1.0)
             for i in range(node.n):
@@ -450,7 +473,8 @@ cdef class SearchTree:
                     q = self._solo_q(&e[i])
                 else:
                     q = e[i].value
-                u = q + c * self._prior(node, &e[i]) * sq / (1 + e[i].visits)
+                prior = priors[i] if priors != NULL else self._prior(node, &e[i])
+                u = q + c * prior * sq / (1 + e[i].visits)
                 if u > best:
                     best = u
                     best_i = i
@@ -480,7 +504,13 @@ cdef class SearchTree:
         cdef Edge* e
         while True:
             node = &self.nodes[nid]
-            i = self._select(node, c, puct, solo)
+            if depth > 0:
+                i = self._select(node, c, puct, solo, NULL)
+            elif self.root_forced >= 0:
+                i = self.root_forced
+            else:
+                i = self._select(node, c, puct, solo,
+                                 self.root_prior if self.root_override else NULL)
             path_node[depth] = nid
             path_edge[depth] = i
             depth += 1
@@ -543,10 +573,15 @@ cdef class SearchTree:
         return True
 
     def run(self, GameState state, LeafEvaluator ev, int64_t iterations, double seconds=-1.0,
-            double c=0.9, bint puct=False):
+            double c=0.9, bint puct=False, root_priors=None, int root_edge=-1):
         """Up to `iterations` simulations from `state` (whose node ensure_root added), or until
         `seconds` have passed (checked every 16 simulations; < 0: no time limit). Returns the
-        simulations done. The GIL is released."""
+        simulations done. The GIL is released.
+
+        For the root of self-play searches (arle_ai.search.root): `root_priors` (one number
+        per root edge, in the order of ``stats``) replace the root's priors in this run's
+        PUCT selection (root noise), and `root_edge` >= 0 sends every simulation through that
+        root edge (sequential halving); the stored priors stay."""
         cdef State root = state.s
         cdef int32_t rid = self._find(&root)
         cdef int64_t done = 0
@@ -556,6 +591,7 @@ cdef class SearchTree:
         cdef int32_t* path_edge
         if rid < 0:
             raise ValueError("the root is not in the tree (call ensure_root first)")
+        self._root_choice(rid, root_priors, root_edge)
         path_node = <int32_t*>malloc(MAX_DEPTH * sizeof(int32_t))
         path_edge = <int32_t*>malloc(MAX_DEPTH * sizeof(int32_t))
         if path_node == NULL or path_edge == NULL:
@@ -572,7 +608,33 @@ cdef class SearchTree:
                 done += 1
         free(path_node)
         free(path_edge)
+        self.root_override = 0
+        self.root_forced = -1
         return done
+
+    cdef _root_choice(self, int32_t rid, root_priors, int root_edge):
+        """Check and set run()'s root_priors and root_edge (ValueError naming the problem)."""
+        cdef int i, n = self.nodes[rid].n
+        cdef double p
+        self.root_override = 0
+        self.root_forced = -1
+        if root_edge >= 0 or root_edge < -1:
+            if root_edge >= n:
+                raise ValueError(f"root_edge {root_edge} is outside 0..{n - 1}, the root's "
+                                 f"edges")
+            if root_edge < -1:
+                raise ValueError(f"root_edge must be an edge index or -1, not {root_edge}")
+            self.root_forced = root_edge
+        if root_priors is not None:
+            if len(root_priors) != n:
+                raise ValueError(f"root_priors has {len(root_priors)} numbers, the root has "
+                                 f"{n} edges")
+            for i in range(n):
+                p = float(root_priors[i])
+                if not (0.0 <= p <= 1.0):
+                    raise ValueError(f"root_priors[{i}] = {p!r} is not a prior in 0..1")
+                self.root_prior[i] = <float>p
+            self.root_override = 1
 
     def stats(self, GameState state):
         """(action, visits, mean value, mean margin, prior) per action of `state`'s node, in

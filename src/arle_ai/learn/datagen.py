@@ -56,6 +56,7 @@ from arle_ai.search.config import Budget, SearchConfig
 from arle_ai.search.heuristics import DEFAULT_WEIGHTS
 from arle_ai.search.mcts import MCTS
 from arle_ai.search.net import DEFAULT_WEIGHTS_FILE, weights_digest
+from arle_ai.search.root import completed_q_policy, visit_policy
 
 __all__ = ["DamagedPart", "DatagenConfig", "generate", "play_game", "position_from_row",
            "visit_distribution", "merge_parts", "parts_dir"]
@@ -70,8 +71,18 @@ SEARCH = SEARCHES["heuristic"]  # the search of the shipped weights' first data
 # (Weights.sample's default was 4 then), pinned so that a seed still gives the same games
 SEARCH_SAMPLE = 4.0
 MAX_SEED = 2**31 - 1  # keeps every derived setup and search seed well inside int64
-_ARRAYS = ("features", "positions", "player", "half_year", "game", "ply", "final_vp", "margin",
-           "winner", "root_value", "root_margin", "visit_ptr", "visit_action", "visit_count")
+_BASE_ARRAYS = ("features", "positions", "player", "half_year", "game", "ply", "final_vp",
+                "margin", "winner", "root_value", "root_margin", "visit_ptr", "visit_action",
+                "visit_count")
+_POLICY_ARRAYS = ("policy_mask", "policy_ptr", "policy_action", "policy_prob")
+_ARRAYS = _BASE_ARRAYS + _POLICY_ARRAYS
+_TABLES = ("visit_ptr", "visit_action", "visit_count", "policy_ptr", "policy_action",
+           "policy_prob")  # not one row per position
+_PTRS = {"visit_ptr", "policy_ptr"}
+# settings added after the first runs, with the value those runs had
+_LATER_DEFAULTS: dict[str, Any] = {"puct": None, "c": 0.9, "root_noise": "none",
+                                   "temperature": 1.0, "full_share": 1.0,
+                                   "cheap_iterations": 0}
 
 
 @dataclass(frozen=True)
@@ -85,6 +96,14 @@ class DatagenConfig:
     variant: str = "standard"
     leaf: str = "heuristic"
     net: str | None = None  # leaf="net": a weights file (None: the shipped weights)
+    # the search and the self-play targets (docs/learning.md); the defaults make the data of
+    # the runs before these settings, game for game
+    puct: bool | None = None       # PUCT (None: with a policy head or root noise; SearchConfig)
+    c: float = 0.9
+    root_noise: str = "none"       # "dirichlet" or "gumbel" (SearchConfig.root_noise)
+    temperature: float = 1.0       # the first `explore` decisions: drawn by target ** (1/t)
+    full_share: float = 1.0        # playout caps: the share of full searches (the rest cheap)
+    cheap_iterations: int = 0      # iterations of a cheap search (full_share < 1)
 
     def __post_init__(self) -> None:
         for name in ("games", "iterations"):
@@ -101,10 +120,34 @@ class DatagenConfig:
             raise ValueError(f"leaf must be one of {tuple(SEARCHES)}, not {self.leaf!r}")
         if self.net is not None and self.leaf != "net":
             raise ValueError("net (a weights file) is for leaf='net' only")
+        if not (isinstance(self.temperature, int | float) and not isinstance(
+                self.temperature, bool) and 0 < self.temperature <= 100):
+            raise ValueError(f"temperature must be a number in (0, 100], not "
+                             f"{self.temperature!r}")
+        if not (isinstance(self.full_share, int | float) and 0 < self.full_share <= 1):
+            raise ValueError(f"full_share must be in (0, 1], not {self.full_share!r}")
+        if self.full_share < 1:
+            if (isinstance(self.cheap_iterations, bool) or not isinstance(
+                    self.cheap_iterations, int)
+                    or not 1 <= self.cheap_iterations < self.iterations):
+                raise ValueError(f"cheap_iterations must be an integer in 1.."
+                                 f"{self.iterations - 1} (fewer than a full search's "
+                                 f"iterations), not {self.cheap_iterations!r}")
+        elif self.cheap_iterations != 0:
+            raise ValueError("cheap_iterations is for full_share < 1 (playout caps) only")
+        self.search_config(0)  # the search options' own checks (c, puct, root_noise)
+
+    def search_config(self, g: int) -> SearchConfig:
+        """The search of game `g`."""
+        return SearchConfig(**SEARCHES[self.leaf], net=self.net,
+                            seed=self.seed * 1_000_003 + g,
+                            weights=DEFAULT_WEIGHTS.with_(sample=SEARCH_SAMPLE),
+                            c=self.c, puct=self.puct, root_noise=self.root_noise)
 
     def search_settings(self) -> dict[str, Any]:
         """The search options of the run's games, as recorded in the data's meta."""
-        settings = dict(SEARCHES[self.leaf], sample=SEARCH_SAMPLE)
+        settings = dict(SEARCHES[self.leaf], sample=SEARCH_SAMPLE, c=self.c, puct=self.puct,
+                        root_noise=self.root_noise)
         if self.leaf == "net":
             settings["net_digest"] = weights_digest(self.net)
             settings["net_file"] = (os.path.basename(self.net) if self.net is not None
@@ -123,47 +166,51 @@ def _part_path(out: str | os.PathLike[str], g: int) -> Path:
 
 def play_game(config: DatagenConfig, g: int) -> dict[str, np.ndarray]:
     """Play game `g` of the run and return its positions and targets (arrays as in the
-    merged file, with visit offsets starting at 0)."""
+    merged file, with visit and policy offsets starting at 0)."""
     state = _core.GameState.new(config.seed + g, config.variant)
-    search = MCTS(SearchConfig(**SEARCHES[config.leaf], net=config.net,
-                               seed=config.seed * 1_000_003 + g,
-                               weights=DEFAULT_WEIGHTS.with_(sample=SEARCH_SAMPLE)),
-                  Budget(iterations=config.iterations))
+    full_budget = Budget(iterations=config.iterations)
+    cheap_budget = Budget(iterations=config.cheap_iterations or config.iterations)
+    search = MCTS(config.search_config(g), full_budget)
     rng = random.Random(config.seed * 7_919 + g)
-    feats, raw, player, half, ply = [], [], [], [], []
+    caps = random.Random(config.seed * 104_729 + g)  # which searches are full
+    feats, raw, player, half, ply, mask = [], [], [], [], [], []
     root_value: list[float] = []
     root_margin: list[float] = []
     ptr: list[int] = [0]
     acts: list[int] = []
     counts: list[int] = []
+    pol_ptr: list[int] = [0]
+    pol_act: list[int] = []
+    pol_prob: list[float] = []
     decision = 0
     while not state.is_terminal():
         legal = state.legal_actions()
         if len(legal) == 1:
             state.apply(legal[0])
             continue
-        result = search.search(state)
-        visited = [(s.action, s.visits) for s in result.moves if s.visits > 0]
-        visited.sort()
-        total = sum(s.visits for s in result.moves)
-        root_value.append(sum(s.visits * s.win_rate for s in result.moves) / total)
-        root_margin.append(sum(s.visits * s.mean_margin for s in result.moves) / total)
+        full = config.full_share >= 1 or caps.random() < config.full_share
+        search.budget = full_budget if full else cheap_budget
+        result = search.search(state, noise=full)
+        moves = sorted(result.moves, key=lambda s: s.action)
+        visited = [(s.action, s.visits) for s in moves if s.visits > 0]
+        total = sum(s.visits for s in moves)
+        root_value.append(sum(s.visits * s.win_rate for s in moves) / total)
+        root_margin.append(sum(s.visits * s.mean_margin for s in moves) / total)
         feats.append(state.features())
         raw.append(np.frombuffer(state.raw_bytes(), dtype=np.uint8))
         player.append(state.current_player)
         half.append(state.half_year)
         ply.append(decision)
+        mask.append(full)
         acts.extend(a for a, _ in visited)
         counts.extend(n for _, n in visited)
         ptr.append(len(acts))
+        target = _target(config, search, state, moves)
+        pol_act.extend(a for a, _ in target)
+        pol_prob.extend(p for _, p in target)
+        pol_ptr.append(len(pol_act))
         if decision < config.explore:
-            total = sum(n for _, n in visited)
-            pick = rng.randrange(total)
-            for a, n in visited:
-                pick -= n
-                if pick < 0:
-                    action = a
-                    break
+            action = _draw(rng, visited, target, config)
         else:
             action = result.best_action
         state.apply(action)
@@ -190,7 +237,43 @@ def play_game(config: DatagenConfig, g: int) -> dict[str, np.ndarray]:
         "visit_ptr": np.array(ptr, dtype=np.int64),
         "visit_action": np.array(acts, dtype=np.int16),
         "visit_count": np.array(counts, dtype=np.int32),
+        "policy_mask": np.array(mask, dtype=np.uint8),
+        "policy_ptr": np.array(pol_ptr, dtype=np.int64),
+        "policy_action": np.array(pol_act, dtype=np.int16),
+        "policy_prob": np.array(pol_prob, dtype=np.float32),
     }
+
+
+def _target(config: DatagenConfig, search: MCTS, state: _core.GameState,
+            moves: list[Any]) -> list[tuple[int, float]]:
+    """The improved policy of a search (action, probability > 0), in action order: the
+    completed-Q policy of a Gumbel root, else the visit shares."""
+    if config.root_noise == "gumbel":
+        priors = dict(search.evaluator.action_priors(state))
+        policy = completed_q_policy([s.visits for s in moves], [s.win_rate for s in moves],
+                                    [priors[s.action] for s in moves])
+    else:
+        policy = visit_policy([s.visits for s in moves])
+    return [(s.action, p) for s, p in zip(moves, policy, strict=True) if p > 0]
+
+
+def _draw(rng: random.Random, visited: list[tuple[int, int]], target: list[tuple[int, float]],
+          config: DatagenConfig) -> int:
+    """A move drawn with probability proportional to target ** (1 / temperature). The visit
+    counts at temperature 1 draw as the runs before these settings did (an integer draw)."""
+    if config.temperature == 1 and config.root_noise != "gumbel":
+        pick = rng.randrange(sum(n for _, n in visited))
+        for a, n in visited:
+            pick -= n
+            if pick < 0:
+                return a
+    weights = [p ** (1.0 / config.temperature) for _, p in target]
+    x = rng.random() * sum(weights)
+    for (a, _), w in zip(target, weights, strict=True):
+        x -= w
+        if x < 0:
+            return a
+    return target[-1][0]
 
 
 def _play_and_save(job: tuple[DatagenConfig, int, str]) -> int:
@@ -226,6 +309,8 @@ def _check_config(out: str | os.PathLike[str], config: DatagenConfig) -> None:
                              f"file") from None
         if isinstance(theirs, dict):
             theirs.setdefault("leaf", "heuristic")  # runs from before the leaf option
+            for name, default in _LATER_DEFAULTS.items():  # and before the search options
+                theirs.setdefault(name, default)
         if isinstance(theirs, dict) and theirs.get("format", FORMAT[:-1] + "1") != FORMAT:
             raise ValueError(f"{folder} holds games of data format "
                              f"{theirs.get('format', FORMAT[:-1] + '1')!r}, this version "
@@ -353,14 +438,15 @@ def _read_part(out: str | os.PathLike[str], g: int) -> dict[str, np.ndarray]:
         raise DamagedPart(f"{path}: missing", g, path)
     try:
         with NpzArchive(path, ValueError, "datagen part", PART_MAX_BYTES) as z:
-            z.require(_ARRAYS)
+            z.require(_BASE_ARRAYS)
+            # a game played before the policy targets has none: its visits are its target
+            names = _ARRAYS if all(k in z.headers for k in _POLICY_ARRAYS) else _BASE_ARRAYS
             rows = z.headers["player"].rows
-            wrong = [k for k in _ARRAYS if k not in ("visit_ptr", "visit_action", "visit_count")
-                     and z.headers[k].rows != rows]
+            wrong = [k for k in names if k not in _TABLES and z.headers[k].rows != rows]
             if rows is None or wrong:
                 raise ValueError(f"{path}: not a datagen part ({', '.join(wrong) or 'player'} "
                                  f"of another length)")
-            part = {k: z.read(k) for k in _ARRAYS}
+            part = {k: z.read(k) for k in names}
     except DamagedPart:
         raise
     except ValueError as exc:
@@ -371,6 +457,13 @@ def _read_part(out: str | os.PathLike[str], g: int) -> dict[str, np.ndarray]:
             or np.any(part["game"] != g)):
         raise DamagedPart(f"{path}: not a datagen part of game {g} (its visit table or game "
                           f"ids do not fit)", g, path)
+    if "policy_prob" not in part:
+        part.update(_visit_targets(part))
+    ptr = part["policy_ptr"]
+    if (ptr.shape != (rows + 1,) or part["policy_action"].shape != part["policy_prob"].shape
+            or int(ptr[0]) != 0 or int(ptr[-1]) != len(part["policy_action"])):
+        raise DamagedPart(f"{path}: not a datagen part of game {g} (its policy table does not "
+                          f"fit)", g, path)
     return part
 
 
@@ -380,7 +473,7 @@ def merge_parts(out: str | os.PathLike[str], config: DatagenConfig) -> dict[str,
     pieces = [_read_part(out, g) for g in range(config.games)]
     merged: dict[str, np.ndarray] = {}
     for k in _ARRAYS:
-        if k == "visit_ptr":
+        if k in _PTRS:
             offsets, base = [np.zeros(1, dtype=np.int64)], 0
             for p in pieces:
                 offsets.append(p[k][1:] + base)
@@ -396,6 +489,17 @@ def merge_parts(out: str | os.PathLike[str], config: DatagenConfig) -> dict[str,
     merged["meta"] = np.array(json.dumps(meta))
     write_npz(out, merged)
     return merged
+
+
+def _visit_targets(piece: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The policy arrays of a game whose searches were all full and targeted their visits."""
+    ptr = piece["visit_ptr"]
+    counts = piece["visit_count"].astype(np.float64)
+    rows = np.repeat(np.arange(len(ptr) - 1), np.diff(ptr))
+    totals = np.add.reduceat(counts, ptr[:-1]) if len(ptr) > 1 else np.zeros(0)
+    return {"policy_mask": np.ones(len(ptr) - 1, dtype=np.uint8), "policy_ptr": ptr.copy(),
+            "policy_action": piece["visit_action"].copy(),
+            "policy_prob": (counts / totals[rows]).astype(np.float32)}
 
 
 def position_from_row(row: np.ndarray) -> _core.GameState:

@@ -7,8 +7,10 @@ features of a position seen by the player to decide:
   error, in units of ``margin_scale`` VP) and whether they win (logistic loss). The skip starts
   as "the final margin is the score margin now", so the rest learns corrections to it;
 - the policy head: one logit per action id, a softmax over the legal actions (rebuilt from the
-  stored raw positions), trained by cross-entropy against the search's root visit distribution
-  (weight ``policy_weight``);
+  stored raw positions), trained by cross-entropy against the search's improved policy (weight
+  ``policy_weight``): datagen's ``policy_*`` table (the root visit shares, or a Gumbel root's
+  completed-Q policy) on the positions whose ``policy_mask`` is set (the full searches of
+  playout caps), or the root visit distribution of data without it;
 - the auxiliary head (with a skip too): each player's final VP by scoring category (the
   categories of ``GameState.score_breakdown``, rebuilt by finishing each game from its last
   stored position), squared error in units of ``aux_scale`` VP per category and per total
@@ -51,11 +53,17 @@ from arle_ai.engine import _core
 from arle_ai.search.net import AUX_ARRAYS, POLICY_ARRAYS, WEIGHT_ARRAYS, save_weights
 
 __all__ = ["TrainConfig", "TrainReport", "train", "train_files", "load_data", "load_datasets",
-           "split_games", "split_by_source", "ignored_slots", "policy_targets",
+           "split_games", "split_by_source", "ignored_slots", "policy_targets", "policy_table",
+           "policy_mask",
            "final_breakdowns"]
 
 SEARCH_TARGETS = ("root_value", "root_margin")
 POLICY_DATA = ("positions", "visit_ptr", "visit_action", "visit_count")
+# the search's improved policy and which positions carry it (datagen's policy targets: the
+# visit shares or a Gumbel root's completed-Q policy; cheap searches of playout caps carry none)
+TARGET_DATA = ("policy_mask", "policy_ptr", "policy_action", "policy_prob")
+_TABLES = ("visit_ptr", "visit_action", "visit_count", "policy_ptr", "policy_action",
+           "policy_prob")
 MARGIN_SLOT = (_core.FEATURE_NAMES.index("me.score.total"),
                _core.FEATURE_NAMES.index("opp.score.total"))
 CATEGORIES = _core.SCORE_CATEGORIES
@@ -142,7 +150,7 @@ def load_data(path: str | os.PathLike[str]) -> dict[str, np.ndarray]:
     ``root_margin`` too when it has them: format 2; the raw positions, root visits and final VP
     for the policy and auxiliary heads when it has them); ValueError names a problem."""
     need = ("features", "player", "half_year", "game", "margin", "winner")
-    extra = (*SEARCH_TARGETS, *POLICY_DATA, "final_vp")
+    extra = (*SEARCH_TARGETS, *POLICY_DATA, *TARGET_DATA, "final_vp")
     # every member's header is checked (type, shape, size against the memory free) and the
     # shapes compared before any data is read (arle_ai.base.npzfile)
     with NpzArchive(path, ValueError, "datagen file") as z:
@@ -155,7 +163,7 @@ def load_data(path: str | os.PathLike[str]) -> dict[str, np.ndarray]:
         rows = shape[0]
         ndims = {"positions": 2, "final_vp": 2}
         for k, head in heads.items():
-            if k in ("features", "visit_ptr", "visit_action", "visit_count"):
+            if k == "features" or k in _TABLES:
                 continue
             if len(head.shape) != ndims.get(k, 1) or head.rows != rows:
                 raise ValueError(f"{path}: not a datagen file ({k} has shape {head.shape}, "
@@ -166,6 +174,7 @@ def load_data(path: str | os.PathLike[str]) -> dict[str, np.ndarray]:
                              f"values)")
         data = {k: z.read(k) for k in heads}
     _check_visits(path, data, rows)
+    _check_targets(path, data, rows)
     for k, v in data.items():
         if v.dtype.kind not in "biuf":
             raise ValueError(f"{path}: not a datagen file ({k}: {v.dtype} values)")
@@ -195,6 +204,32 @@ def _check_visits(path: str | os.PathLike[str], data: dict[str, np.ndarray], row
                          f"0..{NUM_ACTIONS - 1} or has no visit)")
 
 
+def _check_targets(path: str | os.PathLike[str], data: dict[str, np.ndarray],
+                   rows: int) -> None:
+    """ValueError unless the policy targets (if any) are a well-formed table of `rows` rows
+    with a 0/1 mask."""
+    present = [k for k in TARGET_DATA if k in data]
+    if not present:
+        return
+    if len(present) < len(TARGET_DATA):
+        raise ValueError(f"{path}: not a datagen file (has {', '.join(present)} but not all "
+                         f"of {', '.join(TARGET_DATA)})")
+    ptr, act, prob = data["policy_ptr"], data["policy_action"], data["policy_prob"]
+    if ptr.ndim != 1 or len(ptr) != rows + 1 or act.ndim != 1 or prob.shape != act.shape:
+        raise ValueError(f"{path}: not a datagen file (policy arrays of shapes {ptr.shape}, "
+                         f"{act.shape}, {prob.shape} for {rows} positions)")
+    if rows and (ptr[0] != 0 or ptr[-1] != len(act) or np.any(np.diff(ptr) < 1)):
+        raise ValueError(f"{path}: not a datagen file (policy_ptr is not a table of "
+                         f"{len(act)} entries with at least one per position)")
+    if len(act) and (act.min() < 0 or act.max() >= NUM_ACTIONS
+                     or not np.all(np.isfinite(prob)) or prob.min() < 0):
+        raise ValueError(f"{path}: not a datagen file (a policy entry names no action id "
+                         f"0..{NUM_ACTIONS - 1} or has no probability)")
+    if not np.isin(data["policy_mask"], (0, 1)).all():
+        raise ValueError(f"{path}: not a datagen file (policy_mask holds values other than "
+                         f"0 and 1)")
+
+
 def load_datasets(paths: list[str] | tuple[str, ...]) -> dict[str, np.ndarray]:
     """Several datagen files as one training set: their positions in file order, game ids made
     distinct (each file's shifted past the previous ones', order kept) and ``source`` (the
@@ -208,13 +243,14 @@ def load_datasets(paths: list[str] | tuple[str, ...]) -> dict[str, np.ndarray]:
         return datas[0]
     keys = [k for k in datas[0] if all(k in d for d in datas)]
     merged = {k: np.concatenate([d[k] for d in datas]) for k in keys
-              if k not in ("game", "visit_ptr")}
-    if "visit_ptr" in keys:
-        offsets, base = [np.zeros(1, dtype=np.int64)], 0
-        for d in datas:
-            offsets.append(np.asarray(d["visit_ptr"][1:], dtype=np.int64) + base)
-            base += int(d["visit_ptr"][-1])
-        merged["visit_ptr"] = np.concatenate(offsets)
+              if k not in ("game", "visit_ptr", "policy_ptr")}
+    for ptr in ("visit_ptr", "policy_ptr"):
+        if ptr in keys:
+            offsets, base = [np.zeros(1, dtype=np.int64)], 0
+            for d in datas:
+                offsets.append(np.asarray(d[ptr][1:], dtype=np.int64) + base)
+                base += int(d[ptr][-1])
+            merged[ptr] = np.concatenate(offsets)
     games, base = [], 0
     for d in datas:
         g = np.asarray(d["game"], dtype=np.int64)
@@ -261,25 +297,39 @@ def _state(row: np.ndarray) -> _core.GameState:
                          f"version?") from None
 
 
+def policy_table(data: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The flat table the policy is trained on, (ptr, action ids, weights): the search's
+    improved policy when the data has it (``policy_*``), else the root visit counts."""
+    ptr, act, weight = ("policy_ptr", "policy_action", "policy_prob") if "policy_prob" in data \
+        else ("visit_ptr", "visit_action", "visit_count")
+    return (np.asarray(data[ptr], dtype=np.int64), np.asarray(data[act], dtype=np.int64),
+            np.asarray(data[weight], dtype=np.float64))
+
+
+def policy_mask(data: dict[str, np.ndarray]) -> np.ndarray:
+    """Which positions carry a policy target (all, for data without ``policy_mask``)."""
+    if "policy_mask" in data:
+        return np.asarray(data["policy_mask"]).astype(bool)
+    return np.ones(len(data["features"]), dtype=bool)
+
+
 def policy_targets(data: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """The policy's targets rebuilt from the raw positions: the legal actions of each position
-    as packed bits (n, ceil(NUM_ACTIONS / 8)) uint8, and each entry of the flat visit table
-    as a share of its position's visits (float32). ValueError if a visited action is not legal
-    in its position (data of another engine version)."""
+    as packed bits (n, ceil(NUM_ACTIONS / 8)) uint8, and each entry of the flat
+    :func:`policy_table` as a share of its position's total (float32). ValueError if a
+    target's action is not legal in its position (data of another engine version)."""
     n = len(data["features"])
     legal = np.zeros((n, NUM_ACTIONS), dtype=bool)
     for i, row in enumerate(data["positions"]):
         legal[i, _state(row).legal_actions()] = True
-    ptr = np.asarray(data["visit_ptr"], dtype=np.int64)
-    act = np.asarray(data["visit_action"], dtype=np.int64)
-    cnt = np.asarray(data["visit_count"], dtype=np.float64)
+    ptr, act, cnt = policy_table(data)
     rows = np.repeat(np.arange(n), np.diff(ptr))
     if len(act) and not legal[rows, act].all():
         bad = int(rows[~legal[rows, act]][0])
         raise ValueError(f"position {bad}: a visited action is not legal there (data of "
                          f"another engine version?)")
     totals = np.add.reduceat(cnt, ptr[:-1]) if n else np.zeros(0)
-    shares = (cnt / totals[rows]).astype(np.float32)
+    shares = (cnt / np.maximum(totals[rows], 1e-300)).astype(np.float32)
     return np.packbits(legal, axis=1), shares
 
 
@@ -349,6 +399,7 @@ class _Batch:
     win: np.ndarray
     legal: np.ndarray | None = None       # (b, NUM_ACTIONS) bool
     pi: np.ndarray | None = None          # (b, NUM_ACTIONS) visit shares
+    pi_mask: np.ndarray | None = None     # (b,) the positions that carry a policy target
     aux: np.ndarray | None = None         # (b, 2 * NCAT)
     aux_known: np.ndarray | None = None   # (b,) bool
 
@@ -390,11 +441,14 @@ class _Model:
         gouts = {"y": gy}
         if self.policy:
             assert b.legal is not None and b.pi is not None
+            assert b.pi_mask is not None
             prob = _softmax_masked(out["logits"], b.legal)
             with np.errstate(divide="ignore"):
                 logp = np.where(b.legal, np.log(prob), 0.0)
-            loss["policy"] = float(-np.sum(b.pi * logp) / n)
-            gouts["logits"] = c.policy_weight * (prob - b.pi) / n
+            w = b.pi_mask.astype(np.float64)[:, None]  # no target: no policy loss
+            nw = max(float(w.sum()), 1.0)
+            loss["policy"] = float(-np.sum(w * b.pi * logp) / nw)
+            gouts["logits"] = c.policy_weight * (prob - b.pi) * w / nw
         if self.aux:
             assert b.aux is not None and b.aux_known is not None
             k = b.aux_known
@@ -469,9 +523,9 @@ class _Data:
         if policy:
             start = time.perf_counter()
             self.legal_bits, shares = policy_targets(data)
-            self.visit_ptr = np.asarray(data["visit_ptr"], dtype=np.int64)
-            self.visit_action = np.asarray(data["visit_action"], dtype=np.int64)
+            self.visit_ptr, self.visit_action, _ = policy_table(data)
             self.visit_share = shares
+            self.pi_mask = policy_mask(data)
             if log is not None:
                 log(f"legal actions rebuilt from {len(self.x)} positions "
                     f"({time.perf_counter() - start:.0f} s)")
@@ -502,6 +556,7 @@ class _Data:
             flat = np.repeat(lo - np.r_[0, np.cumsum(lens)[:-1]], lens) + np.arange(lens.sum())
             pi[rows, self.visit_action[flat]] = self.visit_share[flat]
             b.pi = pi
+            b.pi_mask = self.pi_mask[idx]
         if self.aux:
             b.aux = self.aux_target[idx].astype(np.float64)
             b.aux_known = self.aux_known[idx]
@@ -548,25 +603,28 @@ def _evaluate(model: _Model, d: _Data, rows: np.ndarray, batch: int = 4096
     against the outcome, the visits and the final VP."""
     sums: dict[str, float] = {}
     margin_err, win_hit, top1, ent, vp_err = 0.0, 0.0, 0.0, 0.0, 0.0
-    known = 0
+    known, targeted = 0, 0
     preds = []
     for start in range(0, len(rows), batch):
         idx = rows[start:start + batch]
         b = d.batch(idx)
         out = model.forward(b.z)
         loss, _ = model.losses(b, out, grad=False)
+        rows_with = int(b.pi_mask.sum()) if b.pi_mask is not None else len(idx)
+        targeted += rows_with
         for k, v in loss.items():
-            sums[k] = sums.get(k, 0.0) + v * len(idx)
+            sums[k] = sums.get(k, 0.0) + v * (rows_with if k == "policy" else len(idx))
         y = out["y"]
         preds.append(y[:, 0])
         margin_err += float(np.sum(np.abs(y[:, 0] - d.margin[idx])))
         win_hit += float(np.sum((y[:, 1] > 0) == (d.win[idx] > 0.5)))
         if d.policy:
-            assert b.legal is not None and b.pi is not None
+            assert b.legal is not None and b.pi is not None and b.pi_mask is not None
             logits = np.where(b.legal, out["logits"], -np.inf)
-            top1 += float(np.sum(np.argmax(logits, axis=1) == np.argmax(b.pi, axis=1)))
+            m = b.pi_mask
+            top1 += float(np.sum((np.argmax(logits, axis=1) == np.argmax(b.pi, axis=1))[m]))
             with np.errstate(divide="ignore", invalid="ignore"):
-                ent -= float(np.sum(np.where(b.pi > 0, b.pi * np.log(b.pi), 0.0)))
+                ent -= float(np.sum(np.where(b.pi > 0, b.pi * np.log(b.pi), 0.0)[m]))
         if d.aux:
             assert b.aux is not None and b.aux_known is not None
             a = out["aux"][b.aux_known]
@@ -575,14 +633,15 @@ def _evaluate(model: _Model, d: _Data, rows: np.ndarray, batch: int = 4096
                             + np.sum(np.abs(a[:, NCAT:].sum(1) - t[:, NCAT:].sum(1))))
             known += int(b.aux_known.sum())
     n = max(len(rows), 1)
-    res: dict[str, Any] = {k: v / n for k, v in sums.items()}
+    res: dict[str, Any] = {k: v / (max(targeted, 1) if k == "policy" else n)
+                           for k, v in sums.items()}
     res["total"] = model.total(res)
     res["margin_mae"] = margin_err / n
     res["win_accuracy"] = win_hit / n
     res["pred"] = np.concatenate(preds) if preds else np.zeros(0)
     if d.policy:
-        res["policy_top1"] = top1 / n
-        res["policy_entropy"] = ent / n
+        res["policy_top1"] = top1 / max(targeted, 1)
+        res["policy_entropy"] = ent / max(targeted, 1)
     if d.aux:
         res["final_vp_mae"] = vp_err / max(2 * known, 1)
     return res

@@ -24,10 +24,11 @@ from arle_ai.base import limits
 from arle_ai.engine import _core
 from arle_ai.search.heuristics import DEFAULT_WEIGHTS, Weights
 
-__all__ = ["SearchConfig", "Budget", "LEAVES", "ROLLOUTS", "DEFAULT_LEAF", "DEFAULT_ROLLOUT",
-           "DEFAULT_HORIZON", "DEFAULT_NET_HORIZON", "SEARCH_BUDGET", "LIBRARY_SUGGEST_BUDGET",
-           "SUGGEST_BUDGET", "HINT_BUDGET", "WEB_HINT_BUDGET", "ANALYZE_BUDGET",
-           "WEB_ANALYZE_BUDGET", "PLAY_AI_BUDGET", "WEB_AI_BUDGET", "from_keywords"]
+__all__ = ["SearchConfig", "Budget", "ROOT_NOISES", "LEAVES", "ROLLOUTS", "DEFAULT_LEAF",
+           "DEFAULT_ROLLOUT", "DEFAULT_HORIZON", "DEFAULT_NET_HORIZON", "SEARCH_BUDGET",
+           "LIBRARY_SUGGEST_BUDGET", "SUGGEST_BUDGET", "HINT_BUDGET", "WEB_HINT_BUDGET",
+           "ANALYZE_BUDGET", "WEB_ANALYZE_BUDGET", "PLAY_AI_BUDGET", "WEB_AI_BUDGET",
+           "from_keywords"]
 
 LEAVES = ("net", "rollout", "static", "null")
 ROLLOUTS = ("random", "heuristic")
@@ -205,6 +206,44 @@ def _check_memory(c: SearchConfig) -> None:
                          f"bytes, not {c.max_memory!r}")
 
 
+ROOT_NOISES = ("none", "dirichlet", "gumbel")
+MAX_GUMBEL_K = 1024  # moves sampled at the root (beyond the legal moves: all of them)
+# Defaults of the root's options, each refused (when changed) with a root_noise that ignores it.
+_ROOT_DEFAULTS = {"dirichlet": {"noise_alpha": 10.0, "noise_fraction": 0.25},
+                  "gumbel": {"gumbel_k": 16, "gumbel_scale": 1.0}}
+
+
+def _check_root(c: SearchConfig) -> None:
+    if c.root_noise not in ROOT_NOISES:
+        raise ValueError(f"root_noise must be one of {ROOT_NOISES}, not {c.root_noise!r}")
+    for mode, defaults in _ROOT_DEFAULTS.items():
+        for name, default in defaults.items():
+            if c.root_noise != mode and getattr(c, name) != default:
+                raise ValueError(f"{name} is an option of root_noise={mode!r}, not of "
+                                 f"root_noise={c.root_noise!r}")
+    if c.root_noise == "none":
+        return
+    if c.puct is False:
+        raise ValueError(f"root_noise={c.root_noise!r} needs PUCT (it works on the priors), "
+                         f"not puct=False")
+    if c.workers != 1:
+        raise ValueError(f"root_noise={c.root_noise!r} is for one process (workers=1): each "
+                         f"worker's tree would draw its own root")
+    for name in ("noise_alpha", "noise_fraction", "gumbel_scale"):
+        v = getattr(c, name)
+        if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
+            raise ValueError(f"{name} must be a number, not {v!r}")
+    if not c.noise_alpha > 0:
+        raise ValueError(f"noise_alpha must be positive, not {c.noise_alpha!r}")
+    if not 0 <= c.noise_fraction <= 1:
+        raise ValueError(f"noise_fraction must be in 0..1, not {c.noise_fraction!r}")
+    if _not_int(c.gumbel_k) or not 1 <= c.gumbel_k <= MAX_GUMBEL_K:
+        raise ValueError(f"gumbel_k must be an integer in 1..{MAX_GUMBEL_K}, "
+                         f"not {c.gumbel_k!r}")
+    if not c.gumbel_scale >= 0:
+        raise ValueError(f"gumbel_scale must be >= 0, not {c.gumbel_scale!r}")
+
+
 def _not_int(value: object) -> bool:
     return isinstance(value, bool) or not isinstance(value, int)
 
@@ -243,6 +282,14 @@ class SearchConfig:
         max_memory: a ceiling in bytes on the trees (all workers together). When a search
             reaches it, no node is added: new leaves are still evaluated and backed up. A
             reused tree over half the ceiling is cut to the part the new root reaches.
+    Root (self-play exploration, :mod:`arle_ai.search.root`; PUCT unless puct=False, which
+    refuses it, and one worker):
+        root_noise: "none" (default), "dirichlet" (the root's priors mixed with Dirichlet
+            noise for each search: (1 - noise_fraction) P + noise_fraction Dir(noise_alpha /
+            legal moves)), or "gumbel" (Gumbel-Top-k with sequential halving: gumbel_k moves
+            sampled without replacement by prior logits + Gumbel noise (times gumbel_scale;
+            0: none), the budget halved among them by their values; the search's choice
+            is the survivor, ranked first). docs/learning.md says which the loop uses and why.
 
     Options of the leaf it does not use read None (``SearchConfig(leaf="static").rollout``).
     """
@@ -262,6 +309,11 @@ class SearchConfig:
     reuse: bool = True
     max_nodes: int | None = None
     max_memory: int = 1 << 30
+    root_noise: str = "none"
+    noise_alpha: float = 10.0
+    noise_fraction: float = 0.25
+    gumbel_k: int = 16
+    gumbel_scale: float = 1.0
 
     def __post_init__(self) -> None:
         for check in _CHECKS:
@@ -272,7 +324,8 @@ class SearchConfig:
 _CHECKS: tuple[Callable[[SearchConfig], None], ...] = (
     _check_leaf, _check_net, _check_policy_temperature, _check_rollout, _check_horizon,
     _check_c,
-    _check_prior_temperature, _check_flags, _check_weights, _check_seed, _check_memory)
+    _check_prior_temperature, _check_flags, _check_weights, _check_seed, _check_memory,
+    _check_root)
 
 _CONFIG_FIELDS = frozenset(f.name for f in fields(SearchConfig))
 

@@ -77,14 +77,16 @@ class MCTS:
 
     # ---- public ----
 
-    def search(self, state: _core.GameState,
-               progress: Progress | None = None) -> SearchResult:
+    def search(self, state: _core.GameState, progress: Progress | None = None, *,
+               noise: bool = True) -> SearchResult:
         """Search from `state` (not changed) and return the statistics of its actions.
 
         progress: called with a :class:`SearchProgress` every
         :data:`~arle_ai.search.tree.PROGRESS_EVERY` iterations and at the end; returning
         True stops the search there (single-process searches only; it does not change what
-        the search finds)."""
+        the search finds).
+        noise: False searches this once without the config's ``root_noise`` (plain PUCT: the
+        cheap searches of self-play's playout caps)."""
         if state.is_terminal():
             raise ValueError("the game is over: there is nothing to search")
         if not state.legal_actions():
@@ -99,7 +101,7 @@ class MCTS:
             self._merged = (state.key(), stats)
             return rank_moves(state, stats, pvs.__getitem__, done, time.perf_counter() - start)
         done = self._local.run(state, self.budget.iterations, self.budget.seconds, seed,
-                               progress)
+                               progress, noise=noise)
         return self._local.result(state, done, time.perf_counter() - start)
 
     def clear(self) -> None:

@@ -69,11 +69,13 @@ class SearchResult:
 
 
 def rank_moves(state: _core.GameState, stats: RootStats,
-               pv_of: Callable[[int], list[int]], iterations: int, elapsed: float
-               ) -> SearchResult:
+               pv_of: Callable[[int], list[int]], iterations: int, elapsed: float,
+               first: int | None = None) -> SearchResult:
     """The result of root statistics ``stats`` of ``state``: the moves ranked, with the
-    principal variation ``pv_of(action)`` (action ids from ``state``) of the first ranks."""
-    order = sorted(stats, key=lambda t: (-t[1], -(t[2] if t[1] else 0.0), t[0]))
+    principal variation ``pv_of(action)`` (action ids from ``state``) of the first ranks.
+    ``first``: the move the search chose otherwise than by its visits (sequential halving,
+    ``SearchConfig.root_noise="gumbel"``), ranked first."""
+    order = sorted(stats, key=lambda t: (t[0] != first, -t[1], -(t[2] if t[1] else 0.0), t[0]))
     moves = []
     for rank, (a, n, q, m, prior) in enumerate(order):
         pv = _pv_text(state, pv_of(a)) if rank < PV_RANKS and n else []

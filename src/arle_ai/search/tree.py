@@ -9,12 +9,14 @@ and a seed), so neither reaches into the other.
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable
 
 from arle_ai.engine import _core
 from arle_ai.search.config import SearchConfig
 from arle_ai.search.result import RootStats, SearchResult, rank_moves
+from arle_ai.search.root import dirichlet_mix, gumbel_halving
 
 __all__ = ["TreeSearch", "SearchProgress", "Progress", "make_evaluator", "uses_puct",
            "PROGRESS_EVERY", "PV_DEPTH"]
@@ -48,9 +50,12 @@ def make_evaluator(config: SearchConfig) -> _core.LeafEvaluator:
 
 def uses_puct(config: SearchConfig, evaluator: _core.LeafEvaluator) -> bool:
     """Whether the search selects by PUCT: ``config.puct``, or when it is None (the default),
-    whether the evaluator has a policy (a learned model with a policy head)."""
+    whether it has root noise or the evaluator has a policy (a learned model with a policy
+    head)."""
     if config.puct is not None:
         return config.puct
+    if config.root_noise != "none":  # root exploration works on priors
+        return True
     return isinstance(evaluator, _core.NetEvaluator) and evaluator.model.has_policy
 
 
@@ -87,11 +92,13 @@ class TreeSearch:
         self.tree = _core.SearchTree(max_bytes=config.max_memory // config.workers,
                                      max_nodes=config.max_nodes)
         self.puct = uses_puct(config, self.evaluator)
+        self.chosen: int | None = None  # root_noise="gumbel": the last search's choice
 
     def run(self, state: _core.GameState, iterations: int | None, seconds: float | None,
-            seed: int, progress: Progress | None = None) -> int:
+            seed: int, progress: Progress | None = None, noise: bool = True) -> int:
         """Simulations from `state` until `iterations` are done or `seconds` have passed
-        (the core's deadline) or `progress` says stop; returns the simulations done."""
+        (the core's deadline) or `progress` says stop; returns the simulations done. The
+        config's root noise (:mod:`arle_ai.search.root`) applies unless `noise` is False."""
         tree, config = self.tree, self.config
         if not config.reuse:
             tree.clear()
@@ -99,6 +106,20 @@ class TreeSearch:
             tree.prune(state)
         tree.seed(seed)
         tree.ensure_root(state, self.evaluator, self.puct)
+        self.chosen = None
+        root_priors = None
+        if noise and config.root_noise != "none":
+            rng = random.Random(seed)
+            if config.root_noise == "gumbel":
+                start = time.perf_counter()
+                self.chosen, done = gumbel_halving(
+                    tree, state, self.evaluator, config.c, iterations, seconds,
+                    config.gumbel_k, config.gumbel_scale, rng)
+                if progress is not None:
+                    progress(SearchProgress(self, state, done, time.perf_counter() - start))
+                return done
+            root_priors = dirichlet_mix([p for _, p in self.evaluator.action_priors(state)],
+                                        config.noise_alpha, config.noise_fraction, rng)
         start = time.perf_counter()
         budget = iterations if iterations is not None else 1 << 62
         done = 0
@@ -110,7 +131,8 @@ class TreeSearch:
                 left = seconds - (time.perf_counter() - start)
                 if left <= 0:
                     break
-            n = tree.run(state, self.evaluator, batch, left, config.c, self.puct)
+            n = tree.run(state, self.evaluator, batch, left, config.c, self.puct,
+                         root_priors)
             done += n
             if progress is not None and n == batch and done % PROGRESS_EVERY == 0:
                 reported = done
@@ -135,4 +157,5 @@ class TreeSearch:
     def result(self, state: _core.GameState, iterations: int, elapsed: float) -> SearchResult:
         """The ranked statistics of `state`'s node and their principal variations."""
         return rank_moves(state, self.root_stats(state),
-                          lambda a: self.principal_variation(state, a), iterations, elapsed)
+                          lambda a: self.principal_variation(state, a), iterations, elapsed,
+                          first=self.chosen)
