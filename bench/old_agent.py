@@ -76,7 +76,11 @@ class OtherBuildMCTS(Agent):
         return json.loads(line)
 
     def select(self, state: _core.GameState) -> int:
-        reply = self._ask({"position": state.to_json(indent=None)})
+        position = json.loads(state.to_json(indent=None))
+        if position["setup"].get("players") == 2:
+            # the two-player default, a field builds before the solo game (3e0284b) refuse
+            del position["setup"]["players"]
+        reply = self._ask({"position": json.dumps(position)})
         self.iterations.append(reply["iterations"])
         return reply["action"]
 
