@@ -298,3 +298,29 @@ def test_a_run_folder_is_run_by_one_process_at_a_time(tmp_path: Path) -> None:
     finally:
         os.close(fd)
     assert not (tmp_path / "run" / "learn.json").exists()
+
+
+def test_the_search_settings_reach_self_play_and_the_gate(tmp_path: Path) -> None:
+    s = LearnSettings(puct=True, c=1.25, root_noise="gumbel", temperature=0.5,
+                      full_share=0.25, cheap_iterations=100)
+    spec = s.gate_spec(tmp_path / "w.npz")
+    assert spec == f"mcts:time=0.25,eval=net,net={tmp_path / 'w.npz'},puct=1,c=1.25"
+    d = s.datagen_config(seed=7, net="x.npz")
+    assert (d.puct, d.c, d.root_noise, d.temperature, d.full_share, d.cheap_iterations) == \
+        (True, 1.25, "gumbel", 0.5, 0.25, 100)
+    # the gate's search is the run's: not an agent option
+    for bad in ("puct=1", "c=2"):
+        with pytest.raises(LearnError, match="the run's settings"):
+            LearnSettings(agent=bad)
+    with pytest.raises(LearnError, match="needs PUCT"):
+        LearnSettings(root_noise="dirichlet", puct=False)
+    assert LearnSettings().gate_spec("w.npz").endswith("w.npz")  # PUCT as the model allows
+    assert LearnSettings(puct=False, root_noise="none").gate_spec("w.npz").endswith(",puct=0")
+    with pytest.raises(LearnError, match="cheap_iterations"):
+        LearnSettings(full_share=0.5)
+    # a run's learn.json from before these settings reads with their defaults
+    head = {"format": "arle-learn-run/1", "settings": {"games": 4, "gate_time": 0.5}}
+    (tmp_path / "old").mkdir()
+    (tmp_path / "old" / "learn.json").write_text(json.dumps(head))
+    old = LearnRun(tmp_path / "old").settings
+    assert old.games == 4 and old.puct is None and old.root_noise == "none"

@@ -174,7 +174,7 @@ def test_the_gumbel_choice_is_ranked_first() -> None:
 
 
 def test_root_options_are_checked_by_name() -> None:
-    bad = [({"root_noise": "gumbel"}, "needs puct=True"),
+    bad = [({"root_noise": "gumbel", "puct": False}, "needs PUCT"),
            ({"root_noise": "bogus", "puct": True}, "root_noise must be one of"),
            ({"root_noise": "dirichlet", "puct": True, "gumbel_k": 4}, "root_noise='gumbel'"),
            ({"puct": True, "noise_alpha": 3.0}, "root_noise='dirichlet'"),
@@ -184,8 +184,9 @@ def test_root_options_are_checked_by_name() -> None:
     for options, words in bad:
         with pytest.raises(ValueError, match=words):
             SearchConfig(**options)
-    agent = agent_from_spec("mcts:iterations=30,eval=static,puct=1,root=gumbel,gumbel_k=4")
+    agent = agent_from_spec("mcts:iterations=30,eval=static,root=gumbel,gumbel_k=4")
     assert agent.search.config.root_noise == "gumbel" and agent.search.config.gumbel_k == 4
+    assert agent.search._local.puct  # root noise makes the search PUCT
 
 
 # ---- self-play data ----
@@ -231,8 +232,8 @@ def test_defaults_play_the_games_of_before_and_temperature_changes_them() -> Non
         DatagenConfig(**SMALL, cheap_iterations=5)
     with pytest.raises(ValueError, match="temperature"):
         DatagenConfig(**SMALL, temperature=0)
-    with pytest.raises(ValueError, match="needs puct"):
-        DatagenConfig(**SMALL, root_noise="dirichlet")
+    with pytest.raises(ValueError, match="needs PUCT"):
+        DatagenConfig(**SMALL, root_noise="dirichlet", puct=False)
 
 
 def test_training_ignores_the_policy_of_positions_without_a_target() -> None:
@@ -261,3 +262,27 @@ def test_training_ignores_the_policy_of_positions_without_a_target() -> None:
     assert not np.array_equal(weights["wp"], weights3["wp"])
     legal, shares = policy_targets(data)
     assert legal.shape[0] == len(data["player"]) and len(shares) == len(data["policy_prob"])
+
+
+def test_datagen_cli_takes_the_search_options(tmp_path) -> None:
+    from click.testing import CliRunner
+
+    from arle_cli.main import cli
+
+    def run(*args: str):  # noqa: ANN202
+        return CliRunner().invoke(cli, ["datagen", "-o", str(tmp_path / "d.npz"), "--games",
+                                        "2", "--iterations", "10", *args],
+                                  catch_exceptions=False)
+
+    bad = run("--root-noise", "gumbel", "--no-puct")
+    assert bad.exit_code == 2 and "needs PUCT" in bad.stderr
+    assert run("--full-share", "0.5").exit_code == 2
+    good = run("--leaf", "net", "--puct", "--root-noise", "dirichlet", "--temperature", "0.5",
+               "--full-share", "0.5", "--cheap-iterations", "4", "--c", "1.1")
+    assert good.exit_code == 0, good.output
+    with np.load(tmp_path / "d.npz") as z:
+        meta = __import__("json").loads(str(z["meta"]))
+        assert (meta["puct"], meta["root_noise"], meta["full_share"], meta["c"]) == \
+            (True, "dirichlet", 0.5, 1.1)
+        assert meta["search"]["root_noise"] == "dirichlet"
+        assert 0 < z["policy_mask"].mean() < 1

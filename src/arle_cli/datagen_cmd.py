@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import click
 
 from arle_ai.adapters.ray_backend import RayBackendError
 from arle_ai.base import limits
 from arle_ai.learn.datagen import MAX_SEED, SEARCHES, DatagenConfig, generate, parts_dir
-from arle_ai.search.net import NetError, load_net
+from arle_ai.search.config import ROOT_NOISES
+from arle_ai.search.net import load_net
 from arle_cli.backend_opts import backend_options, make_runner
 from arle_cli.common import (
     IN_FILE,
     OUT_FILE,
     Count,
+    FiniteRange,
     fail,
     games_bar,
     interrupted,
@@ -22,6 +26,37 @@ from arle_cli.common import (
     seed_option,
     variant_option,
 )
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def search_options(command: F) -> F:
+    """The self-play search and targets options (datagen.DatagenConfig), each default None
+    (the command's own default applies)."""
+    options = [
+        click.option("--puct/--no-puct", default=None,
+                     help="PUCT with priors (the model's policy head, else the heuristic's), "
+                          "or UCT.  [default: PUCT when the --net model has a policy head or "
+                          "--root-noise is given]"),
+        click.option("--c", "c", type=FiniteRange(0, limits.MAX_C), default=None,
+                     help="The search's exploration constant.  [default: 0.9]"),
+        click.option("--root-noise", type=click.Choice(ROOT_NOISES), default=None,
+                     help="Root exploration of every full search (PUCT): Dirichlet "
+                          "noise, or Gumbel-Top-k with sequential halving, whose target is "
+                          "the completed-Q policy.  [default: none]"),
+        click.option("--temperature", type=FiniteRange(0, 100, min_open=True), default=None,
+                     help="The first --explore decisions are drawn with probability "
+                          "proportional to the search's target ** (1 / T).  [default: 1]"),
+        click.option("--full-share", type=FiniteRange(0, 1, min_open=True), default=None,
+                     help="Playout caps: the share of decisions searched in full (their "
+                          "positions carry a policy target); the others get "
+                          "--cheap-iterations.  [default: 1]"),
+        click.option("--cheap-iterations", type=Count(limits.MAX_ITERATIONS), default=None,
+                     help="Iterations of a cheap search (with --full-share below 1)."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
 
 
 @click.command()
@@ -48,10 +83,11 @@ from arle_cli.common import (
               help="With --leaf net: the weights file (default: the shipped weights); its "
                    "digest is recorded in the data.")
 @variant_option()
+@search_options
 @backend_options
 def datagen(out: str, games: int, seed: int, iterations: int, explore: int,
             workers: int | None, leaf: str, net: str | None, variant: str, backend: str,
-            address: str | None) -> None:
+            address: str | None, **search: Any) -> None:
     """Play seeded MCTS self-play games and write every searched position with its features,
     final VP of both players, final margin, winner and root visit distribution to OUT (a
     compressed numpy file; see arle_ai.learn.datagen for its arrays). With --backend ray the
@@ -70,8 +106,9 @@ def datagen(out: str, games: int, seed: int, iterations: int, explore: int,
         if net is not None:
             load_net(net)  # a bad file is named before any game is played
         config = DatagenConfig(games=games, seed=seed, iterations=iterations, explore=explore,
-                               variant=variant, leaf=leaf, net=net)
-    except NetError as exc:
+                               variant=variant, leaf=leaf, net=net,
+                               **{k: v for k, v in search.items() if v is not None})
+    except ValueError as exc:  # NetError, or a setting DatagenConfig refuses
         fail(str(exc))
     with games_bar("datagen", out) as bar:
         try:

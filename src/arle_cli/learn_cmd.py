@@ -18,12 +18,15 @@ from arle_ai.play.tournament import TournamentError
 from arle_ai.search.net import NetError
 from arle_cli.backend_opts import backend_options, make_runner
 from arle_cli.common import IN_FILE, VARIANTS, Count, Seconds, fail, interrupted
+from arle_cli.datagen_cmd import search_options
 
 # option name -> the settings field it sets (training options: fields of settings.train)
 _SETTINGS = {"games": "games", "iterations": "iterations", "explore": "explore",
              "window": "window", "gate_time": "gate_time", "gate_iterations": "gate_iterations",
              "gate_games": "gate_games", "sprt": "sprt", "seed": "seed", "variant": "variant",
-             "agent": "agent"}
+             "agent": "agent", "puct": "puct", "c": "c", "root_noise": "root_noise",
+             "temperature": "temperature", "full_share": "full_share",
+             "cheap_iterations": "cheap_iterations"}
 _TRAIN = {"epochs": "epochs", "hidden": "hidden"}
 
 
@@ -127,6 +130,7 @@ def _show(value: Any) -> str:
 @click.option("--agent", "agent", default=None, metavar="OPTIONS",
               help="More MCTS options for both gate players, as in an agent spec "
                    "(e.g. c=1.2).  [new run: none]")
+@search_options
 @click.option("--epochs", type=click.IntRange(1, 100_000), default=None,
               help="Training epochs of each candidate (the best is kept).  [new run: 4]")
 @click.option("--hidden", type=click.IntRange(1, 1024), default=None,

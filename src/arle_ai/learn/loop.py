@@ -99,6 +99,14 @@ class LearnSettings:
     variant: str = "standard"
     agent: str = ""                # more MCTS agent options for both gate players ("c=1.2")
     train: TrainConfig = field(default=DEFAULT_TRAIN)
+    # the search of self-play and of the gate (puct: the policy head's priors), and the
+    # self-play targets (datagen.DatagenConfig; docs/learning.md)
+    puct: bool | None = None       # None: PUCT when the model has a policy head (or noise)
+    c: float = 0.9
+    root_noise: str = "gumbel"     # docs/learning.md, "Root exploration: why Gumbel"
+    temperature: float = 1.0
+    full_share: float = 1.0
+    cheap_iterations: int = 0
 
     def __post_init__(self) -> None:
         for name in ("games", "iterations", "window", "gate_games"):
@@ -123,8 +131,7 @@ class LearnSettings:
             raise LearnError(f"sprt needs finite Elo bounds H0 < H1, not {elo0!r} {elo1!r}")
         try:
             sprt_bounds(self.alpha, self.beta)
-            datagen.DatagenConfig(games=self.games, seed=0, iterations=self.iterations,
-                                  explore=self.explore, variant=self.variant, leaf="net")
+            self.datagen_config(seed=0, net=None)
         except ValueError as exc:
             raise LearnError(str(exc)) from None
         if not isinstance(self.seed, int) or not 0 <= self.seed <= datagen.MAX_SEED:
@@ -139,6 +146,14 @@ class LearnSettings:
             except ValueError as exc:
                 raise LearnError(f"agent options {self.agent!r}: {exc}") from None
 
+    def datagen_config(self, seed: int, net: str | None) -> datagen.DatagenConfig:
+        """The self-play of a generation: seeded `seed`, searched by the model `net`."""
+        return datagen.DatagenConfig(
+            games=self.games, seed=seed, iterations=self.iterations, explore=self.explore,
+            variant=self.variant, leaf="net", net=net, puct=self.puct, c=self.c,
+            root_noise=self.root_noise, temperature=self.temperature,
+            full_share=self.full_share, cheap_iterations=self.cheap_iterations)
+
     def gate_spec(self, weights: str | os.PathLike[str]) -> str:
         """The gate's agent spec of the model in `weights`."""
         path = os.path.abspath(weights)
@@ -149,10 +164,14 @@ class LearnSettings:
                   else f"iterations={self.gate_iterations}")
         extra = self.agent.strip().strip(",")
         for part in filter(None, extra.split(",")):
-            if part.partition("=")[0].strip() in ("time", "iterations", "eval", "net"):
-                raise LearnError(f"agent option {part.strip()!r}: the gate's budget and model "
-                                 f"are the run's settings")
-        return f"mcts:{budget},eval=net,net={path}" + (f",{extra}" if extra else "")
+            if part.partition("=")[0].strip() in ("time", "iterations", "eval", "net", "puct",
+                                                   "c"):
+                raise LearnError(f"agent option {part.strip()!r}: the gate's budget, model and "
+                                 f"search (puct, c) are the run's settings")
+        search = ("" if self.puct is None else f",puct={int(self.puct)}") + (
+            f",c={self.c!r}" if self.c != 0.9 else "")
+        return (f"mcts:{budget},eval=net,net={path}{search}"
+                + (f",{extra}" if extra else ""))
 
     def as_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -162,6 +181,9 @@ class LearnSettings:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> LearnSettings:
+        """The settings of a learn.json (a run started before a setting existed has what it
+        had then)."""
+        d = {**_BEFORE, **d}
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(d) - known)
         if unknown:
@@ -180,6 +202,11 @@ class LearnSettings:
             return cls(**d)
         except TypeError as exc:
             raise LearnError(str(exc)) from None
+
+
+# the settings added after the first runs, with the value those runs had
+_BEFORE: dict[str, Any] = {"puct": None, "c": 0.9, "root_noise": "none", "temperature": 1.0,
+                           "full_share": 1.0, "cheap_iterations": 0}
 
 
 class Reporter:
@@ -435,10 +462,8 @@ class LearnRun:
 
     def _datagen_config(self, k: int, best: int) -> datagen.DatagenConfig:
         s = self.settings
-        return datagen.DatagenConfig(
-            games=s.games, seed=_derived_seed(s.seed, k, "data", datagen.MAX_SEED - s.games),
-            iterations=s.iterations, explore=s.explore, variant=s.variant, leaf="net",
-            net=os.fspath(self.weights_path(best)))
+        return s.datagen_config(_derived_seed(s.seed, k, "data", datagen.MAX_SEED - s.games),
+                                os.fspath(self.weights_path(best)))
 
     def _self_play(self, k: int, best: int, workers: int, runner: Runner | None,
                    rep: Reporter, saved: Callable[[Path], None]) -> None:

@@ -39,6 +39,8 @@ __all__ = ["C_VISIT", "C_SCALE", "dirichlet_mix", "gumbel_halving", "completed_q
 C_VISIT = 50.0
 C_SCALE = 1.0
 _MIN_PRIOR = 1e-30  # a prior of 0 (an underflow) as a logit
+PROBE = 4  # simulations per sampled move that measure the speed of a timed search
+PLAN = 0.8  # the share of the time left a timed search plans its rounds for (the rest: slack)
 
 
 def dirichlet_mix(priors: Sequence[float], alpha: float, fraction: float,
@@ -108,18 +110,18 @@ def gumbel_halving(tree: _core.SearchTree, state: _core.GameState, ev: _core.Lea
     alive = sorted(range(n), key=lambda i: (-(g[i] + logits[i]), i))[:m]
     phases = max(1, math.ceil(math.log2(m))) if m > 1 else 1
     deadline = None if seconds is None else time.perf_counter() + seconds
+    start = time.perf_counter()
     done = 0
 
-    def simulate(i: int, count: int, share: float | None) -> bool:
-        """`count` simulations (or `share` seconds) through edge i; False once out of time."""
+    def simulate(i: int, count: int) -> bool:
+        """`count` simulations through edge i (the deadline a hard stop); False once out of
+        time."""
         nonlocal done
         left = -1.0
         if deadline is not None:
             left = deadline - time.perf_counter()
             if left <= 0:
                 return False
-            if share is not None:
-                left = min(left, share)
         done += tree.run(state, ev, count, left, c, True, root_edge=i)
         return True
 
@@ -127,24 +129,32 @@ def gumbel_halving(tree: _core.SearchTree, state: _core.GameState, ev: _core.Lea
         visits, q = stats[i][1], stats[i][2]
         return g[i] + logits[i] + (sigma(q, top) if visits else 0.0)
 
+    if iterations is None:  # a time budget: the speed of a first probe plans the rounds
+        for i in alive:
+            simulate(i, PROBE)
     for phase in range(phases):
         last = phase == phases - 1
-        if iterations is not None:
-            if last:  # what is left, the better-ranked moves first for the remainder
-                left = iterations - done
-                counts = [max(1, left // len(alive) + (r < left % len(alive)))
-                          for r in range(len(alive))]
-            else:
-                counts = [max(1, iterations // (phases * len(alive)))] * len(alive)
-            share = None if deadline is None else (deadline - time.perf_counter()) / max(
-                1, (phases - phase) * len(alive))
+        if iterations is None:
+            counts = [0] * len(alive)  # each planned when its turn comes (the speed so far)
+        elif last:  # what is left, the better-ranked moves first for the remainder
+            left = iterations - done
+            counts = [max(1, left // len(alive) + (r < left % len(alive)))
+                      for r in range(len(alive))]
         else:
-            assert deadline is not None, "a budget has iterations or seconds"
-            counts = [1 << 40] * len(alive)
-            share = (deadline - time.perf_counter()) / ((phases - phase) * len(alive))
-        for i, count in zip(alive, counts, strict=True):
-            if not simulate(i, count, share):
-                break
+            counts = [max(1, iterations // (phases * len(alive)))] * len(alive)
+        finished = []
+        for r, (i, count) in enumerate(zip(alive, counts, strict=True)):
+            if iterations is None:
+                assert deadline is not None, "a budget has iterations or seconds"
+                now = time.perf_counter()
+                rate = done / max(now - start, 1e-9)
+                count = max(1, int(PLAN * rate * max(deadline - now, 0.0)
+                                   / ((phases - phase) * (len(alive) - r))))
+            before = done
+            if not simulate(i, count) or done - before < count:
+                break  # out of time: the moves not given this round's share drop out
+            finished.append(i)
+        alive = finished or alive[:1]
         stats = tree.stats(state) or []
         top = max(s[1] for s in stats)
         alive.sort(key=lambda i: (-score(i, stats, top), i))

@@ -23,6 +23,7 @@ __all__ = ["TreeSearch", "SearchProgress", "Progress", "make_evaluator", "uses_p
 
 PROGRESS_EVERY = 256  # iterations between progress reports
 PV_DEPTH = 8  # moves of a principal variation
+TIMED_PLAN = 0.9  # a timed Gumbel search plans this share of the simulations its time allows
 
 
 def make_evaluator(config: SearchConfig) -> _core.LeafEvaluator:
@@ -93,6 +94,7 @@ class TreeSearch:
                                      max_nodes=config.max_nodes)
         self.puct = uses_puct(config, self.evaluator)
         self.chosen: int | None = None  # root_noise="gumbel": the last search's choice
+        self._rate: float | None = None  # timed Gumbel searches: simulations a second so far
 
     def run(self, state: _core.GameState, iterations: int | None, seconds: float | None,
             seed: int, progress: Progress | None = None, noise: bool = True) -> int:
@@ -112,11 +114,21 @@ class TreeSearch:
             rng = random.Random(seed)
             if config.root_noise == "gumbel":
                 start = time.perf_counter()
+                planned = iterations
+                if planned is None and self._rate is not None and seconds is not None:
+                    # sequential halving needs its budget in simulations: a time budget is
+                    # turned into what the searches before it ran in that time (the
+                    # deadline stays a hard stop)
+                    planned = max(1, int(TIMED_PLAN * self._rate * seconds))
                 self.chosen, done = gumbel_halving(
-                    tree, state, self.evaluator, config.c, iterations, seconds,
+                    tree, state, self.evaluator, config.c, planned, seconds,
                     config.gumbel_k, config.gumbel_scale, rng)
+                took = time.perf_counter() - start
+                if iterations is None and took > 0:
+                    rate = done / took
+                    self._rate = rate if self._rate is None else 0.5 * (self._rate + rate)
                 if progress is not None:
-                    progress(SearchProgress(self, state, done, time.perf_counter() - start))
+                    progress(SearchProgress(self, state, done, took))
                 return done
             root_priors = dirichlet_mix([p for _, p in self.evaluator.action_priors(state)],
                                         config.noise_alpha, config.noise_fraction, rng)
