@@ -324,3 +324,27 @@ def test_the_search_settings_reach_self_play_and_the_gate(tmp_path: Path) -> Non
     (tmp_path / "old" / "learn.json").write_text(json.dumps(head))
     old = LearnRun(tmp_path / "old").settings
     assert old.games == 4 and old.puct is None and old.root_noise == "none"
+
+
+def test_init_data_is_generation_0s_data_in_the_first_windows(tmp_path: Path) -> None:
+    """--init-data: a datagen file kept as gen-000/data.npz, trained on by the candidates
+    while it is in their window; refused by name when it is not data, or for a run that
+    has begun."""
+    first = LearnRun(tmp_path / "first", TINY_SETTINGS)
+    first.run(1)
+    data = tmp_path / "first" / "gen-001" / "data.npz"
+    settings = LearnSettings(**{**TINY_SETTINGS.__dict__, "window": 2})
+    run = LearnRun(tmp_path / "run", settings, init_data=data)
+    ledger = run.run(2)
+    gens = ledger["generations"]
+    assert gens[0]["data"]["digest"] == file_digest(data) == \
+        file_digest(tmp_path / "run" / "gen-000" / "data.npz")
+    assert gens[1]["train"]["data"] == ["gen-000/data.npz", "gen-001/data.npz"]
+    assert gens[2]["train"]["data"] == ["gen-001/data.npz", "gen-002/data.npz"]
+    with pytest.raises(LearnError, match="no init data"):
+        LearnRun(tmp_path / "run", init_data=data)
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"not a zip")
+    with pytest.raises(LearnError, match="--init-data: .*bad.npz"):
+        LearnRun(tmp_path / "other", settings, init_data=bad)
+    assert not (tmp_path / "other").exists()

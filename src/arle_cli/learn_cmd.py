@@ -138,12 +138,17 @@ def _show(value: Any) -> str:
 @click.option("--init", type=IN_FILE, default=None,
               help="Generation 0's weights file (a new run only).  [default: the shipped "
                    "weights]")
+@click.option("--init-data", type=IN_FILE, default=None,
+              help="A datagen file kept as generation 0's data, in the first candidates' "
+                   "training window (a new run only), e.g. the games the --init weights "
+                   "were trained on.  [default: none]")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Worker processes for the self-play and gate games [default: 1; with "
                    "--backend ray, every CPU of the Ray cluster].")
 @backend_options
 def learn(run_dir: str, generations: int, workers: int | None, backend: str,
-          address: str | None, init: str | None, **options: Any) -> None:
+          address: str | None, init: str | None, init_data: str | None,
+          **options: Any) -> None:
     """Learn from self-play in RUN_DIR, generation after generation: self-play games with
     the current best model, a candidate trained on a window of recent generations' data,
     and a seat-swapped SPRT gate match against the best at equal time; an accepted
@@ -165,7 +170,7 @@ def learn(run_dir: str, generations: int, workers: int | None, backend: str,
     try:
         stored = LearnRun(run_dir).settings if _is_run(run_dir) else None
         settings = _settings(stored, given)
-        run = LearnRun(run_dir, settings, init=init)
+        run = LearnRun(run_dir, settings, init=init, init_data=init_data)
         done = len(run.history()) if stored is not None else 0
     except (LearnError, NetError, TournamentError) as exc:
         fail(str(exc))

@@ -16,6 +16,11 @@ it is finished:
    candidate is accepted only if the Wilson 95% interval of its score lies above H0's score
    (the SPRT's statistic cannot move while every game is won: its variance is 0).
 
+A run may start from data it did not play (``init_data``, e.g. the games generation 0's model
+was trained on): it is kept as ``gen-000/data.npz`` and counts as generation 0's data in the
+window of the first candidates (a candidate is fitted from scratch, so without it the first
+ones would learn from one generation's games only).
+
 Interrupting the run at any moment (Ctrl-C, SIGKILL, a power cut) loses at most the games and
 the training in progress: every finished piece is a file written whole (or a line appended to
 the gate's results) and is not redone; the same command resumes. What the run measured is in
@@ -46,7 +51,7 @@ from arle_ai.base import files, limits
 from arle_ai.base.npzfile import read_npz
 from arle_ai.learn import datagen
 from arle_ai.learn.chart import write_chart
-from arle_ai.learn.train import TrainConfig, train_files
+from arle_ai.learn.train import TrainConfig, load_data, train_files
 from arle_ai.play.agents import agent_from_spec
 from arle_ai.play.ratings import elo_from_score, expected_score, sprt_bounds, wilson_interval
 from arle_ai.play.tournament import Runner, Tournament, json_safe, summarize
@@ -269,10 +274,12 @@ class LearnRun:
             existing run, settings must equal the stored ones (LearnError names the
             differences).
         init: generation 0's weights file (a new run only; default the shipped weights).
+        init_data: a datagen file kept as generation 0's data (a new run only; default none).
     """
 
     def __init__(self, folder: str | os.PathLike[str], settings: LearnSettings | None = None,
-                 init: str | os.PathLike[str] | None = None) -> None:
+                 init: str | os.PathLike[str] | None = None,
+                 init_data: str | os.PathLike[str] | None = None) -> None:
         self.folder = Path(folder)
         stored = self._stored_settings()
         if stored is None:
@@ -281,8 +288,14 @@ class LearnRun:
                     weights_digest(init)
                 except NetError as exc:
                     raise LearnError(str(exc)) from None
+            if init_data is not None:
+                try:
+                    load_data(init_data)
+                except (OSError, ValueError, MemoryError) as exc:
+                    raise LearnError(f"--init-data: {exc}") from None
             self.settings = settings if settings is not None else LearnSettings()
             self._init = init
+            self._init_data = init_data
         else:
             if settings is not None and settings != stored:
                 mine, theirs = settings.as_dict(), stored.as_dict()
@@ -290,11 +303,12 @@ class LearnRun:
                         if mine[k] != theirs[k]]
                 raise LearnError(f"{self.folder} is a run with other settings: "
                                  + ", ".join(diff) + "; give the same settings or none")
-            if init is not None:
+            if init is not None or init_data is not None:
                 raise LearnError(f"{self.folder} is a run that has begun: its first model "
-                                 f"is already chosen (no init)")
+                                 f"and data are already chosen (no init, no init data)")
             self.settings = stored
             self._init = None
+            self._init_data = None
 
     # ---- files ----
 
@@ -351,11 +365,17 @@ class LearnRun:
             first.parent.mkdir(parents=True, exist_ok=True)
             source = default_weights_path() if self._init is None else Path(self._init)
             files.write_bytes(first, source.read_bytes())
+        data = self.data_path(0)
+        if self._init_data is not None and not data.exists():
+            files.write_bytes(data, Path(self._init_data).read_bytes())
         if not head.exists():
             init = "(shipped) " + default_weights_path().name if self._init is None else \
                 os.path.abspath(self._init)
+            extra = {} if self._init_data is None else {
+                "init_data": os.path.abspath(self._init_data),
+                "init_data_digest": file_digest(data)}
             _write_json(head, {"format": RUN_FORMAT, "settings": self.settings.as_dict(),
-                               "init": init, "init_digest": weights_digest(first)})
+                               "init": init, "init_digest": weights_digest(first)} | extra)
 
     # ---- the state of the run, from its files ----
 
@@ -491,7 +511,8 @@ class LearnRun:
         if out.exists():
             return
         s = self.settings
-        window = [self.data_path(g) for g in range(max(1, k - s.window + 1), k + 1)]
+        first = 0 if self.data_path(0).exists() else 1  # generation 0's data: init_data
+        window = [self.data_path(g) for g in range(max(first, k - s.window + 1), k + 1)]
         config = replace(s.train, seed=_derived_seed(s.seed, k, "train", 2**31))
         rep.step(k, "training", 0, config.epochs)
 
@@ -549,6 +570,9 @@ class LearnRun:
             "generation": 0, "weights": self._rel(self.weights_path(0)),
             "weights_digest": weights_digest(self.weights_path(0)), "source": head["init"],
             "promoted": True}]
+        if "init_data" in head:
+            gens[0]["data"] = {"file": self._rel(self.data_path(0)), "source": head["init_data"],
+                               "digest": head["init_data_digest"]}
         history = self.history()
         for k, best, judged in history:
             gens.append(self._entry(k, best) | {"gate": json_safe(judged),
