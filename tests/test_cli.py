@@ -152,6 +152,41 @@ def test_analyze_one_player_as_text(record_file):
     assert "player 0 (random)" not in result.output
 
 
+def test_analyze_saves_its_review_into_the_record_and_shows_it_again(tmp_path, record_file):
+    rec = load_record(record_file)
+    del rec.actions[24:]
+    path = tmp_path / "short.json"
+    rec.save(path)
+    result = run("analyze", str(path), "--iterations", "300", "--json", "--save")
+    assert result.exit_code == 0, result.output
+    fresh = json.loads(result.stdout)
+    assert f"review of {len(fresh['decisions'])} decisions" in result.stderr
+    saved = load_record(path)  # checked against its moves when read
+    assert saved.actions == rec.actions and saved.players == rec.players
+    assert [d["ply"] for d in saved.review["decisions"]] == [d["ply"] for d in
+                                                             fresh["decisions"]]
+    # shown again without a search: the same decisions, marks and accuracies
+    again = run("analyze", str(path), "--saved", "--json")
+    assert again.exit_code == 0, again.output
+    assert json.loads(again.stdout) == fresh
+    text = run("analyze", str(path), "--saved")
+    assert "each decision searched for 300 iterations" in text.stdout
+    assert "player 0 (random): accuracy" in text.stdout
+    # --out: a copy with the review, the record left as it was; an existing file kept
+    plain = tmp_path / "plain.json"
+    rec.save(plain)
+    copy = tmp_path / "reviewed.json"
+    assert run("analyze", str(plain), "--iterations", "20", "-o", str(copy)).exit_code == 0
+    assert load_record(plain).review is None and load_record(copy).review["decisions"]
+    assert_bad_input(run("analyze", str(plain), "--iterations", "20", "-o", str(copy)),
+                     "exists", "--overwrite")
+    assert run("analyze", str(plain), "--iterations", "20", "-o", str(copy),
+               "--overwrite").exit_code == 0
+    assert_bad_input(run("analyze", str(plain), "--saved"), "holds no review", "--save")
+    assert_bad_input(run("analyze", str(path), "--saved", "--time", "1"), "drop --time")
+    assert_bad_input(run("analyze", str(plain), "--save", "-o", str(copy)), "--save", "--out")
+
+
 def test_analyze_bad_inputs(tmp_path, record_file):
     assert_bad_input(run("analyze", str(tmp_path / "none.json")), "no such file")
     assert_bad_input(run("analyze", str(record_file), "--player", "2"), "player")

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import click
 
 from arle_ai.base import limits
@@ -12,6 +15,7 @@ from arle_ai.text.display import table_rows
 from arle_ai.text.reading import printed_move
 from arle_cli.common import (
     IN_FILE,
+    OUT_FILE,
     Count,
     Seconds,
     emit_json,
@@ -109,6 +113,46 @@ def _duration(seconds: float) -> str:
     return f"{minutes} min {rest} s" if minutes else f"{rest} s"
 
 
+def _review_target(record: str, save: bool, out: str | None, overwrite: bool) -> str | None:
+    """The file the review is saved in (RECORD for --save, or --out), checked before any
+    search; None: not saved. A file other than RECORD is replaced only with --overwrite."""
+    if save and out is not None and Path(out).resolve() != Path(record).resolve():
+        fail("give either --save (into RECORD) or --out FILE, not both")
+    target = record if save else out
+    if target is None:
+        return None
+    same = Path(target).resolve() == Path(record).resolve()
+    if same and not os.access(record, os.W_OK):
+        fail(f"{record}: cannot save the review there: the file is not writable (give --out "
+             f"FILE to save the reviewed game elsewhere)")
+    if not same and Path(target).exists() and not overwrite:
+        fail(f"{target} exists: choose another --out, or pass --overwrite to replace it "
+             f"(--save writes the review into {record} itself)")
+    return target
+
+
+def _save_review(rec: GameRecord, analysis: GameAnalysis, target: str, replaced: bool) -> None:
+    """Write ``rec`` with ``analysis`` as its review to ``target`` (atomically), or fail."""
+    rec.review = analysis.to_review()
+    try:
+        rec.save(target)
+    except OSError as exc:
+        fail(f"{target}: cannot write the reviewed game: {exc.strerror or exc}")
+    marked = sum(d.mark != "" for d in analysis.decisions)
+    click.echo(f"review of {len(analysis.decisions)} decisions ({marked} marked ? or ??) saved "
+               f"in {target}{' (replacing its earlier review)' if replaced else ''}; "
+               f"'arle analyze {target} --saved' or the browser's Open game shows it",
+               err=True)
+
+
+def _saved_review(rec: GameRecord, record: str) -> GameAnalysis:
+    """The review ``rec`` holds (written by --save, or by the browser's Save game), or fail."""
+    if rec.review is None or not rec.review.get("decisions"):
+        fail(f"{record} holds no review of its moves: 'arle analyze {record} --save' makes "
+             f"one and saves it there")
+    return GameAnalysis.from_review(rec.review, rec.start.players)
+
+
 @click.command()
 @click.argument("record", type=IN_FILE)
 @click.option("--player", type=click.IntRange(0, 1), default=None,
@@ -120,8 +164,17 @@ def _duration(seconds: float) -> str:
                    f"--iterations is given].")
 @seed_option("Search seed.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output on stdout.")
+@click.option("--save", is_flag=True,
+              help="Also save the review into RECORD (its moves and the rest kept; an earlier "
+                   "review replaced): the browser's Open game and --saved show it.")
+@click.option("--out", "-o", type=OUT_FILE, default=None,
+              help="Save the game with its review to this file instead of RECORD.")
+@click.option("--overwrite", is_flag=True, help="Allow replacing an existing --out file.")
+@click.option("--saved", is_flag=True,
+              help="Show the review saved in RECORD (no search).")
 def analyze(record: str, player: int | None, iterations: int | None, time_limit: float | None,
-            seed: int, as_json: bool) -> None:
+            seed: int, as_json: bool, save: bool, out: str | None, overwrite: bool,
+            saved: bool) -> None:
     """For each decision of the game RECORD: the move played, the engine's best and the value
     (and VP margin) lost; then the largest mistakes and each player's accuracy. A played move
     other than the engine's is searched again from the position after it (as many simulations
@@ -129,9 +182,22 @@ def analyze(record: str, player: int | None, iterations: int | None, time_limit:
     --time."""
     if iterations is not None and time_limit is not None:
         fail("give either --iterations or --time, not both")
+    if saved:
+        given = [name for name, on in (("--save", save), ("--out", out is not None),
+                                       ("--iterations", iterations is not None),
+                                       ("--time", time_limit is not None),
+                                       ("--player", player is not None)) if on]
+        if given:
+            fail(f"--saved shows the review RECORD holds, without searching: drop "
+                 f"{', '.join(given)}")
+    target = _review_target(record, save, out, overwrite)
     rec = load_record_file(record)
     if player == 1 and rec.start.players == 1:
         fail(f"--player 1: {record} is a solo game, whose one player is 0")
+    if saved:
+        _show(_saved_review(rec, record), rec, as_json)
+        return
+    had_review = rec.review is not None and bool(rec.review.get("decisions"))
     budget = Budget.of(iterations, time_limit, ANALYZE_BUDGET)
     states = list(rec.states())
     reviewed = [ply for ply in range(len(rec.actions))
@@ -149,6 +215,13 @@ def analyze(record: str, player: int | None, iterations: int | None, time_limit:
 
         reviewed_set = set(reviewed)
         analysis = analyze_game(rec, player, budget, SearchConfig(seed=seed), progress=advance)
+    if target is not None:  # first: the search's work is kept even if printing fails
+        same = Path(target).resolve() == Path(record).resolve()
+        _save_review(rec, analysis, target, replaced=had_review and same)
+    _show(analysis, rec, as_json)
+
+
+def _show(analysis: GameAnalysis, rec: GameRecord, as_json: bool) -> None:
     if as_json:
         emit_json(analysis.to_dict(rec))  # with printed names beside the notation
     else:

@@ -9,11 +9,14 @@ import re
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from arle_ai.engine import _core, rules
 from arle_ai.formats.records import GameRecord, load_record
+from arle_ai.play.analysis import GameAnalysis
 from arle_ai.play.tournament import Tournament
 from arle_ai.search.config import WEB_ANALYZE_BUDGET
+from arle_cli.main import cli
 
 pytestmark = pytest.mark.browser
 
@@ -212,6 +215,36 @@ def test_load_a_record_step_through_it_and_analyse(page, shots, tmp_path):
     assert page.locator("#move-list > li[data-node]").count() == 40  # the game's moves kept
     page.click("#cue-main")
     page.wait_for_function("!document.querySelector('#move-list ol.variation li.current')")
+
+
+def test_a_review_saved_by_arle_analyze_reopens_in_the_browser(page, tmp_path):
+    rng = random.Random(5)
+    rec = GameRecord.new(seed=5)
+    for _ in range(30):
+        rec.push(rng.choice(rec.final_state().legal_actions()))
+    path = tmp_path / "game.json"
+    rec.save(path)
+    result = CliRunner().invoke(cli, ["analyze", str(path), "--iterations", "1500", "--save"])
+    assert result.exit_code == 0, result.output
+    review = load_record(path).review
+    marks = {d.ply: d.mark for d in GameAnalysis.from_review(review).decisions if d.mark}
+    assert marks  # random moves: some lose beyond noise at 1,500 iterations
+    page.set_input_files("#load-file", str(path))
+    page.wait_for_function("document.querySelector('#message').textContent.includes('Opened')")
+    assert ply_text(page) == "decision 30 of 30"
+    # the marks beside the moves and the review's summary, with no analysis run in the page
+    shown = {int(li.get_attribute("data-ply")): li.locator(".mark").inner_text()
+             for li in page.locator("#move-list li[data-ply]").all()
+             if li.locator(".mark").count()}
+    assert shown == marks
+    assert "accuracy" in page.inner_text("#accuracy")
+    assert page.locator("#graph svg path").count() == 2
+    ply = min(marks)
+    page.click(f"#move-list li[data-ply='{ply}']")
+    page.wait_for_function(f"document.querySelector('#ply-text').textContent === "
+                           f"'decision {ply} of 30'")
+    detail = page.inner_text("#review-detail")
+    assert f"Decision {ply}:" in detail and "Better:" in detail and marks[ply] in detail
 
 
 def test_editor_validates_as_you_type_and_plays_the_position(page, shots):

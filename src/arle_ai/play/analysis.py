@@ -185,9 +185,10 @@ class GameAnalysis:
                 "decisions": [_stored(d) for d in self.decisions]}
 
     @classmethod
-    def from_review(cls, review: dict[str, Any]) -> GameAnalysis:
+    def from_review(cls, review: dict[str, Any], players: int = 2) -> GameAnalysis:
         """The analysis kept in a record's ``review`` (checked when the record was read:
-        :func:`arle_ai.formats.records.load_record`); keys it does not know are left out."""
+        :func:`arle_ai.formats.records.load_record`) of a game of ``players`` (1: solo);
+        keys it does not know are left out."""
         known = {f for f in DecisionReview.__dataclass_fields__}
         decisions = []
         for d in review.get("decisions", []):
@@ -197,7 +198,7 @@ class GameAnalysis:
                     fields[key] = tuple(fields[key])
             decisions.append(DecisionReview(**fields))
         return cls(decisions=decisions, iterations=int(review.get("iterations") or 0),
-                   time_limit=review.get("time_limit"))
+                   time_limit=review.get("time_limit"), players=players)
 
 
 def _stored(d: DecisionReview) -> dict[str, Any]:

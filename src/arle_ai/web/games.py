@@ -90,7 +90,7 @@ class Game:
             game._walk(record.line(i))
         game.cursor = len(game.line)
         if record.review is not None and record.review.get("decisions"):
-            analysis = GameAnalysis.from_review(record.review)
+            analysis = GameAnalysis.from_review(record.review, record.start.players)
             game.analysis = analysis_view(analysis.to_dict(record), record)
             game.analysed = list(game.line)
         return game
