@@ -1,8 +1,14 @@
-"""Shared helpers for the tests: build positions from dicts and name action ids."""
+"""Shared helpers for the tests: build positions from dicts, name action ids, and check what
+a command run by click's CliRunner said."""
 
 from __future__ import annotations
 
 import copy
+import os
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import arle_ai
@@ -182,3 +188,82 @@ def veh(*specs: str | tuple[str, list[int]]) -> list[dict[str, Any]]:
         kind, used = (sp, []) if isinstance(sp, str) else sp
         out.append({"kind": kind, "used": list(used)})
     return out
+
+
+# ---- commands run by click's CliRunner ----
+
+EXIT_BAD_INPUT = 2
+
+
+def assert_no_traceback(result: Any) -> None:
+    """The command ended by exiting, not by an exception escaping it (CliRunner catches that
+    and keeps it in ``result.exception``: it never shows in the output), and printed no
+    traceback of its own."""
+    escaped = result.exception is not None and not isinstance(result.exception, SystemExit)
+    assert not escaped, f"{type(result.exception).__name__}: {result.exception}"
+    assert "Traceback" not in result.output, result.output
+
+
+def assert_bad_input(result: Any, *words: str | re.Pattern[str]) -> str:
+    """A refused input: exit 2, no traceback, and one ``arle: error:`` line, the last one,
+    containing each of ``words`` (a ``str`` as it is, a compiled pattern searched); returns
+    that line."""
+    assert result.exit_code == EXIT_BAD_INPUT, (result.exit_code, result.output)
+    assert_no_traceback(result)
+    lines = result.output.strip().splitlines()
+    assert lines, "nothing said"
+    message = lines[-1]
+    assert message.startswith("arle: error: "), message
+    assert sum(line.startswith("arle: error:") for line in lines) == 1, result.output
+    for w in words:
+        found = w.search(message) if isinstance(w, re.Pattern) else w in message
+        assert found, f"{w!r} not in {message!r}"
+    return message
+
+
+# ---- waiting for another process: polling with a deadline, never a sleep of a guessed length ----
+
+
+def wait_for(condition: Callable[[], bool], seconds: float, what: str) -> None:
+    """Poll ``condition`` until it holds (AssertionError naming ``what`` at the deadline, a
+    bound for a hang, not a measurement)."""
+    end = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < end, f"timed out after {seconds:g} s waiting for {what}"
+        time.sleep(0.05)
+
+
+def _stat(pid: int) -> tuple[str, int] | None:
+    """(state, parent pid) of a process from /proc; None when it is gone."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return None
+    fields = text[text.rindex(")") + 2:].split()
+    return fields[0], int(fields[1])
+
+
+def process_parents() -> dict[int, int]:
+    """Every living process (Linux: /proc) and its parent."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            st = _stat(int(entry))
+            if st is not None and st[0] != "Z":
+                parents[int(entry)] = st[1]
+    return parents
+
+
+def descendants(pid: int) -> set[int]:
+    """Every living process below ``pid`` (children, their children...)."""
+    parents = process_parents()
+    found, frontier = set(), {pid}
+    while frontier:
+        frontier = {p for p, pp in parents.items() if pp in frontier} - found
+        found |= frontier
+    return found
+
+
+def alive(pid: int) -> bool:
+    st = _stat(pid)
+    return st is not None and st[0] != "Z"

@@ -13,18 +13,11 @@ from arle_ai.base.errors import IllegalActionError
 from arle_ai.formats.records import GameRecord, load_record
 from arle_ai.play.agents import RandomAgent
 from arle_cli.main import cli
+from helpers import assert_bad_input
 
 
 def run(*args: str, input: str | None = None):
     return CliRunner().invoke(cli, list(args), input=input)
-
-
-def assert_bad_input(result, *words: str) -> None:
-    assert result.exit_code == 2, result.output
-    message = result.output.strip().splitlines()[-1]
-    assert "Traceback" not in result.output
-    for w in words:
-        assert w in message, message
 
 
 def broken_copy(record_file, tmp_path, move: int):
@@ -237,8 +230,8 @@ def test_check_bad_options():
 
 
 def test_search_bar_counts_iterations_or_ticks_seconds_and_then_closes():
+    import contextlib
     import threading
-    import time
     from types import SimpleNamespace
 
     from arle_ai.search.config import Budget
@@ -247,13 +240,19 @@ def test_search_bar_counts_iterations_or_ticks_seconds_and_then_closes():
     with search_bar(Budget(iterations=1000)) as progress:
         for done in (256, 512, 1000):
             progress(SimpleNamespace(iterations=done))
-    before = threading.active_count()
-    start = time.perf_counter()
-    with search_bar(Budget(seconds=0.3)) as progress:
-        progress(SimpleNamespace(iterations=5))  # a no-op for a time budget
-        time.sleep(0.3)
-    assert time.perf_counter() - start < 1.0  # the timer thread stops with the search
-    assert threading.active_count() <= before
+    # a time budget: a timer thread ticks the bar while the search runs and has ended when
+    # the search has, however it ended (no clock read: the thread itself is watched)
+    for failing in (False, True):
+        before = set(threading.enumerate())
+        with contextlib.suppress(KeyError):
+            with search_bar(Budget(seconds=30)) as progress:
+                progress(SimpleNamespace(iterations=5))  # a no-op for a time budget
+                timers = set(threading.enumerate()) - before
+                assert len(timers) == 1 and all(t.is_alive() for t in timers)
+                if failing:
+                    raise KeyError("the search failed")
+        assert not any(t.is_alive() for t in timers)
+        assert set(threading.enumerate()) <= before
 
 
 # ---- game records as positions (show / suggest --ply) ----

@@ -14,23 +14,13 @@ from arle_ai.base.errors import PositionError
 from arle_ai.formats.position import load_position
 from arle_ai.formats.records import GameRecord, RecordError, load_record, record_from_dict
 from arle_cli.main import cli
+from helpers import assert_bad_input
 
 BOM = "\ufeff"
 
 
 def run(*args: str, input: str | None = None):
     return CliRunner().invoke(cli, list(args), input=input)
-
-
-def assert_one_line_error(result, *words: str) -> str:
-    assert result.exit_code == 2, result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    assert "Traceback" not in result.output
-    lines = [line for line in result.output.splitlines() if line.startswith("arle: error:")]
-    assert len(lines) == 1, result.output
-    for w in words:
-        assert w in lines[0], lines[0]
-    return lines[0]
 
 
 @pytest.fixture(scope="module")
@@ -80,7 +70,7 @@ def test_play_saves_the_game_before_reporting_an_unexpected_error(tmp_path, monk
     monkeypatch.setattr(play_cmd, "parse_choice", broken)
     out = tmp_path / "g.json"
     result = run("play", "--ai", "random", "--seed", "3", "--out", str(out), input="1\n" * 10)
-    line = assert_one_line_error(result, "RuntimeError", "boom", str(out))
+    line = assert_bad_input(result, "RuntimeError", "boom", str(out))
     assert "saved" in line
     assert len(load_record(out).actions) >= 2
 
@@ -156,7 +146,7 @@ def test_every_command_gives_one_line_on_a_malformed_file(tmp_path, finished_rec
         word = "game record"  # analyze takes records only
     path = write(tmp_path, "bad.json", text)
     result = run(command, path, input="quit\n")
-    assert_one_line_error(result, word)
+    assert_bad_input(result, word)
 
 
 # ---- 6. play --ply never cuts a record silently ----
@@ -166,7 +156,7 @@ def test_play_at_an_earlier_ply_does_not_cut_the_record_silently(tmp_path, finis
     path = write(tmp_path, "game.json", finished_record)
     before = (tmp_path / "game.json").read_text()
     result = run("play", path, "--ply", "5", "--ai", "random", input="quit\n")
-    assert_one_line_error(result, "--ply 5", "170 decisions", "--out", "--overwrite")
+    assert_bad_input(result, "--ply 5", "170 decisions", "--out", "--overwrite")
     assert (tmp_path / "game.json").read_text() == before
 
     other = tmp_path / "other.json"
@@ -204,7 +194,7 @@ def test_a_new_game_does_not_overwrite_an_earlier_one_under_the_default_name(tmp
 ])
 def test_click_usage_errors_are_one_line(args, words):
     result = run(*args)
-    line = assert_one_line_error(result, *words)
+    line = assert_bad_input(result, *words)
     assert "Usage:" not in result.output, line
 
 
@@ -230,4 +220,4 @@ def test_out_of_range_seeds_are_refused(seed):
 
 
 def test_cli_refuses_out_of_range_seeds():
-    assert_one_line_error(run("new", "--seed", str(2**63)), "seed")
+    assert_bad_input(run("new", "--seed", str(2**63)), "seed")

@@ -15,20 +15,11 @@ from arle_ai.engine import _core
 from arle_ai.play.agents import agent_from_spec
 from arle_ai.play.tournament import Tournament, TournamentError
 from arle_cli.main import cli
+from helpers import assert_bad_input
 
 
 def run(*args: str, input: str | None = None):
     return CliRunner().invoke(cli, list(args), input=input)
-
-
-def assert_one_line_error(result, *words: str) -> str:
-    assert result.exit_code == 2, result.output
-    assert "Traceback" not in result.output
-    lines = [line for line in result.output.splitlines() if line.startswith("arle: error:")]
-    assert len(lines) == 1, result.output
-    for w in words:
-        assert w in lines[0], lines[0]
-    return lines[0]
 
 
 MAX_W = str(limits.MAX_WORKERS)
@@ -60,7 +51,7 @@ MAX_W = str(limits.MAX_WORKERS)
     (["new", "--seed", str(2**63)], ["--seed"]),
 ])
 def test_out_of_range_numbers_are_one_line_errors_naming_the_bound(args, words):
-    assert_one_line_error(run(*args, input="quit\n"), *words)
+    assert_bad_input(run(*args, input="quit\n"), *words)
 
 
 @pytest.mark.parametrize("options", [{"c": float("nan")}, {"c": float("inf")}, {"c": -1},
@@ -82,7 +73,7 @@ def test_agent_specs_refuse_options_out_of_range(spec):
 def test_suggest_refuses_too_few_iterations_per_worker():
     workers = min(4, limits.MAX_WORKERS)
     result = run("suggest", "--iterations", str(4 * workers), "--workers", str(workers))
-    assert_one_line_error(result, "legal moves", "workers", "iterations")
+    assert_bad_input(result, "legal moves", "workers", "iterations")
 
 
 def test_check_makes_its_games_as_it_plays_them(monkeypatch):
@@ -138,7 +129,7 @@ def test_a_second_writer_of_a_results_file_is_refused(tmp_path):
             Tournament(["random", "greedy"], 4, seed=1).run(out=out)
         result = run("selfplay", "--agents", "random", "greedy", "--games", "4", "--seed", "1",
                      "--out", str(out))
-        assert_one_line_error(result, str(out), "another selfplay run", "--out")
+        assert_bad_input(result, str(out), "another selfplay run", "--out")
         assert out.read_bytes() == before
     results = Tournament(["random", "greedy"], 4, seed=1).run(out=out)  # released: resumes
     assert len(results) == 4
