@@ -43,6 +43,26 @@ def test_invariants_hold_after_every_decision(seed, policy):
     assert game.replay() == game.final
 
 
+def test_game_states_spread_over_the_whole_game():
+    """The strategy draws its number of decisions first: its positions come from every part
+    of the game and its end, not mostly from the first half-year (a list of decisions of
+    drawn length put 143 of 150 there and none at the end)."""
+    seen: dict[str, int] = {"early": 0, "middle": 0, "late": 0, "ended": 0}
+
+    @settings(max_examples=150, derandomize=True, database=None, deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(game_states(max_depth=260))
+    def draw(state):
+        if state.is_terminal():
+            seen["ended"] += 1
+        else:
+            seen[("early", "middle", "late")[(state.half_year - 1) // 3]] += 1
+
+    draw()
+    assert sum(seen.values()) == 150
+    assert min(seen.values()) >= 10, seen
+
+
 @given(game_states(max_depth=260))
 @SLOW
 def test_reachable_positions_satisfy_the_invariants(state):

@@ -318,8 +318,11 @@ def game_states(
 ) -> Any:
     """A hypothesis strategy of reachable positions: a setup from a random seed (of one of the
     player counts ``players``: ``(1,)`` solo games, ``(1, 2)`` both), then
-    ``min_depth``..``max_depth`` random legal decisions (fewer if the game ends). The
-    decisions are drawn as indexes into the legal actions, so failures shrink to short games."""
+    ``min_depth``..``max_depth`` random legal decisions (fewer if the game ends). The number
+    of decisions is drawn first, evenly over the range, so the positions spread over the whole
+    game (a list of decisions of drawn length would mostly be short: hypothesis favours small
+    lists); the decisions are drawn as indexes into the legal actions, so failures shrink to
+    short games."""
     from hypothesis import strategies as st
 
     variants = tuple(variants)
@@ -333,7 +336,8 @@ def game_states(
         seed = draw(st.integers(*seeds))
         variant = draw(st.sampled_from(variants))
         count = draw(st.sampled_from(counts))
-        picks = draw(st.lists(st.integers(0, 1 << 16), min_size=min_depth, max_size=max_depth))
+        depth = draw(st.integers(min_depth, max_depth))
+        picks = draw(st.lists(st.integers(0, 1 << 16), min_size=depth, max_size=depth))
         state = _core.new_game(seed, variant, count)
         for pick in picks:
             if state.is_terminal():
