@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import math
 import pickle
 import random
@@ -114,9 +115,20 @@ def test_transpositions_share_statistics():
 
 
 def test_time_budget_stops_the_search():
-    r = MCTS(time_limit=0.2, seed=0).search(arle_ai.new_game(0))
-    assert r.iterations > 0
-    assert r.time_taken < 2.0
+    """The search ends by itself on its time budget (a bound for a hang, far above it, is the
+    only clock here) and uses the budget rather than stopping short of it."""
+    import threading
+
+    found = []
+    search = threading.Thread(
+        target=lambda: found.append(MCTS(time_limit=0.2, seed=0).search(arle_ai.new_game(0))),
+        daemon=True)
+    search.start()
+    search.join(120)
+    assert not search.is_alive(), "a 0.2 s search still running after 120 s"
+    (r,) = found
+    assert r.iterations > 0 and sum(a.visits for a in r.moves) == r.iterations
+    assert r.time_taken >= 0.2
 
 
 def test_bad_options_are_rejected():
@@ -284,14 +296,94 @@ def _core_hashes(state):
     return _core.state_hashes(state)
 
 
-def test_the_memory_ceiling_holds_during_a_timed_search():
+# Ceilings from the smallest allowed to about 1.2 MB at odd steps, so that each of the three
+# growths (nodes, edges, the index) meets the ceiling first in some of them.
+CEILINGS = [(1 << 16) + 23_117 * k + (k * k * 977) % 4_096 for k in range(48)]
+
+
+def _fill(tree, state, evaluator, batches=200):
+    """Search until the tree has refused a leaf at its ceiling (no clock: in batches)."""
+    tree.ensure_root(state, evaluator)
+    for _ in range(batches):
+        tree.run(state, evaluator, 250)
+        if tree.refused:
+            return
+    raise AssertionError(f"{tree.max_bytes} bytes never filled: {tree.bytes_allocated}")
+
+
+class _Mallinfo2(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_size_t) for name in (
+        "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
+        "fordblks", "keepcost")]
+
+
+def _mallinfo2():
+    """glibc's mallinfo2, or None (another C library)."""
+    try:
+        function = ctypes.CDLL(None).mallinfo2
+    except (OSError, AttributeError):
+        return None
+    function.restype = _Mallinfo2
+    function.argtypes = []
+    return function
+
+
+def _malloc_held(mallinfo2) -> int:
+    """Bytes the C allocator has handed out and not taken back (arena chunks + mmapped)."""
+    info = mallinfo2()
+    return info.uordblks + info.hblkhd
+
+
+def test_the_memory_ceiling_holds_at_every_ceiling():
+    from arle_ai.engine import _core
+
+    evaluator = _core.NullEvaluator(heuristics.DEFAULT_WEIGHTS.as_array())
+    states = [arle_ai.new_game(0), random_position(3, 60), random_position(5, 120)]
+    full = 0
+    for i, ceiling in enumerate(CEILINGS):
+        tree = _core.SearchTree(max_bytes=ceiling)
+        tree.seed(i)
+        _fill(tree, states[i % 3], evaluator)
+        assert tree.bytes_allocated <= ceiling, (ceiling, tree.bytes_allocated)
+        # the arrays as counted from what they hold: capacity is at least the use
+        assert tree.bytes_used <= tree.bytes_allocated
+        assert tree.node_count * 24 + tree.edge_count * 16 <= tree.bytes_used
+        full += tree.bytes_allocated > ceiling - 4096  # the ceiling was reached, not feared
+    assert full >= len(CEILINGS) // 2
+
+
+def test_the_bytes_the_tree_reports_are_the_bytes_it_holds():
+    """Counted by the C allocator, not by the tree: freeing a full tree gives back what it
+    said it held (glibc's own rounding aside: a few bytes a chunk, a page a large one), and
+    never more than its ceiling, at every ceiling."""
+    from arle_ai.engine import _core
+
+    mallinfo2 = _mallinfo2()
+    if mallinfo2 is None:
+        pytest.skip("needs glibc's mallinfo2 to count the C heap")
+    evaluator = _core.NullEvaluator(heuristics.DEFAULT_WEIGHTS.as_array())
+    s = random_position(7, 30)
+    slack = 3 * 4096 + 64  # glibc's headers and page rounding of the three arrays
+    for i, ceiling in enumerate(CEILINGS):
+        tree = _core.SearchTree(max_bytes=ceiling)
+        tree.seed(i)
+        _fill(tree, s, evaluator)
+        reported = tree.bytes_allocated
+        before = _malloc_held(mallinfo2)
+        tree.clear()  # frees the three arrays, then allocates an empty 1024-slot index
+        freed = before - _malloc_held(mallinfo2) + tree.bytes_allocated
+        assert 0 <= freed - reported <= slack, (ceiling, reported, freed)
+        assert freed <= ceiling + slack, (ceiling, freed)  # the ceiling, in real bytes
+
+
+def test_a_full_tree_is_cut_to_the_new_root_and_stays_under_its_ceiling():
     ceiling = 1 << 17
-    m = MCTS(time_limit=0.4, seed=0, max_memory=ceiling)
+    m = MCTS(iterations=6000, seed=0, max_memory=ceiling)
     s = arle_ai.new_game(0)
     r = m.search(s)
     assert m.tree.bytes_allocated <= ceiling
-    assert m.tree.refused > 0, "the budget should have been long enough to reach the ceiling"
-    assert sum(a.visits for a in r.moves) == r.iterations > m.node_count()
+    assert m.tree.refused > 0, "6000 simulations fill 128 KiB: the ceiling was reached"
+    assert sum(a.visits for a in r.moves) == r.iterations == 6000 > m.node_count()
     # the next search starts from a full tree: it is cut to what the new root reaches
     child = s.copy().apply(r.best_action)
     kept = sum(n for n, _ in m.node_stats(child).values())
@@ -384,32 +476,31 @@ def _random_game(seed):
 
 
 def test_the_finished_game_value_in_numbers():
+    """The value of a finished game from its scores, by the formula (default weights: margin
+    share 0.2, sigma 12; own_blend k: each player keeps 1 - k of it and adds k * own VP / 200,
+    a negative score counting 0), over random games whatever their scores are."""
     from arle_ai.engine import _core
 
-    end = _random_game(0)
-    assert end.scores() == [22.0, 12.0] and end.winner() == 0
-    # zero-sum (own_blend 0): 0.8 * win + 0.2 * (0.5 + 0.5 tanh(margin / 12)), player 1 the rest
-    v0 = 0.8 + 0.2 * (0.5 + 0.5 * math.tanh(10 / 12))
-    assert v0 == pytest.approx(0.968226, abs=1e-6)
-    (p0, p1), margin = _core.final_values(end, heuristics.DEFAULT_WEIGHTS.as_array())
-    assert margin == 10.0
-    assert p0 == pytest.approx(v0, abs=1e-12) and p1 == 1.0 - p0
-    assert _core.final_value(end, heuristics.DEFAULT_WEIGHTS.as_array()) == (p0, 10.0)
-    # own_blend 0.25: each player's value keeps 0.75 of that and adds 0.25 * own VP / 200
-    w = heuristics.DEFAULT_WEIGHTS.with_(own_blend=0.25).as_array()
-    (q0, q1), _ = _core.final_values(end, w)
-    assert q0 == pytest.approx(0.75 * v0 + 0.25 * 22 / 200, abs=1e-12)
-    assert q1 == pytest.approx(0.75 * (1 - v0) + 0.25 * 12 / 200, abs=1e-12)
-    assert (q0, q1) == pytest.approx((0.753670, 0.038830), abs=1e-6)
-    assert _core.final_value(end, w)[0] == q0
-    # a negative score counts 0, not less (the own term stays in 0..1)
-    lost = _random_game(1)
-    assert lost.scores() == [-28.5, 26.5] and lost.winner() == 1
-    (r0, r1), m = _core.final_values(lost, w)
-    z0 = 0.2 * (0.5 + 0.5 * math.tanh(-55 / 12))
-    assert m == -55.0
-    assert r0 == pytest.approx(0.75 * z0, abs=1e-12)
-    assert r1 == pytest.approx(0.75 * (1 - z0) + 0.25 * 26.5 / 200, abs=1e-12)
+    plain = heuristics.DEFAULT_WEIGHTS.as_array()
+    own = heuristics.DEFAULT_WEIGHTS.with_(own_blend=0.25).as_array()
+    negative = 0
+    for seed in range(16):
+        end = _random_game(seed)
+        s0, s1 = end.scores()
+        margin = s0 - s1
+        win = 1.0 if end.winner() == 0 else 0.0
+        v0 = 0.8 * win + 0.2 * (0.5 + 0.5 * math.tanh(margin / 12))
+        (p0, p1), m = _core.final_values(end, plain)
+        assert m == margin
+        assert p0 == pytest.approx(v0, abs=1e-12) and p1 == 1.0 - p0  # zero-sum
+        assert _core.final_value(end, plain) == (p0, margin)
+        assert (p0 > 0.5) == (end.winner() == 0)
+        (q0, q1), _ = _core.final_values(end, own)
+        assert q0 == pytest.approx(0.75 * v0 + 0.25 * max(s0, 0) / 200, abs=1e-12)
+        assert q1 == pytest.approx(0.75 * (1 - v0) + 0.25 * max(s1, 0) / 200, abs=1e-12)
+        assert _core.final_value(end, own)[0] == q0
+        negative += min(s0, s1) < 0
+    assert negative >= 1, "random play ends some games below 0 VP: the clip was not tried"
 
 
 def test_the_own_score_value_searches_deterministically_and_legally():
