@@ -13,6 +13,7 @@ from arle_ai.play.analysis import (
     GameAnalysis,
     analyze_game,
     confident_loss,
+    mark,
 )
 from arle_ai.search.config import Budget, SearchConfig
 from arle_ai.search.mcts import MCTS
@@ -55,10 +56,15 @@ def test_passing_every_turn_never_plays_the_engines_best_first_move(analysis):
     first = analysis.decisions[0]
     assert (first.ply, first.player, first.played) == (1, 0, "pass")
     assert first.top != "pass" and first.value_lost > 0.1 and first.vp_lost > 3
-    # at 200 simulations the opening's most visited move got 10 of them: the review cannot
-    # tell the pass from it and says so (the pass named the best, the engine's choice ~)
-    assert first.best_visits == first.played_visits == 10 and first.mark == ""
-    assert first.best == "pass" and first.near_best[0] == first.top
+    # the pass had fewer simulations than the engine's choice: it was searched on to as many,
+    # and its verdict is the one those numbers give (whatever the search found)
+    assert first.played_visits == first.best_visits < first.simulations
+    assert first.mark == mark(confident_loss(first.best_value, first.best_visits,
+                                             first.played_value, first.played_visits))
+    if first.mark == "":  # the review cannot tell the pass from it: the pass named the best,
+        assert first.best == "pass" and first.near_best[0] == first.top  # the engine's ~
+    else:
+        assert first.best == first.top
 
 
 def test_the_summary_and_json_carry_vp_lost(analysis):
@@ -284,16 +290,17 @@ def test_the_review_of_a_played_near_tie_does_not_depend_on_the_move_visited_mos
     assert worse.best == grocer and worse.near_best == () and worse.mark == "??"
 
 
-def test_seeds_preferring_different_moves_agree_on_a_played_near_tie():
+def test_the_verdict_on_a_played_near_tie_does_not_depend_on_the_seed():
     # the opening: the winter Grocer and the Cattle Trader (special) are about equally good;
     # which one a 3000-simulation search visits most depends on its seed, and a review that
-    # named the most visited one changed its verdict with the seed
+    # named the most visited one changed its verdict with the seed (the test above shows it
+    # with the searches' results fixed; here the searches are real, whichever move they visit
+    # most)
     start = arle_ai.new_game(seed=0)
     trader = start.parse_action("place cattle_trader (special)")
     rec = GameRecord(start=start.copy(), actions=[trader], setup=None, players=["a", "b"])
     reviews = [analyze_game(rec, iterations=3000, seed=seed).decisions[0] for seed in range(4)]
-    assert len({d.top for d in reviews}) == 2  # the searches disagree...
-    for d in reviews:  # ...the reviews do not: the move played is one of the best
+    for d in reviews:  # the move played is one of the best, for every seed
         assert d.best == "place cattle_trader (special)" and d.mark == ""
         if d.top != d.best:
             assert d.near_best[0] == d.top

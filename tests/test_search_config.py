@@ -105,8 +105,8 @@ def test_the_progress_callback_can_stop_a_search_and_read_its_statistics():
 
     search = MCTS(SearchConfig(seed=3, leaf="rollout"), Budget(seconds=60))
     result = search.search(state, progress=progress)
+    # stopped by the callback, not by the minute: exactly the iterations it had seen
     assert result.iterations == 768 and seen == [(256, 256), (512, 512), (768, 768)]
-    assert result.time_taken < 30
     # an iteration budget ends the search itself; the callback then sees the last count
     seen.clear()
     assert MCTS(SearchConfig(seed=3), Budget(iterations=300)).search(
