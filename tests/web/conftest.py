@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+import uvicorn
 
 CHROMIUM = os.environ.get("ARLE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -27,7 +28,6 @@ WITHOUT = "run without the browser tests on purpose: python -m pytest -q -m 'not
 @pytest.fixture(scope="session")
 def live_server():
     """(base URL, WebApp state) of an ``arle serve`` app running in this process."""
-    uvicorn = pytest.importorskip("uvicorn")
     from arle_ai.web.app import create_app
 
     with socket.socket() as sock:

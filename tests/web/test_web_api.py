@@ -7,16 +7,14 @@ import threading
 import time
 
 import pytest
+from starlette.testclient import TestClient
 
-pytest.importorskip("starlette")
-from starlette.testclient import TestClient  # noqa: E402
-
-import arle_ai  # noqa: E402
-from arle_ai.formats.records import GameRecord, load_record  # noqa: E402
-from arle_ai.play.tournament import Tournament  # noqa: E402
-from arle_ai.text.notation import action_label  # noqa: E402
-from arle_ai.web import app as web_app  # noqa: E402
-from arle_ai.web.app import MAX_BODY, create_app  # noqa: E402
+import arle_ai
+from arle_ai.formats.records import GameRecord, load_record
+from arle_ai.play.tournament import Tournament
+from arle_ai.text.notation import action_label
+from arle_ai.web import app as web_app
+from arle_ai.web.app import MAX_BODY, create_app
 
 
 @pytest.fixture(scope="module")

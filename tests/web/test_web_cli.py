@@ -8,13 +8,10 @@ import subprocess
 import sys
 import urllib.request
 
-import pytest
 from click.testing import CliRunner
 
 from arle_cli.main import cli
 from arle_cli.serve_cmd import STOPPED
-
-pytest.importorskip("uvicorn")
 
 
 def test_serve_answers_and_stops_on_ctrl_c():

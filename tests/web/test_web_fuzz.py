@@ -9,16 +9,14 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from starlette.exceptions import HTTPException
+from starlette.testclient import TestClient
 
-pytest.importorskip("starlette")
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-from starlette.exceptions import HTTPException  # noqa: E402
-from starlette.testclient import TestClient  # noqa: E402
-
-import arle_ai  # noqa: E402
-from arle_ai.formats.records import GameRecord  # noqa: E402
-from arle_ai.web import app as web_app  # noqa: E402
+import arle_ai
+from arle_ai.formats.records import GameRecord
+from arle_ai.web import app as web_app
 
 SETTINGS = settings(max_examples=150, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.function_scoped_fixture,

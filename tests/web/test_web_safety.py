@@ -13,16 +13,13 @@ import threading
 import time
 
 import pytest
+from starlette.testclient import TestClient
 
-pytest.importorskip("starlette")
-pytest.importorskip("uvicorn")
-from starlette.testclient import TestClient  # noqa: E402
-
-from arle_ai.web import app as web_app  # noqa: E402
-from arle_ai.web import server as web_server  # noqa: E402
-from arle_ai.web.app import create_app  # noqa: E402
-from arle_ai.web.guard import host_name  # noqa: E402
-from arle_ai.web.server import allowed_hosts, machine_hosts  # noqa: E402
+from arle_ai.web import app as web_app
+from arle_ai.web import server as web_server
+from arle_ai.web.app import create_app
+from arle_ai.web.guard import host_name
+from arle_ai.web.server import allowed_hosts, machine_hosts
 
 OWN = "http://testserver"
 TEXT = {"content-type": "text/plain"}

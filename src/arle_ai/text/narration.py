@@ -183,7 +183,10 @@ class Narrator:
         changes = effects.describe(turn.start, turn.end)
         if moves == ["stop"] and all(c.is_empty() for c in changes):
             return []  # done with a window of anytime actions, and nothing done in it
-        text = f"{self.players[turn.player]}: {', '.join(moves)} - {changes[turn.player].text()}"
+        mine = changes[turn.player]
+        text = f"{self.players[turn.player]}: {', '.join(moves)}"
+        if not mine.is_empty():  # a pass, or a space that gave nothing: the moves alone
+            text += f" - {mine.text()}"
         for other in changes:
             if other.player != turn.player and not other.is_empty():
                 text += f"; {self.players[other.player]}: {other.text()}"
