@@ -77,6 +77,7 @@ def test_new_game_opens_on_the_standard_opening(client):
     fisherman = legal["place fisherman"]  # the option shows what it brings and costs
     assert fisherman["gain"] == "3 food, 1 sheep" and fisherman["vp"] == 2
     assert fisherman["done"] == "Fish Traps 2 -> 3"  # said as done, never "get Fish Traps..."
+    assert fisherman["amounts"] == ["+3 food", "+1 sheep"]  # as arle play's menu says them
     assert legal["place colonist"]["cost"] == ""
     assert game["breakdown"][0] == arle_ai.new_game(seed=0).score_breakdown(0)
 

@@ -34,6 +34,11 @@ def test_play_by_clicking_with_ai_replies_hint_and_undo(page, shots):
     title = page.text_content(".space-card[data-space='summer_grocer'] > title")
     assert title == f"Grocer (summer): {rules.action_space('summer_grocer').text}", title
     assert page.locator("#gameboard .tool-track").count() == 10
+    # each move says what it brings as arle play's menu does (no "get", no "pay")
+    fisherman = "#legal .move-btn[title='notation: place fisherman'] .cg"
+    assert page.inner_text(fisherman) == "Fish Traps 2 -> 3 (+3 food, +1 sheep)"
+    said = " ".join(page.locator("#legal .move-btn .cg").all_inner_texts())
+    assert "+3 clay" in said and "get " not in said and "pay " not in said
     page.select_option("#ai-kind", "greedy")
     page.click(".space-card.clickable[data-space='colonist']")  # a worker by clicking the board
     page.wait_for_selector("#move-list li[data-ply='1']")

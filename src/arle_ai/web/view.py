@@ -80,9 +80,9 @@ def _names() -> dict[str, str]:
 
 def legal_moves(state: _core.GameState) -> list[dict[str, Any]]:
     """Each legal move (:func:`arle_ai.text.decisions.menu`): id, notation, printed label, and what
-    it costs (``cost``: goods and animals paid), gains (``gain``: goods and animals got), does
-    (``done``: built, turned, reached..., in the past tense) and changes in VP at once for
-    the player who makes it."""
+    it costs (``cost``: goods and animals paid), gains (``gain``: goods and animals got), both
+    signed in the menu's order (``amounts``), does (``done``: built, turned, reached..., in the
+    past tense) and changes in VP at once for the player who makes it."""
     if state.is_terminal():
         return []
     out = []
@@ -94,6 +94,8 @@ def legal_moves(state: _core.GameState) -> list[dict[str, Any]]:
                     "cost": ", ".join(change.paid()) if change else "",
                     "gain": ", ".join(change.gained()) if change else "",
                     "done": ", ".join(change.phrases()) if change else "",
+                    # signed as the CLI's menu writes them (+3 food, -1 grain)
+                    "amounts": change.amounts() if change else [],
                     "vp": change.vp_change if change else 0.0})
     return out
 

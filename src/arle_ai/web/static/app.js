@@ -310,10 +310,13 @@ function renderLegal(g) {
   $("prompt").textContent = g.terminal ? "Game over" : g.prompt;
   const aiTurn = g.ai_to_move && g.ply === g.length && !state.paused;
   for (const m of g.legal) {
-    const cg = [];
-    if (m.cost) cg.push(el("span", { class: "cost", text: `pay ${m.cost}` }));
-    if (m.gain) { if (cg.length) cg.push("; "); cg.push(el("span", { class: "gain", text: `get ${m.gain}` })); }
-    if (m.done) { if (cg.length) cg.push("; "); cg.push(el("span", { class: "gain", text: m.done })); }
+    // as arle play's menu says it: "built a stall (-1 grain, -2 clay)", "+3 clay"
+    const amounts = [];
+    for (const a of m.amounts) {
+      if (amounts.length) amounts.push(", ");
+      amounts.push(el("span", { class: a.startsWith("-") ? "cost" : "gain", text: a }));
+    }
+    const cg = m.done ? [m.done, ...(amounts.length ? [" (", ...amounts, ")"] : [])] : amounts;
     const btn = el("button", { class: "move-btn", title: `notation: ${m.text}`, "data-action": String(m.action), onclick: () => act("move", { action: m.action }) },
       el("span", { class: "label", text: m.label }),
       el("span", { class: "vp", text: m.vp ? `${signed(m.vp)} VP` : "" }),
