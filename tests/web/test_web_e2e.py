@@ -89,6 +89,10 @@ def test_play_by_clicking_with_ai_replies_hint_and_undo(page, shots):
                            f".startsWith('decision {before} ')")
     after = int(ply_text(page).split()[1])
     assert after < before
+    # Undo says what it took back, each decision with who made it, as arle play does
+    said = page.inner_text("#message")
+    assert said.startswith("Taken back: P") and "Redo plays" in said, said
+    assert len(re.findall(r"(?:: |, )P[01] ", said)) == before - after, said
     page.click("#redo")
     page.wait_for_function(f"document.querySelector('#ply-text').textContent"
                            f".startsWith('decision {before if before - after == 1 else ''}')")

@@ -121,7 +121,7 @@ function act(path, body = {}, opts = {}) {
       const reply = await api(`/api/games/${gid}/${path}`, { body });
       if (state.id !== gid) return; // another game was opened meanwhile: this one is gone
       await setGame(reply, opts);
-      showMessage("");
+      showMessage(opts.said ? opts.said(reply.game) : "", Boolean(opts.said));
     } catch (e) {
       showMessage(e.message);
       if (e.status === 404 || e.status === 410) {  // the server closed the game: say why
@@ -131,6 +131,14 @@ function act(path, body = {}, opts = {}) {
     }
   });
   return queue;
+}
+
+// What Undo took back, as arle play says it: "Taken back: P0 place Grocer, P1 animal sheep".
+function takenBack(was, now) {
+  const gone = was ? was.moves.slice(now.ply, was.ply) : [];
+  if (!gone.length) return "";
+  return `Taken back: ${gone.map((m) => `P${m.player} ${m.label}`).join(", ")} (Redo plays ` +
+    `${gone.length === 1 ? "it" : "them"} again)`;
 }
 
 function aiChoice() {
@@ -919,7 +927,11 @@ async function init() {
   document.querySelectorAll(".tab").forEach((b) => b.addEventListener("click", () => showPage(b.dataset.page)));
   $("new-game").addEventListener("click", () => newGame({ seed: Number($("new-seed").value), variant: $("new-variant").value, players: Number($("new-players").value) }).catch((e) => showMessage(e.message)));
   for (const i of [0, 1]) $(`seat${i}`).addEventListener("change", () => { state.paused = false; act("seats", { seats: pageSeats(state.game) }); });
-  $("undo").addEventListener("click", () => { state.paused = true; act("undo", {}, { autoAI: false }); });
+  $("undo").addEventListener("click", () => {
+    state.paused = true;
+    const was = state.game;
+    act("undo", {}, { autoAI: false, said: (g) => takenBack(was, g) });
+  });
   $("redo").addEventListener("click", () => act("redo", {}, { autoAI: false }));
   $("ai-move").addEventListener("click", () => { state.paused = false; runAI(); });
   $("pause").addEventListener("click", () => { state.paused = true; render(); });
