@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
+import time
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from arle_ai.adapters.ray_backend import RayRunner
+from arle_ai.adapters.ray_backend import RayBackendError, RayRunner
 from arle_ai.play import tournament
 from arle_ai.play.tournament import Tournament, TournamentError
 from arle_cli.main import cli
 
 ray = pytest.importorskip("ray")
+# the jobs defined here go to Ray's workers by value (they cannot import this test module)
+ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
 
 
 @pytest.fixture(scope="module")
@@ -46,6 +51,56 @@ def test_cli_on_a_ray_it_starts_gives_the_local_results(tmp_path):
     assert json.loads(on_ray.stdout) == json.loads(local.stdout)
     assert lines(ray_out) == lines(local_out)  # same header, same records byte for byte
     assert ray.is_initialized() == was_running  # a Ray started for the run is stopped
+
+
+RAYLET_LINE = "(raylet) worker_pool.cc:564: Started worker process with pid 1"
+
+
+def noisy_job(job: int) -> int:
+    """A job as Ray runs it: it prints, and (job 0) a message reaches every driver from Ray's
+    side, as the agent of a raylet that died sends its last log lines."""
+    print("a Ray worker's own print")
+    if job == 0:
+        from ray._private import utils, worker
+        utils.publish_error_to_driver(
+            "raylet_died", f"Raylet is terminated. Last lines:\n    [I 1] {RAYLET_LINE}",
+            gcs_client=worker.global_worker.gcs_client)
+    else:
+        time.sleep(2)  # room for the driver to print the message if it would
+    return job
+
+
+def test_ray_output_stays_out_of_the_driver_unless_asked(capfd, monkeypatch):
+    """Issue 29 item 10: a run on a Ray it starts prints only its own output: not Ray's
+    warnings, not its processes' INFO lines (RAY_LOG_TO_STDERR=1 made them inherit stderr),
+    not the workers' prints, not Ray's messages to the driver ("(raylet) ..." on stdout)."""
+    assert not ray.is_initialized()
+    monkeypatch.setenv("RAY_LOG_TO_STDERR", "1")
+    results: list[int] = []
+    RayRunner(num_cpus=2).run(noisy_job, [0, 1], results.append)
+    out, err = capfd.readouterr()
+    assert sorted(results) == [0, 1]
+    assert not ray.is_initialized()
+    assert out == "" and err == "", (out + err)[:2000]
+    assert os.environ["RAY_LOG_TO_STDERR"] == "1"  # the caller's environment is left as it was
+    from ray._private import worker
+    assert worker._worker_logs_enabled  # a later ray.init in this process prints as Ray does
+
+
+def test_ray_logs_asks_ray_for_its_output(monkeypatch):
+    seen: list[dict] = []
+
+    def init(**kwargs):
+        seen.append(kwargs)
+        raise ConnectionError("no cluster here")
+
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", init)
+    for show in (False, True):
+        with pytest.raises(RayBackendError, match="no cluster here"):
+            RayRunner(address="HOST:6379", show_logs=show).run(noisy_job, [0], print)
+    assert [(s["log_to_driver"], s["logging_level"]) for s in seen] == [
+        (False, "error"), (True, "info")]
 
 
 def test_resume_on_ray_plays_only_the_missing_games(tmp_path, local_ray, monkeypatch):
@@ -101,6 +156,18 @@ def test_cli_errors_exit_2():
                  "--address", " ")
     assert result.exit_code == 2
     assert len(result.stderr.strip().splitlines()) == 1
+    result = run("--agents", "random", "greedy", "--games", "2", "--ray-logs")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == "arle: error: --ray-logs needs --backend ray"
+
+
+def die(job: int) -> int:
+    os._exit(3)  # the worker process dies, as a node lost or the OOM killer does
+
+
+def test_a_job_ray_lost_is_a_named_error(local_ray):
+    with pytest.raises(RayBackendError, match=r"Ray lost a job \(WorkerCrashedError\): .*died"):
+        RayRunner().run(die, [0], print)
 
 
 def test_runner_rejects_bad_settings():

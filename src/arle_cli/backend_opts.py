@@ -19,7 +19,12 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def backend_options(command: F) -> F:
-    """Add ``--backend`` and ``--address`` to a click command."""
+    """Add ``--backend``, ``--address`` and ``--ray-logs`` to a click command."""
+    command = click.option(
+        "--ray-logs", is_flag=True, default=False,
+        help="With --backend ray: print Ray's own output here too (its workers' prints, its "
+             "components' messages and INFO lines) [default: they stay in Ray's log files, "
+             "/tmp/ray/session_latest/logs].")(command)
     command = click.option(
         "--address", default=None, metavar="ADDR",
         help="With --backend ray: the Ray cluster to use ('auto', HOST:6379 or "
@@ -31,7 +36,8 @@ def backend_options(command: F) -> F:
     return command
 
 
-def make_runner(backend: str, address: str | None, workers: int | None) -> RayRunner | None:
+def make_runner(backend: str, address: str | None, workers: int | None,
+                ray_logs: bool = False) -> RayRunner | None:
     """The runner for ``--backend`` (None: the local process pool), failing on bad options.
 
     With ray, ``--workers`` (if given) is the CPUs of a local Ray started here, or on a
@@ -39,6 +45,8 @@ def make_runner(backend: str, address: str | None, workers: int | None) -> RayRu
     if backend != "ray":
         if address is not None:
             fail("--address needs --backend ray")
+        if ray_logs:
+            fail("--ray-logs needs --backend ray")
         return None
     try:
         import ray  # noqa: F401
@@ -48,5 +56,5 @@ def make_runner(backend: str, address: str | None, workers: int | None) -> RayRu
     if address == "":
         fail("--address must name a Ray cluster ('auto', HOST:6379 or ray://HOST:10001)")
     if address is None:
-        return RayRunner(num_cpus=workers)
-    return RayRunner(address=address, max_in_flight=workers)
+        return RayRunner(num_cpus=workers, show_logs=ray_logs)
+    return RayRunner(address=address, max_in_flight=workers, show_logs=ray_logs)

@@ -87,7 +87,7 @@ def search_options(command: F) -> F:
 @backend_options
 def datagen(out: str, games: int, seed: int, iterations: int, explore: int,
             workers: int | None, leaf: str, net: str | None, variant: str, backend: str,
-            address: str | None, **search: Any) -> None:
+            address: str | None, ray_logs: bool, **search: Any) -> None:
     """Play seeded MCTS self-play games and write every searched position with its features,
     final VP of both players, final margin, winner and root visit distribution to OUT (a
     compressed numpy file; see arle_ai.learn.datagen for its arrays). With --backend ray the
@@ -96,7 +96,7 @@ def datagen(out: str, games: int, seed: int, iterations: int, explore: int,
     if workers is not None and workers > limits.MAX_WORKERS and address is None:
         fail(f"--workers {workers} is more than {limits.MAX_WORKERS} processes (at most 4 per "
              f"core; this machine has {limits.CORES})")
-    runner = make_runner(backend, address, workers)
+    runner = make_runner(backend, address, workers, ray_logs)
     if os.path.exists(out) and not is_npz_with(out, "features", "margin"):
         fail(f"{out} exists and is not a datagen file: choose another -o (datagen writes OUT "
              f"when its games are played)")

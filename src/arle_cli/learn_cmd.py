@@ -147,7 +147,7 @@ def _show(value: Any) -> str:
                    "--backend ray, every CPU of the Ray cluster].")
 @backend_options
 def learn(run_dir: str, generations: int, workers: int | None, backend: str,
-          address: str | None, init: str | None, init_data: str | None,
+          address: str | None, ray_logs: bool, init: str | None, init_data: str | None,
           **options: Any) -> None:
     """Learn from self-play in RUN_DIR, generation after generation: self-play games with
     the current best model, a candidate trained on a window of recent generations' data,
@@ -166,7 +166,7 @@ def learn(run_dir: str, generations: int, workers: int | None, backend: str,
             fail(f"--sprt needs finite ELO0 < ELO1, not {elo0:g} {elo1:g}")
     if "gate_time" in given and "gate_iterations" in given:
         fail("give the gate one budget: --gate-time or --gate-iterations")
-    runner = make_runner(backend, address, workers)
+    runner = make_runner(backend, address, workers, ray_logs)
     try:
         stored = LearnRun(run_dir).settings if _is_run(run_dir) else None
         settings = _settings(stored, given)

@@ -87,7 +87,7 @@ class _SpecsOption(click.Option):
 def selfplay(agents: tuple[str, ...], games: int, players: int, histogram: str | None,
              workers: int | None, seed: int, variant: str, out: str | None,
              sprt: tuple[float, float] | None, as_json: bool, backend: str,
-             address: str | None) -> None:
+             address: str | None, ray_logs: bool) -> None:
     """Play a self-play tournament and print its statistics.
 
     Every pair of agents plays GAMES games: GAMES/2 setups drawn from --seed, each played twice
@@ -102,7 +102,7 @@ def selfplay(agents: tuple[str, ...], games: int, players: int, histogram: str |
     if workers is not None and workers > limits.MAX_WORKERS and address is None:
         fail(f"--workers {workers} is more than {limits.MAX_WORKERS} processes (at most 4 per "
              f"core; this machine has {limits.CORES})")
-    runner = make_runner(backend, address, workers)
+    runner = make_runner(backend, address, workers, ray_logs)
     specs = [s.strip() for s in agents]
     solo = players == 1
     if len(specs) < 2 and not solo:

@@ -14,14 +14,21 @@ same way) whichever backend played them.
 ``address`` is anything ``ray.init`` accepts: ``"auto"`` (a cluster started on this machine by
 ``ray start --head``), ``"HOST:6379"`` (a cluster's head node) or ``"ray://HOST:10001"`` (Ray
 Client). The nodes of a cluster need ``arle-ai`` (and any ``py:`` agent module) installed.
+
+Ray's own output stays in Ray's log files (``/tmp/ray/session_latest/logs`` on each node) unless
+``show_logs``: not its workers' prints, not the messages its components send the driver (a dead
+node's raylet log, worker-pool warnings), not the INFO lines of a local Ray's processes when
+``RAY_LOG_TO_STDERR=1``, and only its errors from its Python logger. A command's output is then
+the command's own (its ``--json`` stays JSON).
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 __all__ = ["RayRunner", "RayBackendError", "BACKENDS"]
@@ -61,10 +68,12 @@ class RayRunner:
         max_in_flight: at most this many jobs submitted at once (default: twice the cluster's
             CPUs, so no CPU waits between games while interrupting loses little work).
         num_cpus: CPUs of a local Ray started here (default: all of this machine's).
+        show_logs: print Ray's own output in this process (see the module docs); only applies
+            to a Ray this runner connects to, not to one this process had already joined.
     """
 
     def __init__(self, address: str | None = None, max_in_flight: int | None = None,
-                 num_cpus: int | None = None) -> None:
+                 num_cpus: int | None = None, show_logs: bool = False) -> None:
         if max_in_flight is not None and max_in_flight < 1:
             raise ValueError(f"max_in_flight must be a positive integer, not {max_in_flight!r}")
         if num_cpus is not None and num_cpus < 1:
@@ -72,21 +81,29 @@ class RayRunner:
         self.address = address
         self.max_in_flight = max_in_flight
         self.num_cpus = num_cpus
+        self.show_logs = show_logs
 
     def _connect(self, ray: Any) -> bool:
         """Join or start Ray; True if this call started (so must stop) it."""
         if ray.is_initialized():
             return False
+        quiet = not self.show_logs
+        level = "error" if quiet else "info"
         try:
             if self.address is None:
-                ray.init(num_cpus=self.num_cpus, include_dashboard=False,
-                         object_store_memory=_LOCAL_OBJECT_STORE_BYTES, log_to_driver=False,
-                         logging_level="warning", configure_logging=True)
+                # the processes of a local Ray inherit this one's stderr: with
+                # RAY_LOG_TO_STDERR=1 they would write their INFO lines into the command's
+                with _environ({"RAY_LOG_TO_STDERR": "0"} if quiet else {}):
+                    ray.init(num_cpus=self.num_cpus, include_dashboard=False,
+                             object_store_memory=_LOCAL_OBJECT_STORE_BYTES,
+                             log_to_driver=not quiet, logging_level=level,
+                             configure_logging=True)
             else:
-                ray.init(address=self.address, logging_level="warning", log_to_driver=False)
+                ray.init(address=self.address, logging_level=level, log_to_driver=not quiet)
         except (ConnectionError, RuntimeError, ValueError, TimeoutError) as exc:
             where = "a local Ray" if self.address is None else f"Ray at {self.address!r}"
             raise RayBackendError(f"cannot start {where}: {exc}") from None
+        _print_ray_messages(not quiet)
         return True
 
     def run(self, fn: Callable[[Any], Any], jobs: Iterable[Any],
@@ -132,14 +149,46 @@ class RayRunner:
         finally:
             if started:
                 ray.shutdown()
+                _print_ray_messages(True)
 
 
 def _result(ray: Any, ref: Any) -> Any:
-    """The job's result; its own exception (not Ray's wrapper) if it failed."""
+    """The job's result; its own exception (not Ray's wrapper) if it failed, a RayBackendError
+    if Ray lost it (its worker or node died, out of memory, ...: after Ray's own retries)."""
     try:
         return ray.get(ref)
-    except ray.exceptions.RayTaskError as exc:
-        cause = getattr(exc, "cause", None)
-        if isinstance(cause, Exception):
+    except ray.exceptions.RayError as exc:
+        cause = getattr(exc, "cause", None) if isinstance(exc, ray.exceptions.RayTaskError) \
+            else exc
+        if isinstance(cause, Exception) and not isinstance(cause, ray.exceptions.RayError):
             raise cause from None
-        raise
+        lost = cause if isinstance(cause, Exception) else exc
+        said = [line.strip() for line in str(lost).splitlines() if line.strip()]
+        raise RayBackendError(f"Ray lost a job ({type(lost).__name__}): "
+                              f"{said[-1] if said else 'no reason given'}") from None
+
+
+@contextlib.contextmanager
+def _environ(values: dict[str, str]) -> Iterator[None]:
+    """``os.environ`` with ``values`` set for the block (for the processes started in it)."""
+    saved = {name: os.environ.get(name) for name in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for name, old in saved.items():
+            if old is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = old
+
+
+def _print_ray_messages(on: bool) -> None:
+    """Whether the driver prints what Ray's components send it (``(raylet) ...`` lines: a dead
+    raylet's last log lines, worker-pool warnings), which ``log_to_driver`` does not cover.
+
+    Ray has no option for it; its own debugger switches the same module flag off and on."""
+    import ray._private.worker as ray_worker
+
+    if hasattr(ray_worker, "_worker_logs_enabled"):
+        ray_worker._worker_logs_enabled = on
