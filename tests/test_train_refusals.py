@@ -10,6 +10,8 @@ from click.testing import CliRunner
 
 from arle_ai.base.npzfile import write_npz
 from arle_ai.learn.datagen import DatagenConfig, generate
+from arle_ai.learn.train import VALUE_BOUNDS
+from arle_ai.search.net import NetError, load_weights, save_weights
 from arle_cli.main import cli
 
 
@@ -49,23 +51,39 @@ def test_non_finite_data_is_refused_and_the_old_weights_stay(tmp_path, datagen_f
     assert "Traceback" not in result.output and out.read_bytes() == before
 
 
-@pytest.mark.parametrize("key", ["margin", "root_margin"])
-def test_overflowing_data_writes_no_weights_that_eval_net_refuses(tmp_path, datagen_file, key):
-    """Values near float32's largest train to a model the core refuses ('b2 - w0 @ mean ...
-    not finite'): it used to be written over -o all the same."""
+@pytest.mark.parametrize("key, size", [("margin", 3e38), ("root_margin", 3e38),
+                                       ("final_vp", 2e5), ("features", 1e30)])
+def test_overflowing_data_is_refused_by_name_and_the_old_weights_stay(tmp_path, datagen_file,
+                                                                       key, size):
+    """Values near float32's largest trained to a model the core refuses ('b2 - w0 @ mean ...
+    not finite'): it used to be written over -o all the same, then refused for a reason naming
+    the model; the data is refused first now, by the array that no game could give."""
     out, before = _old_weights(tmp_path, datagen_file)
     with np.load(datagen_file) as z:
         arrays = {k: z[k] for k in z.files}
     arrays[key] = arrays[key].copy()
-    arrays[key][::2] = 3e38  # finite as float32, every other row
+    arrays[key][::2] = size  # finite as float32, every other row
     write_npz(tmp_path / "huge.npz", arrays)
     result = CliRunner().invoke(cli, ["train", str(tmp_path / "huge.npz"), "-o", str(out),
                                       "--epochs", "2", "--hidden", "4", "--target-blend",
                                       "0.5"])
     assert result.exit_code == 2, result.output
-    assert result.output.strip().splitlines()[-1].endswith(
-        "the model cannot be used, so it was not written")
+    assert result.output.strip().splitlines()[-1] == (
+        f"arle: error: {tmp_path / 'huge.npz'}: {key} holds {size:.3g} in size, beyond any "
+        f"game's (at most {VALUE_BOUNDS[key]:g}): refusing to train on it")
     assert "Traceback" not in result.output and out.read_bytes() == before
+
+
+def test_weights_the_core_would_refuse_are_never_written(tmp_path, datagen_file):
+    """The last guard, behind the data checks: a model that eval=net would refuse."""
+    out, before = _old_weights(tmp_path, datagen_file)
+    arrays, _ = load_weights(out)
+    arrays = {k: v.copy() for k, v in arrays.items()}
+    arrays["mean"][:] = 3e38
+    arrays["w0"][:] = 3e38
+    with pytest.raises(NetError, match="the model cannot be used, so it was not written"):
+        save_weights(out, arrays)
+    assert out.read_bytes() == before
 
 
 def test_running_out_of_memory_is_named(tmp_path, datagen_file, monkeypatch):

@@ -178,10 +178,31 @@ def load_data(path: str | os.PathLike[str]) -> dict[str, np.ndarray]:
     for k, v in data.items():
         if v.dtype.kind not in "biuf":
             raise ValueError(f"{path}: not a datagen file ({k}: {v.dtype} values)")
-        if v.dtype.kind == "f" and not np.all(np.isfinite(v)):
-            raise ValueError(f"{path}: {k} holds a value that is not finite (NaN or "
-                             f"infinite): refusing to train on it")
+    check_values(data, f"{path}: ")
     return data
+
+
+# Sizes no game reaches, by far (features are counts of a board, VP scores and margins are
+# two or three digits): data beyond them was not made by a game and would overflow float32
+# sums in training (a model refused only after the training, for a reason naming the model).
+VALUE_BOUNDS = {"features": 1e6, "margin": 1e4, "final_vp": 1e4, "root_margin": 1e4,
+                "root_value": 1e4}
+
+
+def check_values(data: dict[str, np.ndarray], where: str = "") -> None:
+    """ValueError naming the first array with a value that is not finite or is beyond
+    VALUE_BOUNDS."""
+    for k, v in data.items():
+        v = np.asarray(v)
+        if v.dtype.kind != "f" or not v.size:
+            continue
+        if not np.all(np.isfinite(v)):
+            raise ValueError(f"{where}{k} holds a value that is not finite (NaN or infinite): "
+                             f"refusing to train on it")
+        bound = VALUE_BOUNDS.get(k)
+        if bound is not None and float(np.abs(v).max()) > bound:
+            raise ValueError(f"{where}{k} holds {float(np.abs(v).max()):.3g} in size, beyond "
+                             f"any game's (at most {bound:g}): refusing to train on it")
 
 
 def _check_visits(path: str | os.PathLike[str], data: dict[str, np.ndarray], rows: int) -> None:
@@ -654,10 +675,7 @@ def train(data: dict[str, np.ndarray], config: TrainConfig = TrainConfig(),
     included, plus the policy and auxiliary heads when the data supports them and their
     weights are positive) and the report. `log` gets one line per epoch. ValueError for
     data that cannot be trained on, or when no epoch reached a finite validation loss."""
-    for k, v in data.items():
-        if np.asarray(v).dtype.kind == "f" and not np.all(np.isfinite(v)):
-            raise ValueError(f"{k} holds a value that is not finite (NaN or infinite): "
-                             f"refusing to train on it")
+    check_values(data)
     has_positions = all(k in data for k in POLICY_DATA)
     policy = has_positions and config.policy_weight > 0
     aux = has_positions and "final_vp" in data and config.aux_weight > 0
