@@ -75,7 +75,8 @@ def test_play_by_clicking_with_ai_replies_hint_and_undo(page, shots):
     assert "simulations in" in page.inner_text("#hint-status")  # arle suggest's words
     # labelled with the decision it answers (the hint follows the board to it)
     ply = int(page.evaluate("document.body.dataset.hintPly"))
-    assert re.match(rf"for decision {ply + 1} \(P[01]: ", page.inner_text("#hint-for"))
+    # (the question names the player once: "P0, your turn: ...", "P0 - Grocer: ...")
+    assert re.match(rf"for decision {ply + 1} \(P[01](, | - )\D", page.inner_text("#hint-for"))
     # the value as arle suggest writes it (0..1 with 3 decimals, not a percentage)
     value = page.inner_text("#hint-table .hint-row td:nth-child(3)")
     assert re.fullmatch(r"[01]\.\d{3}", value), value

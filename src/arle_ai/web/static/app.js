@@ -461,7 +461,7 @@ function renderHintFreshness() {
   if (!f || !state.game) return;
   const stale = f.key !== positionKey(state.id, state.game);
   $("hint-body").classList.toggle("stale", stale);
-  $("hint-for").textContent = `for decision ${f.decision} (P${f.player}: ${f.prompt})` + (stale ? " - the board shows another position" : "");
+  $("hint-for").textContent = `for decision ${f.decision} (${f.prompt})` + (stale ? " - the board shows another position" : "");
 }
 
 async function startHint(seconds) {
