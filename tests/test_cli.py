@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 import arle_ai
 from arle_ai.base.errors import IllegalActionError
-from arle_ai.formats.records import GameRecord, load_record
+from arle_ai.formats.records import GameRecord, Variation, load_record
 from arle_ai.play.agents import RandomAgent
 from arle_cli.main import cli
 from helpers import assert_bad_input
@@ -148,6 +148,9 @@ def test_analyze_one_player_as_text(record_file):
 def test_analyze_saves_its_review_into_the_record_and_shows_it_again(tmp_path, record_file):
     rec = load_record(record_file)
     del rec.actions[24:]
+    rec.meta["event"] = "club night"  # kept, as the lines tried beside the game are
+    tried = next(a for a in rec.state_at(5).legal_actions() if a != rec.actions[5])
+    rec.variations.append(Variation(None, 5, [tried]))
     path = tmp_path / "short.json"
     rec.save(path)
     result = run("analyze", str(path), "--iterations", "300", "--json", "--save")
@@ -156,6 +159,7 @@ def test_analyze_saves_its_review_into_the_record_and_shows_it_again(tmp_path, r
     assert f"review of {len(fresh['decisions'])} decisions" in result.stderr
     saved = load_record(path)  # checked against its moves when read
     assert saved.actions == rec.actions and saved.players == rec.players
+    assert saved.meta == rec.meta and saved.variations == rec.variations
     assert [d["ply"] for d in saved.review["decisions"]] == [d["ply"] for d in
                                                              fresh["decisions"]]
     # shown again without a search: the same decisions, marks and accuracies
