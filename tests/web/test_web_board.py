@@ -80,6 +80,25 @@ def test_no_two_panels_overlap_at_any_width(open_page, rich_record, shots, width
         assert found["#moves-panel"]["y"] < found["#gameboard"]["y"]
 
 
+@pytest.mark.parametrize("width", [1280, 800, 390])
+@pytest.mark.parametrize("tab", ["editor", "tournament"])
+def test_the_editor_and_the_results_fit_the_window(open_page, rich_record, width, tab):
+    """The other pages reflow too: nothing wider than the window (at 390 pixels the editor's
+    four columns of fields once ran 116 pixels off the side)."""
+    page = open_page(width=width, height=800)
+    open_record(page, rich_record[1])  # the editor starts from the board's position
+    page.click(f"#tab-{tab}")
+    if tab == "editor":
+        page.wait_for_selector("#editor[data-built='1']")
+    assert page.is_visible(f"#page-{tab}")
+    off = page.evaluate("""(() => { const w = document.documentElement.clientWidth;
+        return [...document.querySelectorAll('body *')].filter((e) => {
+          const r = e.getBoundingClientRect(); return r.width > 0 && r.right > w + 0.5; })
+        .map((e) => e.tagName + (e.id ? '#' + e.id : '')); })()""")
+    assert not off, off[:5]
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
 def count(page, selector: str) -> int:
     return page.locator(selector).count()
 
