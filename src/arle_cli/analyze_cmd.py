@@ -168,7 +168,7 @@ def _saved_review(rec: GameRecord, record: str) -> GameAnalysis:
               help="Also save the review into RECORD (its moves and the rest kept; an earlier "
                    "review replaced): the browser's Open game and --saved show it.")
 @click.option("--out", "-o", type=OUT_FILE, default=None,
-              help="Save the game with its review to this file instead of RECORD.")
+              help="Save the game with its review to this file (RECORD left as it is).")
 @click.option("--overwrite", is_flag=True, help="Allow replacing an existing --out file.")
 @click.option("--saved", is_flag=True,
               help="Show the review saved in RECORD (no search).")
@@ -179,7 +179,7 @@ def analyze(record: str, player: int | None, iterations: int | None, time_limit:
     (and VP margin) lost; then the largest mistakes and each player's accuracy. A played move
     other than the engine's is searched again from the position after it (as many simulations
     as the engine's choice got, at most --time more), so a decision takes up to twice
-    --time."""
+    --time. --save keeps the review in RECORD, where the browser and --saved read it."""
     if iterations is not None and time_limit is not None:
         fail("give either --iterations or --time, not both")
     if saved:
