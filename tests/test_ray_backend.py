@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -77,7 +78,9 @@ def test_ray_output_stays_out_of_the_driver_unless_asked(capfd, monkeypatch):
     assert not ray.is_initialized()
     monkeypatch.setenv("RAY_LOG_TO_STDERR", "1")
     results: list[int] = []
+    sigterm = signal.getsignal(signal.SIGTERM)
     RayRunner(num_cpus=2).run(noisy_job, [0, 1], results.append)
+    assert signal.getsignal(signal.SIGTERM) == sigterm  # not Ray's handler any more
     out, err = capfd.readouterr()
     assert sorted(results) == [0, 1]
     assert not ray.is_initialized()

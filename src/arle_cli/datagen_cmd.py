@@ -21,6 +21,7 @@ from arle_cli.common import (
     FiniteRange,
     fail,
     games_bar,
+    hangup_as_interrupt,
     interrupted,
     is_npz_with,
     seed_option,
@@ -110,7 +111,7 @@ def datagen(out: str, games: int, seed: int, iterations: int, explore: int,
                                **{k: v for k, v in search.items() if v is not None})
     except ValueError as exc:  # NetError, or a setting DatagenConfig refuses
         fail(str(exc))
-    with games_bar("datagen", out) as bar:
+    with games_bar("datagen", out) as bar, hangup_as_interrupt():
         try:
             data = generate(out, config, workers=workers or 1, progress=bar.progress,
                             runner=runner, notify=bar.warn)

@@ -17,7 +17,15 @@ from arle_ai.learn.loop import SETTINGS_FILE, LearnError, LearnRun, LearnSetting
 from arle_ai.play.tournament import TournamentError
 from arle_ai.search.net import NetError
 from arle_cli.backend_opts import backend_options, make_runner
-from arle_cli.common import IN_FILE, VARIANTS, Count, Seconds, fail, interrupted
+from arle_cli.common import (
+    IN_FILE,
+    VARIANTS,
+    Count,
+    Seconds,
+    fail,
+    hangup_as_interrupt,
+    interrupted,
+)
 from arle_cli.datagen_cmd import search_options
 
 # option name -> the settings field it sets (training options: fields of settings.train)
@@ -178,7 +186,8 @@ def learn(run_dir: str, generations: int, workers: int | None, backend: str,
         click.echo(f"{run_dir} already has {done} generations")
     bar = BarReporter(generations, min(done, generations))
     try:
-        ledger = run.run(generations, workers=workers or 1, runner=runner, reporter=bar)
+        with hangup_as_interrupt():
+            ledger = run.run(generations, workers=workers or 1, runner=runner, reporter=bar)
     except (LearnError, NetError, TournamentError, RayBackendError) as exc:
         bar.close()
         fail(str(exc))

@@ -25,6 +25,7 @@ from arle_cli.common import (
     emit_json,
     fail,
     games_bar,
+    hangup_as_interrupt,
     interrupted,
     make_agent,
     players_option,
@@ -129,7 +130,7 @@ def selfplay(agents: tuple[str, ...], games: int, players: int, histogram: str |
     except ValueError as exc:
         fail(str(exc))
 
-    with games_bar("selfplay", out) as bar:
+    with games_bar("selfplay", out) as bar, hangup_as_interrupt():
         try:
             results = tournament.run(
                 workers=workers or 1, out=out,

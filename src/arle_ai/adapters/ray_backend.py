@@ -20,6 +20,12 @@ Ray's own output stays in Ray's log files (``/tmp/ray/session_latest/logs`` on e
 node's raylet log, worker-pool warnings), not the INFO lines of a local Ray's processes when
 ``RAY_LOG_TO_STDERR=1``, and only its errors from its Python logger. A command's output is then
 the command's own (its ``--json`` stays JSON).
+
+Joining Ray leaves SIGTERM as the process had it: ``ray.init`` replaces a Python handler with
+its own and its core adds a crash report (``*** SIGTERM received ...``, a stack of addresses);
+a Python handler set before (say one that ends the command as Ctrl-C does) is put back, and
+otherwise Ray's Python handler alone stays (it exits through ``ray.shutdown``). After a run
+that started Ray the handler of before the run is back.
 """
 
 from __future__ import annotations
@@ -27,7 +33,9 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -82,6 +90,7 @@ class RayRunner:
         self.max_in_flight = max_in_flight
         self.num_cpus = num_cpus
         self.show_logs = show_logs
+        self._sigterm: Any = _NOT_MAIN  # the SIGTERM handler of before the Ray this joined
 
     def _connect(self, ray: Any) -> bool:
         """Join or start Ray; True if this call started (so must stop) it."""
@@ -89,6 +98,7 @@ class RayRunner:
             return False
         quiet = not self.show_logs
         level = "error" if quiet else "info"
+        self._sigterm = _sigterm_handler()
         try:
             if self.address is None:
                 # the processes of a local Ray inherit this one's stderr: with
@@ -103,6 +113,8 @@ class RayRunner:
         except (ConnectionError, RuntimeError, ValueError, TimeoutError) as exc:
             where = "a local Ray" if self.address is None else f"Ray at {self.address!r}"
             raise RayBackendError(f"cannot start {where}: {exc}") from None
+        finally:
+            _keep_sigterm(self._sigterm)
         _print_ray_messages(not quiet)
         return True
 
@@ -150,6 +162,7 @@ class RayRunner:
             if started:
                 ray.shutdown()
                 _print_ray_messages(True)
+                _restore_sigterm(self._sigterm)
 
 
 def _result(ray: Any, ref: Any) -> Any:
@@ -181,6 +194,34 @@ def _environ(values: dict[str, str]) -> Iterator[None]:
                 os.environ.pop(name, None)
             else:
                 os.environ[name] = old
+
+
+_NOT_MAIN = object()  # the handler seen off the main thread, where none can be set
+
+
+def _sigterm_handler() -> Any:
+    """This process's Python-level SIGTERM handler (_NOT_MAIN off the main thread)."""
+    if threading.current_thread() is not threading.main_thread():
+        return _NOT_MAIN
+    return signal.getsignal(signal.SIGTERM)
+
+
+def _keep_sigterm(before: Any) -> None:
+    """After ``ray.init``: the handler of ``before`` if it was a Python one or SIG_IGN, else
+    Ray's Python handler set again, which also takes SIGTERM back from Ray core's crash
+    report (a C handler installed over Python's)."""
+    if before is _NOT_MAIN or before is None:
+        return
+    now = signal.getsignal(signal.SIGTERM)
+    keep = before if callable(before) or before == signal.SIG_IGN else now
+    if keep is not None:
+        signal.signal(signal.SIGTERM, keep)
+
+
+def _restore_sigterm(before: Any) -> None:
+    """After ``ray.shutdown``: SIGTERM handled as before the run."""
+    if before is not _NOT_MAIN and before is not None:
+        signal.signal(signal.SIGTERM, before)
 
 
 def _print_ray_messages(on: bool) -> None:

@@ -104,12 +104,26 @@ def _watch(parent: int, ppid: int) -> None:
             os._exit(1)
 
 
+def _default_termination() -> None:
+    """SIGTERM and SIGHUP end this worker as the system's default does, though a forked worker
+    inherits its parent's Python handlers (a command that ends on them as on Ctrl-C: a worker
+    stopped by ``Pool.terminate`` would print that KeyboardInterrupt's traceback). A signal
+    ignored (``nohup``) stays ignored."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for name in ("SIGTERM", "SIGHUP"):
+        sig = getattr(signal, name, None)
+        if sig is not None and callable(signal.getsignal(sig)):
+            signal.signal(sig, signal.SIG_DFL)
+
+
 def exit_with_parent(parent: int, main_thread: bool = True) -> None:
     """Make this worker process end when process ``parent`` ends, however it ends (see the
     module docstring). ``parent`` is usually the worker's parent; it may be a grandparent
     (the web server, whose searches are forked by multiprocessing's forkserver, which lives
     as long as they do). Called first thing in the worker; a parent already gone ends it at
     once."""
+    _default_termination()
     if main_thread:
         _death_signal()  # the direct parent's end
     ppid = os.getppid()
