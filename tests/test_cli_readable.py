@@ -40,6 +40,11 @@ def test_both_seats_at_the_keyboard_play_a_whole_game_saved_and_replayed(tmp_pat
     assert "game over: score" in result.output
     assert "-- end of half-year 1 (summer): inventorying --" in result.output
     assert "-- half-year 1 over: P0 " in result.output
+    assert "; half-year 2 (winter) begins --" in result.output
+    # the last half-year ends the game: no tenth begins, nor the ninth again
+    last = [line for line in result.output.splitlines() if line.startswith("-- half-year 9 over")]
+    assert len(last) == 1 and last[0].endswith("; the game is over --"), last
+    assert "half-year 9 (summer) begins" not in result.output.split("-- half-year 9 over")[1]
     assert " feeding: " in result.output
     rec = load_record(out)
     assert rec.players == ["human", "human"]

@@ -219,6 +219,8 @@ class Narrator:
         parts = [f"{self.players[p]} {_num(now[p])} VP ({_signed(now[p] - start[p])})"
                  for p in range(len(now))]
         self._half_year_start = (step.after.half_year, now)
+        after = step.after
+        then = ("the game is over" if after.is_terminal()  # no half-year begins after the 9th
+                else f"half-year {after.half_year} ({after.season}) begins")
         return Line(ply, "half-year",
-                    f"-- half-year {step.half_year} over: {', '.join(parts)}; half-year "
-                    f"{step.after.half_year} ({step.after.season}) begins --")
+                    f"-- half-year {step.half_year} over: {', '.join(parts)}; {then} --")
