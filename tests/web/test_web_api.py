@@ -10,6 +10,7 @@ import pytest
 from starlette.testclient import TestClient
 
 import arle_ai
+from arle_ai.engine.testing import play_random_game
 from arle_ai.formats.records import GameRecord, load_record
 from arle_ai.play.tournament import Tournament
 from arle_ai.text.notation import action_label
@@ -178,14 +179,31 @@ def test_moves_by_id_and_notation_and_illegal_moves(client):
     assert client.get(f"/api/games/{gid}").json()["game"] == before  # nothing changed
 
 
+def test_the_event_log_ends_with_the_game(client):
+    game = play_random_game(2)
+    rec = GameRecord.new(seed=2)
+    for a in game.actions:
+        rec.push(a)
+    assert rec.final_state().is_terminal()
+    _, g = new(client, record=rec.to_dict())
+    steps = [s for m in g["moves"] for s in m["steps"]]
+    assert "half-year 8 over; half-year 9 (summer) begins" in steps
+    # no half-year after the ninth: its last actions (this game), or the end
+    assert steps[-1] == "half-year 9 over; last actions before final scoring"
+
+
 def test_the_event_log_tells_each_move_and_inventorying_step(client):
     rec = _record(seed=6, plies=80)
     gid, g = new(client, record=rec.to_dict())
     first = g["moves"][0]
     assert first["event"].startswith(first["label"] + ": ")
     steps = [s for m in g["moves"] for s in m["steps"]]
-    assert any(s.startswith("feeding (half-year 1)") for s in steps), steps
-    assert any(s.startswith("new half-year") for s in steps)
+    assert any(s.startswith("feeding (half-year 1): P") for s in steps), steps
+    assert "half-year 1 over; half-year 2 (winter) begins" in steps, steps
+    # as arle play says it: no step that changed nothing, a move that changed nothing alone
+    assert not [s for s in steps if s.endswith("nothing")], steps
+    for m in g["moves"]:
+        assert m["event"] == m["label"] or m["event"].startswith(m["label"] + ": P"), m
     # options show their costs as well as their gains somewhere along the game
     costs = set()
     for ply in range(0, 80, 4):

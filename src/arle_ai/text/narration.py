@@ -24,7 +24,7 @@ from arle_ai.text.notation import action_label, action_range
 if TYPE_CHECKING:  # pragma: no cover
     from arle_ai.engine._core import GameState
 
-__all__ = ["Line", "Narrator"]
+__all__ = ["Line", "Narrator", "what_follows"]
 
 
 def _num(x: float) -> str:
@@ -219,8 +219,17 @@ class Narrator:
         parts = [f"{self.players[p]} {_num(now[p])} VP ({_signed(now[p] - start[p])})"
                  for p in range(len(now))]
         self._half_year_start = (step.after.half_year, now)
-        after = step.after
-        then = ("the game is over" if after.is_terminal()  # no half-year begins after the 9th
-                else f"half-year {after.half_year} ({after.season}) begins")
-        return Line(ply, "half-year",
-                    f"-- half-year {step.half_year} over: {', '.join(parts)}; {then} --")
+        return Line(ply, "half-year", f"-- half-year {step.half_year} over: {', '.join(parts)}; "
+                                      f"{what_follows(step)} --")
+
+
+def what_follows(step: effects.Step) -> str:
+    """What comes after a half-year's end (a ``new half-year`` step): ``half-year 2 (winter)
+    begins``; after the ninth no half-year begins: ``last actions before final scoring`` (the
+    final window) or ``the game is over``."""
+    after = step.after
+    if after.is_terminal():
+        return "the game is over"
+    if after.half_year == step.half_year:
+        return "last actions before final scoring"
+    return f"half-year {after.half_year} ({after.season}) begins"

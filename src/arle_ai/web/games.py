@@ -22,7 +22,7 @@ from typing import Any
 from arle_ai.engine import _core
 from arle_ai.formats.records import GameRecord, Variation, record_game
 from arle_ai.play.analysis import GameAnalysis
-from arle_ai.text import effects
+from arle_ai.text import effects, narration
 from arle_ai.text.notation import action_label
 from arle_ai.text.reading import pv_steps
 from arle_ai.web import board, view
@@ -112,9 +112,12 @@ class Game:
         entry = {
             "ply": parent.depth + 1, "player": before.current_player,
             "half_year": before.half_year, "text": before.action_to_string(action),
-            "label": label, "event": f"{label}: {steps[0].text()}",
-            # each inventorying step and the new half-year it set off
-            "steps": [f"{s.what} (half-year {s.half_year}): {s.text()}" for s in steps[1:]],
+            # as arle play says it: the move alone when it changed nothing ("pass")
+            "label": label, "event": (f"{label}: {steps[0].text()}" if steps[0].changed()
+                                      else label),
+            # each inventorying step that changed something and the new half-year it set off
+            "steps": [_step_text(s) for s in steps[1:]
+                      if s.what == effects.NEW_HALF_YEAR or s.changed()],
         }
         self.nodes.append(Node(action, node, parent.depth + 1, after,
                                view.layouts(after, parent.homes), entry))
@@ -307,6 +310,15 @@ class Game:
             "analysis": analysis,
         })
         return out
+
+
+def _step_text(step: effects.Step) -> str:
+    """An automatic step in the event log, in arle play's words: ``feeding (half-year 1): P0:
+    -3 food, -2 peat``; ``half-year 1 over; half-year 2 (winter) begins`` (after the ninth:
+    ``last actions before final scoring`` or ``the game is over``)."""
+    if step.what != effects.NEW_HALF_YEAR:
+        return f"{step.what} (half-year {step.half_year}): {step.text()}"
+    return f"half-year {step.half_year} over; {narration.what_follows(step)}"
 
 
 def _shared(a: list[int], b: list[int]) -> int:
