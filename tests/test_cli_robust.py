@@ -299,18 +299,24 @@ def test_workers_started_under_sigint_ignored_leave_ctrl_c_to_the_parent(method)
     from arle_ai.base import procs
 
     ctx = multiprocessing.get_context(method)
-    before = signal.getsignal(signal.SIGINT)
-    for ignored in (True, False):
-        parent, child = ctx.Pipe()
-        p = ctx.Process(target=_report_sigint, args=(child,))
-        if ignored:
-            with procs.sigint_ignored():
+    # Ctrl-C handled here whatever started the tests (a shell's background job starts with
+    # SIGINT ignored, and a spawned child would inherit that)
+    outer = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        for ignored in (True, False):
+            parent, child = ctx.Pipe()
+            p = ctx.Process(target=_report_sigint, args=(child,))
+            if ignored:
+                with procs.sigint_ignored():
+                    p.start()
+            else:
                 p.start()
-        else:
-            p.start()
-        assert parent.recv() is ignored
-        p.join()
-        assert signal.getsignal(signal.SIGINT) == before  # the parent's handler is back
+            assert parent.recv() is ignored
+            p.join()
+            # the handler is back
+            assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, outer)
 
 
 def _interrupt_when(cmd, ready, cwd, timeout=120.0):
