@@ -120,7 +120,10 @@ def datagen(out: str, games: int, seed: int, iterations: int, explore: int,
         except OSError as exc:
             fail(f"{out}: cannot write: {exc.strerror or exc}")
         except KeyboardInterrupt:
-            interrupted(f"{bar.done} of {games} games are saved in {parts_dir(out)}; the same "
+            # counted on the disk: the workers (ended by now) write their own parts, and one
+            # may have written its part before the count of games reported had reached it
+            saved = sum(1 for _ in parts_dir(out).glob("game-*.npz"))
+            interrupted(f"{saved} of {games} games are saved in {parts_dir(out)}; the same "
                         f"command resumes")
     n = len(data["player"])
     click.echo(f"wrote {out}: {n} positions from {games} games "
