@@ -4,6 +4,7 @@ and bad input (exit 2 with a one-line message, never a traceback)."""
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 from click.testing import CliRunner
@@ -182,6 +183,10 @@ def test_analyze_saves_its_review_into_the_record_and_shows_it_again(tmp_path, r
     assert_bad_input(run("analyze", str(plain), "--saved"), "holds no review", "--save")
     assert_bad_input(run("analyze", str(path), "--saved", "--time", "1"), "drop --time")
     assert_bad_input(run("analyze", str(plain), "--save", "-o", str(copy)), "--save", "--out")
+    pipe = tmp_path / "pipe"  # read from, never written back: refused before any search
+    os.mkfifo(pipe)
+    assert_bad_input(run("analyze", str(pipe), "--save"), "cannot save the review", "fifo",
+                     "--out")
 
 
 def test_analyze_bad_inputs(tmp_path, record_file):

@@ -22,6 +22,7 @@ from arle_cli.common import (
     fail,
     load_record_file,
     seed_option,
+    unwritable,
     work_bar,
 )
 
@@ -122,9 +123,12 @@ def _review_target(record: str, save: bool, out: str | None, overwrite: bool) ->
     if target is None:
         return None
     same = Path(target).resolve() == Path(record).resolve()
-    if same and not os.access(record, os.W_OK):
-        fail(f"{record}: cannot save the review there: the file is not writable (give --out "
-             f"FILE to save the reviewed game elsewhere)")
+    if same:  # a pipe or a device (/dev/stdin) is read, not written back
+        problem = unwritable(record) or (None if os.access(record, os.W_OK)
+                                         else "the file is not writable")
+        if problem:
+            fail(f"{record}: cannot save the review there: {problem} (give --out FILE to "
+                 f"save the reviewed game elsewhere)")
     if not same and Path(target).exists() and not overwrite:
         fail(f"{target} exists: choose another --out, or pass --overwrite to replace it "
              f"(--save writes the review into {record} itself)")

@@ -103,13 +103,13 @@ class FilePath(click.Path):
             self.fail(f"{value!r}: a file name cannot hold a NUL character", param, ctx)
         path = super().convert(value, param, ctx)
         if self.writing:
-            problem = _unwritable(os.fsdecode(path))
+            problem = unwritable(os.fsdecode(path))
             if problem:
                 self.fail(f"{os.fsdecode(path)}: {problem}", param, ctx)
         return path
 
 
-def _unwritable(path: str) -> str | None:
+def unwritable(path: str) -> str | None:
     """Why no regular file can be written at ``path``, or None."""
     if path == "":
         return "an empty file name"
