@@ -86,3 +86,11 @@ def test_selfplay_on_a_ray_it_started_ends_as_on_ctrl_c(tmp_path):
     stop_and_check(["selfplay", "--agents", "mcts:iterations=300", "greedy", "--games", "40",
                     "--backend", "ray", "--workers", "2", "--out", str(out)], out,
                    signal.SIGTERM, tmp_path)
+
+
+def test_learn_with_workers_ends_as_on_ctrl_c(tmp_path):
+    run = tmp_path / "run"
+    last = stop_and_check(["learn", str(run), "--generations", "1", "--games", "12",
+                           "--iterations", "60", "--workers", "2"],
+                          run / "gen-001" / "data.npz", signal.SIGTERM, tmp_path)
+    assert f"{run} keeps every finished piece" in last
