@@ -52,6 +52,26 @@ def test_a_damaged_part_is_named_and_its_game_played_again(tmp_path, reference, 
         _same(reference, {k: z[k] for k in z.files})
 
 
+def test_parts_cut_short_are_not_counted_as_played(tmp_path, reference):
+    """A resumed run said '3 of 3 games already played, 0 to play' and then played the games of
+    the parts a power loss had cut short: such parts are set aside before counting now."""
+    out = tmp_path / "d.npz"
+    generate(out, TINY)
+    out.unlink()
+    cut, empty = parts_dir(out) / "game-000000.npz", parts_dir(out) / "game-000002.npz"
+    cut.write_bytes(cut.read_bytes()[:300])
+    empty.write_bytes(b"")
+    result = CliRunner().invoke(cli, ["datagen", "-o", str(out), *ARGS])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert [line.split(": ")[2] for line in lines if "warning" in line] == [
+        str(cut), str(empty)]
+    resuming = [line for line in lines if "resuming" in line]
+    assert resuming == [f"arle: resuming {out}: 1 of 3 games already played, 2 to play"]
+    with np.load(out) as z:
+        _same(reference, {k: z[k] for k in z.files})
+
+
 def test_a_damaged_settings_stamp_is_named(tmp_path):
     out = tmp_path / "d.npz"
     generate(out, TINY)

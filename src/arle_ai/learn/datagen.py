@@ -366,14 +366,16 @@ def generate(out: str | os.PathLike[str], config: DatagenConfig, workers: int = 
 
     The run holds OUT's lock (another run on the same OUT is refused). A finished game whose
     file cannot be read is moved aside (``game-NNNNNN.npz.damaged``), ``notify`` is told, and
-    the game is played again (the same game: it is seeded)."""
+    the game is played again (the same game: it is seeded). Parts that cannot even be opened
+    (cut short, empty, not an archive: a power loss) are found before the games to play are
+    counted, damage deeper in a part when it is merged."""
     if not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive integer, not {workers!r}")
     lock = _lock(out)
     try:
         _sweep(out)
         _check_config(out, config)
-        replayed: set[int] = set()
+        replayed = _set_aside_unopenable(out, config, notify)
         while True:
             _play_missing(out, config, workers, progress, runner)
             try:
@@ -382,12 +384,36 @@ def generate(out: str | os.PathLike[str], config: DatagenConfig, workers: int = 
                 if exc.game in replayed:  # played again just now and damaged again
                     raise
                 replayed.add(exc.game)
-                aside = exc.path.with_name(exc.path.name + ".damaged")
-                os.replace(exc.path, aside)
-                if notify is not None:
-                    notify(f"{exc}; moved to {aside.name}, the game is played again")
+                _set_aside(exc, notify)
     finally:
         lock.close()
+
+
+def _set_aside(damage: DamagedPart, notify: Callable[[str], None] | None) -> None:
+    """Move a damaged part to ``game-NNNNNN.npz.damaged`` and say so: its game is played
+    again."""
+    aside = damage.path.with_name(damage.path.name + ".damaged")
+    os.replace(damage.path, aside)
+    if notify is not None:
+        notify(f"{damage}; moved to {aside.name}, the game is played again")
+
+
+def _set_aside_unopenable(out: str | os.PathLike[str], config: DatagenConfig,
+                          notify: Callable[[str], None] | None) -> set[int]:
+    """Set aside the parts whose archive or array headers cannot be read (the zip directory
+    and each member's header only: no data); the games set aside."""
+    aside: set[int] = set()
+    for g in range(config.games):
+        path = _part_path(out, g)
+        if not path.exists():
+            continue
+        try:
+            with NpzArchive(path, ValueError, "datagen part", PART_MAX_BYTES) as z:
+                z.require(_BASE_ARRAYS)
+        except ValueError as exc:
+            _set_aside(DamagedPart(str(exc), g, path), notify)
+            aside.add(g)
+    return aside
 
 
 def _play_missing(out: str | os.PathLike[str], config: DatagenConfig, workers: int,
