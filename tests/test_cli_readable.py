@@ -14,11 +14,12 @@ from arle_ai.engine import rules
 from arle_ai.formats.records import load_record
 from arle_ai.text import decisions
 from arle_cli.main import cli
+from helpers import assert_no_traceback
 
 
 def run(*args: str, input: str | None = None):
     result = CliRunner().invoke(cli, list(args), input=input)
-    assert "Traceback" not in result.output, result.output
+    assert_no_traceback(result)
     return result
 
 

@@ -15,11 +15,12 @@ import arle_ai
 from arle_ai.formats.records import GameRecord, RecordError, load_record
 from arle_ai.play.solo import histogram_svg, solo_summary
 from arle_cli.main import cli
+from helpers import assert_no_traceback
 
 
 def arle(*args: str, input: str | None = None):
     result = CliRunner().invoke(cli, list(args), input=input)
-    assert "Traceback" not in result.output, result.output
+    assert_no_traceback(result)
     return result
 
 
