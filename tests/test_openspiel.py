@@ -33,7 +33,7 @@ def random_state(seed: int, steps: int):
 
 def test_registered_with_its_parameters_and_type():
     game = pyspiel.load_game("fields_of_arle", {"seed": 7, "variant": "first-game"})
-    assert game.get_parameters() == {"seed": 7, "variant": "first-game"}
+    assert game.get_parameters() == {"seed": 7, "variant": "first-game", "players": 2}
     t = game.get_type()
     assert t.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
     assert t.chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
@@ -44,7 +44,7 @@ def test_registered_with_its_parameters_and_type():
     assert game.observation_tensor_shape() == [arle_ai.NUM_FEATURES]
     assert (game.min_utility(), game.max_utility(), game.utility_sum()) == (-1.0, 1.0, 0.0)
     assert game.new_initial_state().core == arle_ai.new_game(seed=7, variant="first-game")
-    assert aos.load_game().get_parameters() == {"seed": 0, "variant": "standard"}
+    assert aos.load_game().get_parameters() == {"seed": 0, "variant": "standard", "players": 2}
 
 
 def test_bad_parameters_are_refused():
@@ -140,3 +140,37 @@ def test_openspiel_mctsbot_plays_a_whole_game_deterministically():
         moves.append(state.history())
     assert moves[0] == moves[1]
     assert len(moves[0]) > 100
+
+
+# ---- the solo game (players=1) ----
+
+def test_the_solo_game_is_a_general_sum_game_of_one_player_returning_its_score():
+    game = pyspiel.load_game("fields_of_arle", {"seed": 5, "players": 1})
+    assert game.num_players() == 1 and game.get_parameters()["players"] == 1
+    assert game.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
+    assert (game.min_utility(), game.max_utility()) == (aos.SOLO_MIN_VP, aos.SOLO_MAX_VP)
+    state = game.new_initial_state()
+    assert state.core == arle_ai.new_game(seed=5, players=1)
+    rng = random.Random(5)
+    while not state.is_terminal():
+        assert state.current_player() == 0 and state.returns() == [0.0]
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert state.returns() == state.core.scores() and len(state.returns()) == 1
+    with pytest.raises(ValueError, match="players must be 1 .the solo game. or 2"):
+        pyspiel.load_game("fields_of_arle", {"players": 3})
+
+
+def test_openspiel_random_sim_test_of_the_solo_game():
+    pyspiel.random_sim_test(aos.load_game(seed=13, players=1), num_sims=2, serialize=True,
+                            verbose=False)
+
+
+def test_openspiel_mctsbot_plays_solo_with_the_core_rollouts():
+    game = aos.load_game(seed=2, players=1)
+    bot = mcts.MCTSBot(game, 2.0, 40, aos.RolloutEvaluator(seed=3),
+                       random_state=np.random.RandomState(3))
+    state = game.new_initial_state()
+    for _ in range(5):
+        state.apply_action(bot.step(state))
+    value = aos.RolloutEvaluator(seed=1).evaluate(state)
+    assert value.shape == (1,) and aos.SOLO_MIN_VP < value[0] < aos.SOLO_MAX_VP

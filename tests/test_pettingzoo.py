@@ -131,3 +131,24 @@ def test_legal_mask_matches_legal_actions_to_the_end():
             assert not m.any()
             break
         s.apply(rng.choice(s.legal_actions()))
+
+
+# ---- the solo game (players=1) ----
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_pettingzoo_api_test_of_the_solo_game():
+    api_test(pz.env(players=1), num_cycles=300)
+
+
+def test_the_solo_env_has_one_agent_rewarded_with_its_score():
+    e = pz.env(players=1)
+    assert e.possible_agents == ["player_0"]
+    e.reset(seed=8)
+    assert e.agents == ["player_0"] and e.game_state.players == 1
+    steps, ended = pz.play_random(e, random.Random(2))
+    reward, info = ended["player_0"]
+    assert steps > 0 and set(ended) == {"player_0"}
+    assert reward == info["scores"][0] == e.game_state.scores()[0]
+    assert info["breakdown"] == e.game_state.score_breakdown(0)
+    with pytest.raises(ValueError, match="players must be 1 .the solo game. or 2"):
+        pz.env(players=0)

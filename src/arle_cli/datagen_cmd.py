@@ -24,6 +24,7 @@ from arle_cli.common import (
     hangup_as_interrupt,
     interrupted,
     is_npz_with,
+    players_option,
     seed_option,
     variant_option,
 )
@@ -84,11 +85,12 @@ def search_options(command: F) -> F:
               help="With --leaf net: the weights file (default: the shipped weights); its "
                    "digest is recorded in the data.")
 @variant_option()
+@players_option("2, or 1: solo games (the data of a solo model, 'arle train' makes it).")
 @search_options
 @backend_options
 def datagen(out: str, games: int, seed: int, iterations: int, explore: int,
-            workers: int | None, leaf: str, net: str | None, variant: str, backend: str,
-            address: str | None, ray_logs: bool, **search: Any) -> None:
+            workers: int | None, leaf: str, net: str | None, variant: str, players: int,
+            backend: str, address: str | None, ray_logs: bool, **search: Any) -> None:
     """Play seeded MCTS self-play games and write every searched position with its features,
     final VP of both players, final margin, winner and root visit distribution to OUT (a
     compressed numpy file; see arle_ai.learn.datagen for its arrays). With --backend ray the
@@ -107,7 +109,7 @@ def datagen(out: str, games: int, seed: int, iterations: int, explore: int,
         if net is not None:
             load_net(net)  # a bad file is named before any game is played
         config = DatagenConfig(games=games, seed=seed, iterations=iterations, explore=explore,
-                               variant=variant, leaf=leaf, net=net,
+                               variant=variant, leaf=leaf, net=net, players=players,
                                **{k: v for k, v in search.items() if v is not None})
     except ValueError as exc:  # NetError, or a setting DatagenConfig refuses
         fail(str(exc))

@@ -11,7 +11,7 @@ from dataclasses import asdict
 import click
 
 from arle_ai.base.files import write_text
-from arle_ai.learn.train import TrainConfig, ignored_slots, load_datasets
+from arle_ai.learn.train import TrainConfig, data_players, ignored_slots, load_datasets
 from arle_ai.learn.train import train as fit
 from arle_ai.search.net import WEIGHT_ARRAYS, NetError, save_weights
 from arle_cli.common import IN_FILE, OUT_FILE, FiniteRange, fail, is_npz_with, seed_option
@@ -58,7 +58,8 @@ def train(data: tuple[str, ...], weights: str, hidden: int, epochs: int, batch: 
     training and validation loss per epoch and the validation error of the predicted final
     margin by half-year, and write the weights of the best epoch to --out (use them with the
     agent spec mcts:eval=net,net=FILE). Data without positions and root visits gives a
-    value-only model."""
+    value-only model. Data of solo games alone (arle datagen --players 1) gives a solo model,
+    whose margin is the final score (use it with mcts:solo_net=FILE)."""
     if os.path.exists(weights) and not is_npz_with(weights, *WEIGHT_ARRAYS, "meta"):
         fail(f"{weights} exists and is not a weights file: choose another -o")
     try:
@@ -67,6 +68,7 @@ def train(data: tuple[str, ...], weights: str, hidden: int, epochs: int, batch: 
                              target_blend=target_blend, ignore=ignore,
                              policy_weight=policy_weight, aux_weight=aux_weight)
         arrays = load_datasets(data)
+        players = data_players(arrays)
     except ValueError as exc:
         fail(str(exc))
     except MemoryError:
@@ -85,10 +87,16 @@ def train(data: tuple[str, ...], weights: str, hidden: int, epochs: int, batch: 
         fail(f"not enough memory to train on {len(arrays['player'])} positions (try fewer "
              f"data files or a smaller --batch); {weights} was not written")
     took = time.perf_counter() - start
-    click.echo(f"kept epoch {report.best_epoch}: validation margin MAE "
-               f"{report.val_margin_mae:.2f} VP, win accuracy {report.val_win_accuracy:.3f} "
-               f"({report.val_positions} positions of {report.val_games} held-out games); "
-               f"{took:.0f} s")
+    if players == 1:
+        click.echo(f"kept epoch {report.best_epoch}: a solo model (solo games: its margin is "
+                   f"the final score), validation score MAE {report.val_margin_mae:.2f} VP "
+                   f"({report.val_positions} positions of {report.val_games} held-out games); "
+                   f"{took:.0f} s")
+    else:
+        click.echo(f"kept epoch {report.best_epoch}: validation margin MAE "
+                   f"{report.val_margin_mae:.2f} VP, win accuracy "
+                   f"{report.val_win_accuracy:.3f} ({report.val_positions} positions of "
+                   f"{report.val_games} held-out games); {took:.0f} s")
     if "policy" in report.heads:
         click.echo(f"policy: cross-entropy {report.val_policy_ce:.3f} nats (the visits' own "
                    f"entropy {report.val_policy_entropy:.3f}), top prior = most visited "
@@ -105,6 +113,8 @@ def train(data: tuple[str, ...], weights: str, hidden: int, epochs: int, batch: 
                    f"{row['margin_rmse']:11.2f}  {row['score_now_mae']:20.2f}")
     meta = {"data": data[0] if len(data) == 1 else list(data), "config": asdict(config),
             "report": report.as_dict(), "seconds": round(took, 1)}
+    if players == 1:  # a solo model: the search values solo positions with it (search.net)
+        meta["players"] = 1
     try:
         save_weights(weights, params, meta)
         if figures is not None:

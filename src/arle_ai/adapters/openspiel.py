@@ -11,9 +11,11 @@ Importing this module registers the Python game ``fields_of_arle`` with OpenSpie
 The game is sequential, deterministic once set up (the setup is drawn from the parameter
 ``seed``; ``variant`` is "standard" or "first-game"), of perfect information, zero-sum, with
 rewards only at the end: +1 for the winner, -1 for the loser (the rules' tie-break leaves no
-draws). Actions are the engine's action ids (``arle_ai.NUM_ACTIONS`` distinct ones) and their
-strings are the project's notation (docs/notation.md), so ``state.string_to_action`` reads
-notation too.
+draws). The parameter ``players`` (default 2) set to 1 gives the solo game: one player (0),
+who takes every decision, and whose one return at the end is its final score in VP (a
+general-sum game of one player, utilities in :data:`SOLO_MIN_VP` .. :data:`SOLO_MAX_VP`).
+Actions are the engine's action ids (``arle_ai.NUM_ACTIONS`` distinct ones) and their strings
+are the project's notation (docs/notation.md), so ``state.string_to_action`` reads notation too.
 
 The state wraps the compiled :class:`arle_ai.GameState`: ``clone`` copies its struct,
 ``observation_tensor(player)`` is ``GameState.features(player)`` (docs/features.md) and
@@ -37,13 +39,18 @@ from arle_ai.engine import _core
 from arle_ai.search.config import DEFAULT_ROLLOUT, ROLLOUTS
 from arle_ai.search.heuristics import DEFAULT_WEIGHTS, Weights
 
-__all__ = ["GAME_NAME", "MAX_GAME_LENGTH", "ArleGame", "ArleState", "RolloutEvaluator",
-           "core_state", "load_game"]
+__all__ = ["GAME_NAME", "MAX_GAME_LENGTH", "SOLO_MIN_VP", "SOLO_MAX_VP", "ArleGame",
+           "ArleState", "RolloutEvaluator", "core_state", "load_game"]
 
 GAME_NAME = "fields_of_arle"
 # An upper bound on the decisions of a game, which OpenSpiel asks for (buffers, checks). The
 # longest of 20,000 random games took 241 decisions, a typical game about 170.
 MAX_GAME_LENGTH = 2000
+# The bounds OpenSpiel asks for of the solo game's one return, its final score: below the worst
+# a game can score (60 bottlenecks at -2, 3 hydrated moors, boardwalk, barn, top dike row:
+# -141) and above any game played (the AI's best solo games score under 200).
+SOLO_MIN_VP = -150.0
+SOLO_MAX_VP = 400.0
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
@@ -54,12 +61,12 @@ _GAME_TYPE = pyspiel.GameType(
     utility=pyspiel.GameType.Utility.ZERO_SUM,
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
     max_num_players=2,
-    min_num_players=2,
+    min_num_players=1,
     provides_information_state_string=True,
     provides_information_state_tensor=False,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={"seed": 0, "variant": "standard"},
+    parameter_specification={"seed": 0, "variant": "standard", "players": 2},
 )
 _GAME_INFO = pyspiel.GameInfo(
     num_distinct_actions=_core.NUM_ACTIONS_PY,
@@ -68,6 +75,32 @@ _GAME_INFO = pyspiel.GameInfo(
     min_utility=-1.0,
     max_utility=1.0,
     utility_sum=0.0,
+    max_game_length=MAX_GAME_LENGTH,
+)
+# The solo game: one player, general-sum (its return is its score), the same game otherwise.
+_SOLO_TYPE = pyspiel.GameType(
+    short_name=GAME_NAME,
+    long_name="Fields of Arle (solo)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=1,
+    min_num_players=1,
+    provides_information_state_string=True,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification={"seed": 0, "variant": "standard", "players": 2},
+)
+_SOLO_INFO = pyspiel.GameInfo(
+    num_distinct_actions=_core.NUM_ACTIONS_PY,
+    max_chance_outcomes=0,
+    num_players=1,
+    min_utility=SOLO_MIN_VP,
+    max_utility=SOLO_MAX_VP,
+    utility_sum=None,
     max_game_length=MAX_GAME_LENGTH,
 )
 _TERMINAL = pyspiel.PlayerId.TERMINAL
@@ -95,15 +128,22 @@ def _position_from_json(text: str) -> _Position:
 
 
 class ArleGame(pyspiel.Game):
-    """The OpenSpiel game ``fields_of_arle``; its parameters are ``seed`` and ``variant``."""
+    """The OpenSpiel game ``fields_of_arle``; its parameters are ``seed``, ``variant`` and
+    ``players`` (1: the solo game)."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        super().__init__(_GAME_TYPE, _GAME_INFO, params or {})
+        params = dict(params or {})
+        players = params.get("players", 2)
+        if isinstance(players, bool) or players not in _core.PLAYER_COUNTS:
+            raise ValueError(f"players must be 1 (the solo game) or 2, not {players!r}")
+        solo = players == 1
+        super().__init__(_SOLO_TYPE if solo else _GAME_TYPE, _SOLO_INFO if solo else _GAME_INFO,
+                         params)
         p = self.get_parameters()
         seed, variant = p["seed"], p["variant"]
         if variant not in _core.VARIANTS:
             raise ValueError(f"variant must be one of {_core.VARIANTS}, not {variant!r}")
-        self._start = _core.new_game(seed=seed, variant=variant)
+        self._start = _core.new_game(seed=seed, variant=variant, players=players)
 
     def new_initial_state(self, position: _core.GameState | None = None) -> ArleState:
         """The start position of this game's setup, or a copy of ``position`` (any position,
@@ -152,7 +192,9 @@ class ArleState(pyspiel.State):
     def returns(self) -> list[float]:
         s = self._pos.state
         if not s.is_terminal():
-            return [0.0, 0.0]
+            return [0.0] * s.players
+        if s.players == 1:  # the solo game: its score
+            return [s.scores()[0]]
         return [1.0, -1.0] if s.winner() == 0 else [-1.0, 1.0]
 
     def rewards(self) -> list[float]:
@@ -186,10 +228,12 @@ def core_state(state: pyspiel.State) -> _core.GameState:
     return core
 
 
-def load_game(seed: int = 0, variant: str = "standard") -> ArleGame:
-    """``pyspiel.load_game("fields_of_arle", {"seed": seed, "variant": variant})``."""
+def load_game(seed: int = 0, variant: str = "standard", players: int = 2) -> ArleGame:
+    """``pyspiel.load_game("fields_of_arle", {"seed": seed, "variant": variant, "players":
+    players})``; ``players`` 1 is the solo game."""
     # pyspiel has no type information; the registered class is ArleGame.
-    return cast(ArleGame, pyspiel.load_game(GAME_NAME, {"seed": seed, "variant": variant}))
+    return cast(ArleGame, pyspiel.load_game(GAME_NAME, {"seed": seed, "variant": variant,
+                                                        "players": players}))
 
 
 class RolloutEvaluator(os_mcts.Evaluator):
@@ -198,7 +242,9 @@ class RolloutEvaluator(os_mcts.Evaluator):
     The rollout is ``arle_ai.MCTS``'s: uniformly random moves by default (or the heuristic
     policy with ``rollout="heuristic"``), stopped ``horizon`` half-years on and finished by
     the static evaluation. Its value for player 0, v in [0, 1]
-    (win/loss blended with the squashed VP margin), becomes the returns ``[2v - 1, 1 - 2v]``.
+    (win/loss blended with the squashed VP margin), becomes the returns ``[2v - 1, 1 - 2v]``;
+    in the solo game the return is the rollout's score (the final score, or the static
+    evaluation's estimate where it stopped), on the scale of the game's returns.
     Priors are uniform. Deterministic for a given ``seed``.
     """
 
@@ -212,8 +258,10 @@ class RolloutEvaluator(os_mcts.Evaluator):
         self._rng = random.Random(seed)
 
     def evaluate(self, state: ArleState) -> np.ndarray:
-        v0, _ = _core.rollout_value(state.core, self._w, self._rng.getrandbits(62),
-                                    self._heuristic, self._horizon)
+        v0, m0 = _core.rollout_value(state.core, self._w, self._rng.getrandbits(62),
+                                     self._heuristic, self._horizon)
+        if state.core.players == 1:
+            return np.array([m0])
         return np.array([2.0 * v0 - 1.0, 1.0 - 2.0 * v0])
 
     def prior(self, state: ArleState) -> list[tuple[int, float]]:

@@ -23,8 +23,14 @@ placement and its sub-decisions). Observations are dicts:
 
 Rewards come at the end only: +1 to the winner, -1 to the loser (the rules' tie-break leaves no
 draws); the final ``infos`` hold ``scores``, ``winner`` and each agent's ``vp_margin`` (its VP
-minus the opponent's). ``reset(seed=...)`` draws the setup from ``seed`` (the same seed, the same
-game; ``reset()`` without one continues the seeded stream). An illegal action raises
+minus the opponent's).
+
+``env(players=1)`` is the solo game: one agent, ``"player_0"``, who takes every decision; its
+one reward, at the end, is its final score in VP (the solo game's result: no winner), and its
+final ``infos`` hold ``scores`` (one) and ``breakdown`` (``score_breakdown(0)``).
+
+``reset(seed=...)`` draws the setup from ``seed`` (the same seed, the same game; ``reset()``
+without one continues the seeded stream). An illegal action raises
 :class:`arle_ai.IllegalActionError` and changes nothing. ``render()`` is text: printed with
 ``render_mode="human"``, returned with ``render_mode="ansi"``.
 """
@@ -48,10 +54,10 @@ AGENTS = ("player_0", "player_1")
 RENDER_MODES = ("human", "ansi")
 
 
-def env(variant: str = "standard", render_mode: str | None = None) -> ArleEnv:
+def env(variant: str = "standard", render_mode: str | None = None, players: int = 2) -> ArleEnv:
     """The Fields of Arle AEC environment (it checks its own inputs, so it needs none of
-    PettingZoo's checking wrappers)."""
-    return ArleEnv(variant=variant, render_mode=render_mode)
+    PettingZoo's checking wrappers); ``players`` 1 is the solo game."""
+    return ArleEnv(variant=variant, render_mode=render_mode, players=players)
 
 
 raw_env = env
@@ -78,31 +84,37 @@ def play_random(e: AECEnv, rng: random.Random
 
 
 class ArleEnv(AECEnv):
-    """Fields of Arle for two agents; see the module docs."""
+    """Fields of Arle for two agents, or one (the solo game); see the module docs."""
 
     metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "name": "fields_of_arle_v0",
                                 "is_parallelizable": False}
 
-    def __init__(self, variant: str = "standard", render_mode: str | None = None) -> None:
+    def __init__(self, variant: str = "standard", render_mode: str | None = None,
+                 players: int = 2) -> None:
         super().__init__()
         if variant not in _core.VARIANTS:
             raise ValueError(f"variant must be one of {_core.VARIANTS}, not {variant!r}")
+        if isinstance(players, bool) or players not in _core.PLAYER_COUNTS:
+            raise ValueError(f"players must be 1 (the solo game) or 2, not {players!r}")
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be one of {list(RENDER_MODES)} or "
                              f"None, not {render_mode!r}")
         self.variant = variant
+        self.players = players
         self.render_mode = render_mode
-        self.possible_agents = list(AGENTS)
+        self.seats = AGENTS[:players]
+        self.possible_agents = list(self.seats)
         self.agents: list[str] = []
         obs_space = spaces.Dict({
             "observation": spaces.Box(-np.inf, np.inf, (_core.NUM_FEATURES,), np.float32),
             "action_mask": spaces.Box(0, 1, (_core.NUM_ACTIONS_PY,), np.int8),
         })
-        self.observation_spaces = {a: obs_space for a in AGENTS}
-        self.action_spaces = {a: spaces.Discrete(_core.NUM_ACTIONS_PY) for a in AGENTS}
-        self._index = {a: i for i, a in enumerate(AGENTS)}
+        self.observation_spaces = {a: obs_space for a in self.seats}
+        self.action_spaces = {a: spaces.Discrete(_core.NUM_ACTIONS_PY) for a in self.seats}
+        self._index = {a: i for i, a in enumerate(self.seats)}
         self._rng = random.Random()
-        self.game_state: _core.GameState = _core.new_game(seed=0, variant=variant)
+        self.game_state: _core.GameState = _core.new_game(seed=0, variant=variant,
+                                                          players=players)
         self.setup_seed = 0
 
     # ---- spaces ----
@@ -120,13 +132,14 @@ class ArleEnv(AECEnv):
         if seed is not None:
             self._rng = random.Random(seed)
         self.setup_seed = self._rng.randrange(2**31)
-        self.game_state = _core.new_game(seed=self.setup_seed, variant=self.variant)
-        self.agents = list(AGENTS)
-        self.rewards = {a: 0 for a in AGENTS}
-        self._cumulative_rewards = {a: 0 for a in AGENTS}
-        self.terminations = {a: False for a in AGENTS}
-        self.truncations = {a: False for a in AGENTS}
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
+        self.game_state = _core.new_game(seed=self.setup_seed, variant=self.variant,
+                                         players=self.players)
+        self.agents = list(self.seats)
+        self.rewards: dict[str, float] = {a: 0 for a in self.seats}
+        self._cumulative_rewards: dict[str, float] = {a: 0 for a in self.seats}
+        self.terminations = {a: False for a in self.seats}
+        self.truncations = {a: False for a in self.seats}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.seats}
         player = self.game_state.current_player
         assert player is not None  # a new game always has a player to act
         self.agent_selection = AGENTS[player]
@@ -161,6 +174,13 @@ class ArleEnv(AECEnv):
     def _finish(self) -> None:
         s = self.game_state
         scores = s.scores()
+        if self.players == 1:  # the solo game: its score is the result
+            a = self.seats[0]
+            self.rewards[a] = scores[0]
+            self._cumulative_rewards[a] += scores[0]
+            self.terminations[a] = True
+            self.infos[a] = {"scores": list(scores), "breakdown": s.score_breakdown(0)}
+            return
         winner = s.winner()
         for i, a in enumerate(AGENTS):
             self.rewards[a] = 1 if i == winner else -1

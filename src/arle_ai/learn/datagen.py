@@ -25,6 +25,11 @@ The merged file holds, for n positions (decisions with a choice, in game order):
   (see :func:`visit_distribution`)
 - ``meta``: a JSON string with the run's settings and ``format``
 
+A run of solo games (``players=1``, recorded in ``meta``) keeps the same arrays: ``margin`` is
+the player's final score (the solo game's "margin", as the search's), ``final_vp`` the score
+and 0, ``winner`` -1 (a solo game has none), ``root_margin`` the search's mean score. A solo
+model (the one the search values solo positions with) is trained on such data alone.
+
 The search is pinned per ``leaf`` (``SEARCHES``), whatever the agents' defaults are, so a run's
 data does not change with them: ``leaf="heuristic"`` (the default, which made the shipped
 weights' first data) searches with heuristic rollouts truncated after 2 half-years, comparing 4
@@ -104,6 +109,7 @@ class DatagenConfig:
     temperature: float = 1.0       # the first `explore` decisions: drawn by target ** (1/t)
     full_share: float = 1.0        # playout caps: the share of full searches (the rest cheap)
     cheap_iterations: int = 0      # iterations of a cheap search (full_share < 1)
+    players: int = 2               # 1: solo games (a solo model's data)
 
     def __post_init__(self) -> None:
         for name in ("games", "iterations"):
@@ -120,6 +126,8 @@ class DatagenConfig:
             raise ValueError(f"leaf must be one of {tuple(SEARCHES)}, not {self.leaf!r}")
         if self.net is not None and self.leaf != "net":
             raise ValueError("net (a weights file) is for leaf='net' only")
+        if isinstance(self.players, bool) or self.players not in _core.PLAYER_COUNTS:
+            raise ValueError(f"players must be 1 (solo games) or 2, not {self.players!r}")
         if not (isinstance(self.temperature, int | float) and not isinstance(
                 self.temperature, bool) and 0 < self.temperature <= 100):
             raise ValueError(f"temperature must be a number in (0, 100], not "
@@ -167,7 +175,7 @@ def _part_path(out: str | os.PathLike[str], g: int) -> Path:
 def play_game(config: DatagenConfig, g: int) -> dict[str, np.ndarray]:
     """Play game `g` of the run and return its positions and targets (arrays as in the
     merged file, with visit and policy offsets starting at 0)."""
-    state = _core.GameState.new(config.seed + g, config.variant)
+    state = _core.GameState.new(config.seed + g, config.variant, config.players)
     full_budget = Budget(iterations=config.iterations)
     cheap_budget = Budget(iterations=config.cheap_iterations or config.iterations)
     search = MCTS(config.search_config(g), full_budget)
@@ -217,11 +225,18 @@ def play_game(config: DatagenConfig, g: int) -> dict[str, np.ndarray]:
         decision += 1
     search.close()
     scores = state.scores()
-    winner = state.winner()
     pl = np.array(player, dtype=np.int8)
-    final = np.array(scores, dtype=np.float32)
-    sign = np.where(pl == 0, 1.0, -1.0).astype(np.float32)
     n = len(pl)
+    winner: int | None
+    if state.players == 1:  # the solo game: its "margin" is the score, there is no winner
+        winner = -1
+        final = np.array([scores[0], 0.0], dtype=np.float32)
+        margin = np.full(n, scores[0], dtype=np.float32)
+    else:
+        winner = state.winner()
+        final = np.array(scores, dtype=np.float32)
+        sign = np.where(pl == 0, 1.0, -1.0).astype(np.float32)
+        margin = (sign * (final[0] - final[1])).astype(np.float32)
     return {
         "features": np.array(feats, dtype=np.float32).reshape(n, _core.NUM_FEATURES),
         "positions": np.array(raw, dtype=np.uint8).reshape(n, -1),
@@ -230,7 +245,7 @@ def play_game(config: DatagenConfig, g: int) -> dict[str, np.ndarray]:
         "game": np.full(n, g, dtype=np.int32),
         "ply": np.array(ply, dtype=np.int16),
         "final_vp": np.tile(final, (n, 1)),
-        "margin": (sign * (final[0] - final[1])).astype(np.float32),
+        "margin": margin,
         "winner": np.full(n, winner, dtype=np.int8),
         "root_value": np.array(root_value, dtype=np.float32),
         "root_margin": np.array(root_margin, dtype=np.float32),
@@ -295,6 +310,8 @@ def _check_config(out: str | os.PathLike[str], config: DatagenConfig) -> None:
     folder = parts_dir(out)
     stamp = folder / "config.json"
     mine = {k: v for k, v in asdict(config).items() if k not in ("games", "net")}
+    if config.players == 2:
+        del mine["players"]  # the runs from before the solo game: two players
     mine["format"] = FORMAT
     if config.leaf == "net":  # the weights by content, wherever the file is
         mine["net_digest"] = weights_digest(config.net)

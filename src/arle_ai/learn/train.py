@@ -387,9 +387,11 @@ def final_breakdowns(data: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarra
                 if len(legal) != 1:
                     break
                 s.apply(legal[0])
-            if s.is_terminal() and tuple(float(v) for v in s.scores()) == final:
-                found.append(np.array([[s.score_breakdown(p)[c] for c in CATEGORIES]
-                                       for p in (0, 1)], dtype=np.float32))
+            # a solo game's final_vp is (score, 0): its absent seat scores nothing
+            if s.is_terminal() and tuple(float(v) for v in s.scores()) == final[:s.players]:
+                found.append(np.array([[s.score_breakdown(p)[c] if p < s.players else 0.0
+                                        for c in CATEGORIES] for p in (0, 1)],
+                                      dtype=np.float32))
         if found and all(np.array_equal(found[0], f) for f in found[1:]):
             out[rows] = found[0]
             known[rows] = True
@@ -792,6 +794,19 @@ def _epoch_line(row: dict[str, float]) -> str:
     return text
 
 
+def data_players(data: dict[str, np.ndarray]) -> int:
+    """The games of a training set: 1 when every position is of a solo game (datagen writes
+    winner -1 there), 2 when none is; ValueError for a mix (a solo model predicts the final
+    score, a two-player one the margin: one model cannot learn both)."""
+    solo = np.asarray(data["winner"]) < 0
+    if solo.all() and len(solo):
+        return 1
+    if solo.any():
+        raise ValueError("the data mixes solo games and two-player games: a solo model "
+                         "trains on solo games alone (arle datagen --players 1)")
+    return 2
+
+
 def train_files(paths: Sequence[str | os.PathLike[str]], out: str | os.PathLike[str],
                 config: TrainConfig = TrainConfig(),
                 log: Callable[[str], None] | None = None,
@@ -803,11 +818,14 @@ def train_files(paths: Sequence[str | os.PathLike[str]], out: str | os.PathLike[
     weights file's meta. ValueError names bad data or a failed run (nothing written then)."""
     names = [os.fspath(p) for p in paths]
     data = load_datasets(names)
+    players = data_players(data)
     start = time.perf_counter()
     arrays, report = train(data, config, log=log)
     took = time.perf_counter() - start
     info = {"data": names[0] if len(names) == 1 else names, "config": asdict(config),
             "report": report.as_dict(), "seconds": round(took, 1), **(meta or {})}
+    if players == 1:  # a solo model: its margin output is the final score (search.net)
+        info["players"] = 1
     save_weights(out, arrays, info)
     if figures is not None:
         write_text(figures, json.dumps(dict(report.as_dict(), seconds=round(took, 1),

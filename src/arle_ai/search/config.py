@@ -134,15 +134,18 @@ def _check_horizon(c: SearchConfig) -> None:
 
 def _check_net(c: SearchConfig) -> None:
     if c.leaf != "net":
-        if c.net is not None:
-            raise ValueError(f"net (a weights file) is an option of leaf='net', not of "
-                             f"leaf={c.leaf!r}")
+        for name in ("net", "solo_net"):
+            if getattr(c, name) is not None:
+                raise ValueError(f"{name} (a weights file) is an option of leaf='net', not of "
+                                 f"leaf={c.leaf!r}")
         if c.net_horizon not in (None, DEFAULT_NET_HORIZON):
             raise ValueError(f"net_horizon is an option of leaf='net', not of leaf={c.leaf!r}")
         object.__setattr__(c, "net_horizon", None)
         return
-    if c.net is not None and not isinstance(c.net, str | os.PathLike):
-        raise ValueError(f"net must be a weights file's path, not {c.net!r}")
+    for name in ("net", "solo_net"):
+        value = getattr(c, name)
+        if value is not None and not isinstance(value, str | os.PathLike):
+            raise ValueError(f"{name} must be a weights file's path, not {value!r}")
     if c.net_horizon is not None and (_not_int(c.net_horizon)
                                       or not 0 <= c.net_horizon <= _core.MAX_HORIZON):
         raise ValueError(f"net_horizon must be None (the model values the leaf) or an integer "
@@ -264,6 +267,9 @@ class SearchConfig:
         net_horizon: leaf "net": a rollout until this many more half-years have begun
             (default 2), valued by the model; None: the model values the leaf itself.
         net: leaf "net": a weights file (default None: the shipped weights).
+        solo_net: leaf "net": the solo model's weights file, which values solo positions
+            (default None: the shipped solo model, or the static evaluation of the score
+            when the package ships none; :mod:`arle_ai.search.net`).
         policy_temperature: leaf "net" with ``puct``: the priors are a softmax of the model's
             policy logits / policy_temperature over the legal actions (a model with a policy
             head: weights format 2); default 1.
@@ -299,6 +305,7 @@ class SearchConfig:
     horizon: int | None = None
     net_horizon: int | None = DEFAULT_NET_HORIZON
     net: str | os.PathLike[str] | None = None
+    solo_net: str | os.PathLike[str] | None = None
     policy_temperature: float | None = 1.0
     c: float = 0.9
     puct: bool | None = None

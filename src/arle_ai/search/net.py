@@ -26,6 +26,13 @@ the engine's), and how the model was trained. Formats (``meta["format"]``):
   digest of the action ids' meanings (``actions_digest``), which must match the engine's too.
 
 Any other format is refused by name (:class:`NetError`). ``arle train`` writes format 2.
+
+A *solo model* is trained on solo games (``arle datagen --players 1``) and says so in its
+meta (``"players": 1``): its value output ``y[0]`` is the player's final score (the solo
+game's "margin"), ``y[1]`` unused. The search values solo positions with one
+(``SearchConfig.solo_net``; default :data:`DEFAULT_SOLO_WEIGHTS_FILE` when the package ships
+it) and two-player positions with a two-player model; :func:`load_net` refuses the one where
+the other is asked for.
 """
 
 from __future__ import annotations
@@ -49,6 +56,7 @@ from arle_ai.text import notation
 __all__ = ["WEIGHT_ARRAYS", "POLICY_ARRAYS", "AUX_ARRAYS", "AUX_OUTPUTS", "FORMATS",
            "DEFAULT_WEIGHTS_FILE", "features_digest", "actions_digest", "save_weights",
            "load_weights", "load_net", "weights_digest", "default_net", "default_arrays",
+           "DEFAULT_SOLO_WEIGHTS_FILE", "default_solo_net", "model_players",
            "reference_outputs", "reference_trunk", "reference_policy", "reference_aux",
            "ScorePrediction", "predict_scores", "NetError"]
 
@@ -60,6 +68,7 @@ AUX_ARRAYS = ("wa0", "wa", "ba")                                    # format 2, 
 AUX_OUTPUTS = tuple(f"{side}.{category}" for side in ("me", "opp")
                     for category in _core.SCORE_CATEGORIES)
 DEFAULT_WEIGHTS_FILE = "value_net.npz"
+DEFAULT_SOLO_WEIGHTS_FILE = "value_net_solo.npz"  # the solo model shipped (when it is)
 FORMAT_1 = "arle-value-net/1"
 FORMAT_2 = "arle-value-net/2"
 FORMATS = (FORMAT_1, FORMAT_2)   # the formats this version reads (save_weights: the last two)
@@ -184,11 +193,28 @@ def _check_aux(path: str | os.PathLike[str], arrays: dict[str, np.ndarray]) -> N
             raise NetError(f"{path}: {name} holds a value that is not finite")
 
 
-def load_net(path: str | os.PathLike[str] | None = None) -> _core.ValueNet:
-    """The core model of a weights file (default: the weights shipped with the package)."""
+def model_players(meta: dict[str, Any]) -> int:
+    """The games a model was trained on: 1 (a solo model) or 2 (no ``players`` in meta)."""
+    players = meta.get("players", 2)
+    return players if players in (1, 2) and not isinstance(players, bool) else 2
+
+
+def load_net(path: str | os.PathLike[str] | None = None, players: int = 2) -> _core.ValueNet:
+    """The core model of a weights file (default: the weights shipped with the package), a
+    model of ``players`` (1: a solo model; NetError names a file of the other kind)."""
     if path is None:
+        if players == 1:
+            solo = default_solo_net()
+            if solo is None:
+                raise NetError("no solo model is shipped with this package: give a solo "
+                               "model's weights file (arle datagen --players 1, arle train)")
+            return solo
         return default_net()
-    arrays, _ = load_weights(path)
+    arrays, meta = load_weights(path)
+    if model_players(meta) != players:
+        kinds = {1: "a solo model (trained on solo games)", 2: "a two-player model"}
+        raise NetError(f"{path}: {kinds[model_players(meta)]}, where {kinds[players]} is "
+                       f"needed")
     return _core_net(path, arrays)
 
 
@@ -226,6 +252,23 @@ def default_net() -> _core.ValueNet:
     if not _DEFAULT:
         _DEFAULT.append(_core_net(default_weights_path(), default_arrays()))
     return _DEFAULT[0]
+
+
+_DEFAULT_SOLO: list[_core.ValueNet | None] = []
+
+
+def default_solo_weights_path() -> Path:
+    """Where the package ships its solo model (docs/benchmarks.md: how it was made)."""
+    return Path(str(resources.files("arle_ai") / "data" / DEFAULT_SOLO_WEIGHTS_FILE))
+
+
+def default_solo_net() -> _core.ValueNet | None:
+    """The shipped solo model, loaded once; None when the package ships none (the search
+    then values solo positions by the static evaluation)."""
+    if not _DEFAULT_SOLO:
+        path = default_solo_weights_path()
+        _DEFAULT_SOLO.append(load_net(path, players=1) if path.exists() else None)
+    return _DEFAULT_SOLO[0]
 
 
 def default_arrays() -> dict[str, np.ndarray]:

@@ -40,7 +40,8 @@ def make_evaluator(config: SearchConfig) -> _core.LeafEvaluator:
 
         assert config.policy_temperature is not None, "SearchConfig sets the net leaf's"
         return _core.NetEvaluator(w, load_net(config.net), t, config.net_horizon,
-                                  config.rollout == "heuristic", config.policy_temperature)
+                                  config.rollout == "heuristic", config.policy_temperature,
+                                  _solo_model(config))
     if config.leaf == "rollout":
         assert config.horizon is not None, "SearchConfig sets the rollout leaf's horizon"
         return _core.RolloutEvaluator(w, t, config.rollout == "heuristic", config.horizon)
@@ -58,6 +59,16 @@ def uses_puct(config: SearchConfig, evaluator: _core.LeafEvaluator) -> bool:
     if config.root_noise != "none":  # root exploration works on priors
         return True
     return isinstance(evaluator, _core.NetEvaluator) and evaluator.model.has_policy
+
+
+def _solo_model(config: SearchConfig) -> _core.ValueNet | None:
+    """The model of solo positions: ``solo_net`` (a solo model's file) or the shipped one (None
+    when none is shipped: the static evaluation values solo leaves)."""
+    from arle_ai.search.net import default_solo_net, load_net
+
+    if config.solo_net is not None:
+        return load_net(config.solo_net, players=1)
+    return default_solo_net()
 
 
 class SearchProgress:

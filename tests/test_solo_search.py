@@ -1,0 +1,175 @@
+"""The search and the learned model in the solo game: the value is the player's own final
+score, squashed (no win, no margin over an opponent); the static evaluation, rollouts and
+features handle solo positions; datagen and training make a solo model, which says so in its
+meta and values solo positions only."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+import arle_ai
+from arle_ai.engine import _core
+from arle_ai.learn.datagen import DatagenConfig, generate, position_from_row
+from arle_ai.learn.train import TrainConfig, data_players, train_files
+from arle_ai.search.config import Budget, SearchConfig
+from arle_ai.search.heuristics import DEFAULT_WEIGHTS
+from arle_ai.search.mcts import MCTS
+from arle_ai.search.net import NetError, load_net, load_weights, model_players
+
+W = DEFAULT_WEIGHTS
+
+
+def _finished_solo(seed: int) -> arle_ai.GameState:
+    s = arle_ai.new_game(seed, players=1)
+    while not s.is_terminal():
+        s.apply(s.legal_actions()[0])
+    return s
+
+
+def test_a_finished_solo_game_is_valued_by_its_squashed_score():
+    s = _finished_solo(3)
+    score = s.scores()[0]
+    values, m = _core.final_values(s, W.as_array())
+    assert m == score and len(values) == 1
+    assert values[0] == pytest.approx(0.5 + 0.5 * math.tanh((score - W.solo_center)
+                                                            / W.solo_sigma))
+    higher = W.with_(solo_center=score - 10.0)
+    assert _core.final_value(s, higher.as_array())[0] > values[0]  # more VP, more value
+
+
+def test_the_static_evaluation_and_rollouts_value_the_players_own_score():
+    s = arle_ai.new_game(4, players=1)
+    (own,) = _core.evaluate(s, W.as_array())
+    v, m = _core.StaticEvaluator(W.as_array()).evaluate(s)
+    assert m == pytest.approx(own)       # the "margin" of a solo position is the own estimate
+    assert v == pytest.approx(0.5 + 0.5 * math.tanh((own - W.solo_center) / W.solo_sigma))
+    v, m = _core.rollout_value(s, W.as_array(), seed=1, horizon=-1)
+    assert 0.0 <= v <= 1.0 and m > -200    # played to the end: a final score
+    scores = dict(_core.action_scores(s, W.as_array()))
+    assert set(scores) == set(s.legal_actions())
+
+
+def test_solo_features_have_an_empty_opponent_block():
+    s = arle_ai.new_game(4, players=1)
+    f = dict(zip(_core.FEATURE_NAMES, s.features(), strict=True))
+    assert all(v == 0 for k, v in f.items() if k.startswith("opp."))
+    assert f["me.workers_left"] == 4 and f["me_start_player"] == 1
+    two = dict(zip(_core.FEATURE_NAMES, arle_ai.new_game(4).features(0), strict=True))
+    assert two["opp.score.total"] == -19       # a real opponent is never all 0
+    with pytest.raises(ValueError, match="player must be 0 or None in the solo game"):
+        s.features(1)
+
+
+def test_a_solo_search_ranks_moves_by_the_expected_score():
+    s = arle_ai.new_game(2, players=1)
+    r = MCTS(SearchConfig(leaf="rollout", seed=1), Budget(iterations=600)).search(s)
+    assert r.players == 1 and r.player == 0
+    best = r.moves[0]
+    assert best.visits == max(m.visits for m in r.moves)
+    # the tree selects on the mean scores (normalised over the search's range), so the move
+    # searched most is the one of the highest mean score; its value is a squashed score
+    visited = [m for m in r.moves if m.visits > 20]
+    assert len(visited) > 3
+    assert best.mean_margin == max(m.mean_margin for m in visited)
+    assert all(0.0 < m.win_rate < 1.0 for m in r.moves if m.visits)
+
+
+@pytest.fixture(scope="module")
+def solo_data(tmp_path_factory):
+    out = tmp_path_factory.mktemp("solo") / "solo.npz"
+    data = generate(out, DatagenConfig(games=3, seed=7, iterations=10, explore=2, players=1))
+    return out, data
+
+
+def test_datagen_of_solo_games_keeps_the_score_as_the_margin(solo_data):
+    _, data = solo_data
+    assert (data["winner"] == -1).all() and (data["player"] == 0).all()
+    for g in np.unique(data["game"]):
+        rows = np.flatnonzero(data["game"] == g)
+        final = position_from_row(data["positions"][rows[-1]])
+        assert final.players == 1
+        score = data["margin"][rows[0]]
+        assert (data["margin"][rows] == score).all()
+        assert (data["final_vp"][rows] == [score, 0.0]).all()
+    assert data_players(data) == 1
+
+
+def test_a_solo_model_is_trained_marked_and_used_for_solo_positions_only(solo_data, tmp_path):
+    path, _ = solo_data
+    weights = tmp_path / "solo_net.npz"
+    train_files([path], weights, TrainConfig(epochs=2, hidden=8, seed=0, val_fraction=0.34))
+    arrays, meta = load_weights(weights)
+    assert model_players(meta) == 1
+    solo_model = load_net(weights, players=1)
+    with pytest.raises(NetError, match="a solo model .trained on solo games., where a "
+                                       "two-player model is needed"):
+        load_net(weights)
+    with pytest.raises(NetError, match="a two-player model, where a solo model"):
+        load_net(_two_player_weights(), players=1)
+    # the solo model's margin output is the predicted final score, squashed for the value
+    s = arle_ai.new_game(9, players=1)
+    ev = _core.NetEvaluator(W.as_array(), load_net(), horizon=None, solo_model=solo_model)
+    v, m = ev.evaluate(s)
+    predicted = solo_model.state_outputs(s)[0]
+    assert m == pytest.approx(predicted)
+    assert v == pytest.approx(0.5 + 0.5 * math.tanh((predicted - W.solo_center) / W.solo_sigma))
+    # a search with solo_net uses it (and refuses a two-player file there)
+    r = MCTS(SearchConfig(solo_net=weights, net_horizon=None, seed=1),
+             Budget(iterations=50)).search(s)
+    assert r.players == 1
+    with pytest.raises(ValueError, match="solo_net .a weights file. is an option of "
+                                         "leaf='net'"):
+        SearchConfig(leaf="rollout", solo_net=weights)
+
+
+def _two_player_weights():
+    from arle_ai.search.net import default_weights_path
+
+    return default_weights_path()
+
+
+def test_training_refuses_a_mix_of_solo_and_two_player_games():
+    data = {"winner": np.array([-1, 0, 1], dtype=np.int8)}
+    with pytest.raises(ValueError, match="mixes solo games and two-player games"):
+        data_players(data)
+    assert data_players({"winner": np.array([0, 1], dtype=np.int8)}) == 2
+
+
+def test_the_final_vp_by_category_of_solo_games_is_rebuilt_for_the_aux_head(solo_data):
+    from arle_ai.learn.train import final_breakdowns
+
+    _, data = solo_data
+    by_seat, known = final_breakdowns(data)
+    assert known.all()  # every game's breakdown is found (was: none, scores differ in length)
+    assert (by_seat[:, 1] == 0).all()  # the absent seat scores nothing
+    assert np.allclose(by_seat[:, 0].sum(axis=1), data["margin"])  # the categories add up
+
+
+def test_arle_datagen_and_train_make_a_solo_model_through_the_cli(tmp_path):
+    from click.testing import CliRunner
+
+    from arle_cli.main import cli
+
+    data, weights = tmp_path / "d.npz", tmp_path / "w.npz"
+    r = CliRunner().invoke(cli, ["datagen", "-o", str(data), "--games", "2", "--players", "1",
+                                 "--iterations", "8", "--explore", "1", "--seed", "3"])
+    assert r.exit_code == 0, r.output
+    meta = json.loads(str(np.load(data)["meta"]))
+    assert meta["players"] == 1
+    r = CliRunner().invoke(cli, ["train", str(data), "-o", str(weights), "--epochs", "1",
+                                 "--hidden", "4", "--val", "0.5"])
+    assert r.exit_code == 0, r.output
+    assert model_players(load_weights(weights)[1]) == 1
+    # the agent option solo_net plays a solo position with it; a two-player file is refused
+    from arle_ai.play.agents import agent_from_spec
+
+    agent = agent_from_spec(f"mcts:iterations=20,solo_net={weights}", seed=1)
+    s = arle_ai.new_game(6, players=1)
+    assert agent.select(s) in s.legal_actions()
+    r = CliRunner().invoke(cli, ["datagen", "-o", str(tmp_path / "x.npz"), "--games", "1",
+                                 "--players", "3"])
+    assert r.exit_code == 2 and "--players" in r.output
