@@ -335,3 +335,19 @@ def test_moors_are_dehydrated_and_removed_and_a_dike_warden_flip_says_both():
     s.apply(place("dike_warden"))
     s.apply(s.parse_action("flip stall"))
     assert effects.describe(s0, s)[0].phrases() == ["built a dike", "turned a stall into a depot"]
+
+
+@pytest.mark.parametrize("players", [2, 1])
+def test_the_last_half_years_summary_says_the_game_is_over(players):
+    from arle_ai.text.narration import Narrator
+
+    s = arle_ai.new_game(seed=3, players=players)
+    n = Narrator(("You", "AI")[:players])
+    summaries = []
+    while not s.is_terminal():
+        summaries += [line.text for line in n.play(s, s.legal_actions()[0])
+                      if line.text.startswith("-- half-year ")]
+    assert len(summaries) == 9
+    assert summaries[0].endswith("; half-year 2 (winter) begins --")
+    assert summaries[-1].startswith("-- half-year 9 over: You ")
+    assert summaries[-1].endswith("; the game is over --")  # was: "half-year 9 (summer) begins"

@@ -78,7 +78,8 @@ def test_arle_suggest_ranks_solo_moves_by_score(tmp_path):
     lines = result.output.splitlines()
     assert lines[0].startswith("Your turn:") and lines[0].endswith("(the solo game)")
     assert "  score    continuation" in lines[2]
-    assert "score: the mean final VP the search expects after the move" in result.output
+    assert "score: the mean VP the search estimates after the move: the final score" in \
+        result.output
     assert "P0:" not in result.output and "margin" not in result.output
 
 

@@ -55,7 +55,8 @@ LEGEND = (
 SOLO_LEGEND = (
     "visits: simulations through the move (the search plays the most visited one)",
     "value: the mean of the final score squashed into 0..1 (a ranking score)",
-    "score: the mean final VP the search expects after the move",
+    "score: the mean VP the search estimates after the move: the final score where its lines",
+    "       end, else the estimate of the score where they stop (2 half-years on)",
     "~: within statistical noise of the best move (under 2 standard errors apart)",
     "continuation: the moves the search expects next",
     "why: the best move's line against the second's, the lead in VP by scoring category",
