@@ -173,3 +173,27 @@ def test_arle_datagen_and_train_make_a_solo_model_through_the_cli(tmp_path):
     r = CliRunner().invoke(cli, ["datagen", "-o", str(tmp_path / "x.npz"), "--games", "1",
                                  "--players", "3"])
     assert r.exit_code == 2 and "--players" in r.output
+
+
+def test_a_solo_search_takes_puct_only_from_a_solo_models_policy(solo_data, tmp_path):
+    from arle_ai.search.tree import make_evaluator, uses_puct
+
+    config = SearchConfig(seed=3)
+    ev = make_evaluator(config)
+    assert ev.model.has_policy and ev.solo_model is None  # the shipped weights: a policy head
+    assert uses_puct(config, ev) and not uses_puct(config, ev, players=1)
+    # so a solo search is the UCT search, move for move (the heuristic priors played worse)
+    s = arle_ai.new_game(5, players=1)
+    default = MCTS(config, Budget(iterations=300)).search(s)
+    uct = MCTS(SearchConfig(seed=3, puct=False), Budget(iterations=300)).search(s)
+    assert [(m.action, m.visits) for m in default.moves] == [(m.action, m.visits)
+                                                             for m in uct.moves]
+    assert uses_puct(SearchConfig(puct=True), ev, players=1)  # asked for: PUCT
+    # a solo model with a policy head gives solo searches PUCT
+    path, _ = solo_data
+    weights = tmp_path / "solo_net.npz"
+    train_files([path], weights, TrainConfig(epochs=1, hidden=8, seed=0, val_fraction=0.34))
+    with_solo = SearchConfig(solo_net=weights)
+    ev = make_evaluator(with_solo)
+    assert ev.solo_model is not None and ev.solo_model.has_policy
+    assert uses_puct(with_solo, ev, players=1)

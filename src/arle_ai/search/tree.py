@@ -50,15 +50,21 @@ def make_evaluator(config: SearchConfig) -> _core.LeafEvaluator:
     return _core.NullEvaluator(w, t)
 
 
-def uses_puct(config: SearchConfig, evaluator: _core.LeafEvaluator) -> bool:
-    """Whether the search selects by PUCT: ``config.puct``, or when it is None (the default),
-    whether it has root noise or the evaluator has a policy (a learned model with a policy
-    head)."""
+def uses_puct(config: SearchConfig, evaluator: _core.LeafEvaluator, players: int = 2) -> bool:
+    """Whether the search of a game of `players` selects by PUCT: ``config.puct``, or when it
+    is None (the default), whether it has root noise or the evaluator has a policy for that
+    game (a learned model with a policy head: the two-player model's, or in the solo game the
+    solo model's; the two-player model never gives solo priors, and the heuristic priors
+    played the solo game worse: docs/solo.md)."""
     if config.puct is not None:
         return config.puct
     if config.root_noise != "none":  # root exploration works on priors
         return True
-    return isinstance(evaluator, _core.NetEvaluator) and evaluator.model.has_policy
+    if not isinstance(evaluator, _core.NetEvaluator):
+        return False
+    if players == 1:
+        return evaluator.solo_model is not None and evaluator.solo_model.has_policy
+    return evaluator.model.has_policy
 
 
 def _solo_model(config: SearchConfig) -> _core.ValueNet | None:
@@ -104,6 +110,7 @@ class TreeSearch:
         self.tree = _core.SearchTree(max_bytes=config.max_memory // config.workers,
                                      max_nodes=config.max_nodes)
         self.puct = uses_puct(config, self.evaluator)
+        self.solo_puct = uses_puct(config, self.evaluator, players=1)
         self.chosen: int | None = None  # root_noise="gumbel": the last search's choice
         self._rate: float | None = None  # timed Gumbel searches: simulations a second so far
 
@@ -118,7 +125,8 @@ class TreeSearch:
         elif tree.bytes_used > tree.max_bytes // 2:
             tree.prune(state)
         tree.seed(seed)
-        tree.ensure_root(state, self.evaluator, self.puct)
+        puct = self.solo_puct if state.players == 1 else self.puct
+        tree.ensure_root(state, self.evaluator, puct)
         self.chosen = None
         root_priors = None
         if noise and config.root_noise != "none":
@@ -154,7 +162,7 @@ class TreeSearch:
                 left = seconds - (time.perf_counter() - start)
                 if left <= 0:
                     break
-            n = tree.run(state, self.evaluator, batch, left, config.c, self.puct,
+            n = tree.run(state, self.evaluator, batch, left, config.c, puct,
                          root_priors)
             done += n
             if progress is not None and n == batch and done % PROGRESS_EVERY == 0:
