@@ -341,8 +341,13 @@ def test_init_data_is_generation_0s_data_in_the_first_windows(tmp_path: Path) ->
         file_digest(tmp_path / "run" / "gen-000" / "data.npz")
     assert gens[1]["train"]["data"] == ["gen-000/data.npz", "gen-001/data.npz"]
     assert gens[2]["train"]["data"] == ["gen-001/data.npz", "gen-002/data.npz"]
-    with pytest.raises(LearnError, match="no init data"):
-        LearnRun(tmp_path / "run", init_data=data)
+    # the command that started the run resumes it; other files are refused by name
+    assert len(LearnRun(tmp_path / "run", settings, init_data=data).history()) == 2
+    other = tmp_path / "run" / "gen-002" / "data.npz"
+    with pytest.raises(LearnError, match="begun from another init data than .*gen-002"):
+        LearnRun(tmp_path / "run", init_data=other)
+    with pytest.raises(LearnError, match="begun from another init than .*gen-001"):
+        LearnRun(tmp_path / "run", init=tmp_path / "run" / "gen-001" / "weights.npz")
     bad = tmp_path / "bad.npz"
     bad.write_bytes(b"not a zip")
     with pytest.raises(LearnError, match="--init-data: .*bad.npz"):

@@ -304,12 +304,29 @@ class LearnRun:
                         if mine[k] != theirs[k]]
                 raise LearnError(f"{self.folder} is a run with other settings: "
                                  + ", ".join(diff) + "; give the same settings or none")
-            if init is not None or init_data is not None:
-                raise LearnError(f"{self.folder} is a run that has begun: its first model "
-                                 f"and data are already chosen (no init, no init data)")
+            self._check_same_start(init, init_data)
             self.settings = stored
             self._init = None
             self._init_data = None
+
+    def _check_same_start(self, init: str | os.PathLike[str] | None,
+                          init_data: str | os.PathLike[str] | None) -> None:
+        """A run that has begun resumes with the command that started it: an init or
+        init_data given again must be the files it started from (by digest)."""
+        head = json.loads((self.folder / SETTINGS_FILE).read_text(encoding="utf-8"))
+        for name, given, key, digest in (
+                ("init", init, "init_digest", weights_digest),
+                ("init data", init_data, "init_data_digest", file_digest)):
+            if given is None:
+                continue
+            try:
+                same = digest(given) == head.get(key)
+            except (OSError, ValueError, NetError):
+                same = False
+            if not same:
+                raise LearnError(f"{self.folder} is a run that has begun from another {name} "
+                                 f"than {given}: its first model and data are chosen (give "
+                                 f"the same {name} or none)")
 
     # ---- files ----
 
