@@ -100,3 +100,32 @@ def test_running_out_of_memory_is_named(tmp_path, datagen_file, monkeypatch):
     monkeypatch.setattr(train_cmd, "load_datasets", no_memory)
     result = CliRunner().invoke(cli, ["train", datagen_file, "-o", str(out)])
     assert result.exit_code == 2 and "not enough memory to load" in result.output
+
+
+@pytest.mark.parametrize("kind, change, words", [
+    ("visit", lambda d: d.pop("visit_count"), "has visit_ptr, visit_action but not all"),
+    ("visit", lambda d: d.update(visit_ptr=np.array([0, 2, 2, 3])), "visit_ptr is not a table"),
+    ("visit", lambda d: d.update(visit_action=np.array([0, 673, 5])), "names no action id"),
+    ("visit", lambda d: d.update(visit_count=np.array([1, 0, 4])), "or has no visit"),
+    ("visit", lambda d: d.update(visit_count=np.array([1, 4])), "visit arrays of shapes"),
+    ("policy", lambda d: d.pop("policy_mask"), "but not all of policy_ptr"),
+    ("policy", lambda d: d.update(policy_ptr=np.array([0, 3, 3, 3])), "policy_ptr is not a"),
+    ("policy", lambda d: d.update(policy_action=np.array([-1, 2, 5])), "names no action id"),
+    ("policy", lambda d: d.update(policy_prob=np.array([0.5, np.nan, 1.0])),
+     "or has no probability"),
+    ("policy", lambda d: d.update(policy_mask=np.array([1, 2, 0])), "policy_mask holds"),
+])
+def test_malformed_visit_and_policy_tables_are_named(kind, change, words) -> None:
+    """The root visits and the policy targets are tables of 3 positions here: each way of
+    breaking one is named (and a well-formed one passes)."""
+    from arle_ai.learn import train
+
+    data = {"visit_ptr": np.array([0, 1, 2, 3]), "visit_action": np.array([0, 2, 5]),
+            "visit_count": np.array([1, 3, 4]),
+            "policy_ptr": np.array([0, 1, 2, 3]), "policy_action": np.array([0, 2, 5]),
+            "policy_prob": np.array([1.0, 1.0, 1.0]), "policy_mask": np.array([1, 0, 1])}
+    check = train._check_visits if kind == "visit" else train._check_targets
+    check("d.npz", dict(data), 3)
+    change(data)
+    with pytest.raises(ValueError, match=words):
+        check("d.npz", data, 3)

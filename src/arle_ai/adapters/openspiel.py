@@ -52,57 +52,45 @@ MAX_GAME_LENGTH = 2000
 SOLO_MIN_VP = -150.0
 SOLO_MAX_VP = 400.0
 
-_GAME_TYPE = pyspiel.GameType(
-    short_name=GAME_NAME,
-    long_name="Fields of Arle",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
-    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=2,
-    min_num_players=1,
-    provides_information_state_string=True,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification={"seed": 0, "variant": "standard", "players": 2},
-)
-_GAME_INFO = pyspiel.GameInfo(
-    num_distinct_actions=_core.NUM_ACTIONS_PY,
-    max_chance_outcomes=0,
-    num_players=2,
-    min_utility=-1.0,
-    max_utility=1.0,
-    utility_sum=0.0,
-    max_game_length=MAX_GAME_LENGTH,
-)
+
+def _game_type(long_name: str, utility: Any, players: int) -> Any:
+    """The pyspiel.GameType of the two-player game or of the solo game (one player, its
+    return its score): the same game otherwise."""
+    return pyspiel.GameType(
+        short_name=GAME_NAME,
+        long_name=long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=utility,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=players,
+        min_num_players=1,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={"seed": 0, "variant": "standard", "players": 2},
+    )
+
+
+def _game_info(players: int, low: float, high: float, total: float | None) -> Any:
+    return pyspiel.GameInfo(
+        num_distinct_actions=_core.NUM_ACTIONS_PY,
+        max_chance_outcomes=0,
+        num_players=players,
+        min_utility=low,
+        max_utility=high,
+        utility_sum=total,
+        max_game_length=MAX_GAME_LENGTH,
+    )
+
+
+_GAME_TYPE = _game_type("Fields of Arle", pyspiel.GameType.Utility.ZERO_SUM, 2)
+_GAME_INFO = _game_info(2, -1.0, 1.0, 0.0)
 # The solo game: one player, general-sum (its return is its score), the same game otherwise.
-_SOLO_TYPE = pyspiel.GameType(
-    short_name=GAME_NAME,
-    long_name="Fields of Arle (solo)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
-    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.GENERAL_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=1,
-    min_num_players=1,
-    provides_information_state_string=True,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification={"seed": 0, "variant": "standard", "players": 2},
-)
-_SOLO_INFO = pyspiel.GameInfo(
-    num_distinct_actions=_core.NUM_ACTIONS_PY,
-    max_chance_outcomes=0,
-    num_players=1,
-    min_utility=SOLO_MIN_VP,
-    max_utility=SOLO_MAX_VP,
-    utility_sum=None,
-    max_game_length=MAX_GAME_LENGTH,
-)
+_SOLO_TYPE = _game_type("Fields of Arle (solo)", pyspiel.GameType.Utility.GENERAL_SUM, 1)
+_SOLO_INFO = _game_info(1, SOLO_MIN_VP, SOLO_MAX_VP, None)
 _TERMINAL = pyspiel.PlayerId.TERMINAL
 
 

@@ -205,48 +205,44 @@ def check_values(data: dict[str, np.ndarray], where: str = "") -> None:
                              f"any game's (at most {bound:g}): refusing to train on it")
 
 
-def _check_visits(path: str | os.PathLike[str], data: dict[str, np.ndarray], rows: int) -> None:
-    """ValueError unless the root visits (if any) are a well-formed table of `rows` rows."""
-    present = [k for k in ("visit_ptr", "visit_action", "visit_count") if k in data]
+def _check_table(path: str | os.PathLike[str], data: dict[str, np.ndarray], rows: int,
+                 names: tuple[str, ...], kind: str, entries: str, lacking: str,
+                 value_ok: Callable[[np.ndarray], bool]) -> None:
+    """ValueError unless the arrays `names` (ptr, action, value, ...), when present, are a
+    well-formed table of `rows` rows: each row at least one entry, each entry an action id
+    and a value that `value_ok` accepts."""
+    present = [k for k in names if k in data]
     if not present:
         return
-    if len(present) < 3:
+    if len(present) < len(names):
         raise ValueError(f"{path}: not a datagen file (has {', '.join(present)} but not all "
-                         f"of visit_ptr, visit_action, visit_count)")
-    ptr, act, cnt = data["visit_ptr"], data["visit_action"], data["visit_count"]
-    if ptr.ndim != 1 or len(ptr) != rows + 1 or act.ndim != 1 or cnt.shape != act.shape:
-        raise ValueError(f"{path}: not a datagen file (visit arrays of shapes {ptr.shape}, "
-                         f"{act.shape}, {cnt.shape} for {rows} positions)")
+                         f"of {', '.join(names)})")
+    ptr, act, val = (data[k] for k in names[:3])
+    if ptr.ndim != 1 or len(ptr) != rows + 1 or act.ndim != 1 or val.shape != act.shape:
+        raise ValueError(f"{path}: not a datagen file ({kind} arrays of shapes {ptr.shape}, "
+                         f"{act.shape}, {val.shape} for {rows} positions)")
     if rows and (ptr[0] != 0 or ptr[-1] != len(act) or np.any(np.diff(ptr) < 1)):
-        raise ValueError(f"{path}: not a datagen file (visit_ptr is not a table of "
-                         f"{len(act)} visit entries with at least one per position)")
-    if len(act) and (act.min() < 0 or act.max() >= NUM_ACTIONS or cnt.min() < 1):
-        raise ValueError(f"{path}: not a datagen file (a visit entry names no action id "
-                         f"0..{NUM_ACTIONS - 1} or has no visit)")
+        raise ValueError(f"{path}: not a datagen file ({names[0]} is not a table of "
+                         f"{len(act)} {entries} with at least one per position)")
+    if len(act) and (act.min() < 0 or act.max() >= NUM_ACTIONS or not value_ok(val)):
+        raise ValueError(f"{path}: not a datagen file (a {kind} entry names no action id "
+                         f"0..{NUM_ACTIONS - 1} or has no {lacking})")
+
+
+def _check_visits(path: str | os.PathLike[str], data: dict[str, np.ndarray], rows: int) -> None:
+    """ValueError unless the root visits (if any) are a well-formed table of `rows` rows."""
+    _check_table(path, data, rows, ("visit_ptr", "visit_action", "visit_count"), "visit",
+                 "visit entries", "visit", lambda cnt: bool(cnt.min() >= 1))
 
 
 def _check_targets(path: str | os.PathLike[str], data: dict[str, np.ndarray],
                    rows: int) -> None:
     """ValueError unless the policy targets (if any) are a well-formed table of `rows` rows
     with a 0/1 mask."""
-    present = [k for k in TARGET_DATA if k in data]
-    if not present:
-        return
-    if len(present) < len(TARGET_DATA):
-        raise ValueError(f"{path}: not a datagen file (has {', '.join(present)} but not all "
-                         f"of {', '.join(TARGET_DATA)})")
-    ptr, act, prob = data["policy_ptr"], data["policy_action"], data["policy_prob"]
-    if ptr.ndim != 1 or len(ptr) != rows + 1 or act.ndim != 1 or prob.shape != act.shape:
-        raise ValueError(f"{path}: not a datagen file (policy arrays of shapes {ptr.shape}, "
-                         f"{act.shape}, {prob.shape} for {rows} positions)")
-    if rows and (ptr[0] != 0 or ptr[-1] != len(act) or np.any(np.diff(ptr) < 1)):
-        raise ValueError(f"{path}: not a datagen file (policy_ptr is not a table of "
-                         f"{len(act)} entries with at least one per position)")
-    if len(act) and (act.min() < 0 or act.max() >= NUM_ACTIONS
-                     or not np.all(np.isfinite(prob)) or prob.min() < 0):
-        raise ValueError(f"{path}: not a datagen file (a policy entry names no action id "
-                         f"0..{NUM_ACTIONS - 1} or has no probability)")
-    if not np.isin(data["policy_mask"], (0, 1)).all():
+    _check_table(path, data, rows, ("policy_ptr", "policy_action", "policy_prob", "policy_mask"),
+                 "policy", "entries", "probability",
+                 lambda prob: bool(np.all(np.isfinite(prob)) and prob.min() >= 0))
+    if "policy_mask" in data and not np.isin(data["policy_mask"], (0, 1)).all():
         raise ValueError(f"{path}: not a datagen file (policy_mask holds values other than "
                          f"0 and 1)")
 
