@@ -163,6 +163,10 @@ def test_arle_datagen_and_train_make_a_solo_model_through_the_cli(tmp_path):
     r = CliRunner().invoke(cli, ["train", str(data), "-o", str(weights), "--epochs", "1",
                                  "--hidden", "4", "--val", "0.5"])
     assert r.exit_code == 0, r.output
+    # a solo game has no winner: the epoch line gives the score's error, no win accuracy
+    assert "epoch   1" in r.output and "score MAE" in r.output
+    assert "win accuracy" not in r.output and "margin MAE" not in r.output
+    assert "score MAE  score RMSE" in r.output and "the final score within" in r.output
     assert model_players(load_weights(weights)[1]) == 1
     # the agent option solo_net plays a solo position with it; a two-player file is refused
     from arle_ai.play.agents import agent_from_spec

@@ -105,9 +105,11 @@ def train(data: tuple[str, ...], weights: str, hidden: int, epochs: int, batch: 
         click.echo("value head only (the data has no positions and root visits, or "
                    "--policy-weight 0)")
     if "aux" in report.heads:
-        click.echo(f"final VP by category: each player's final VP within "
+        whose = "the final score" if players == 1 else "each player's final VP"
+        click.echo(f"final VP by category: {whose} within "
                    f"{report.val_final_vp_mae:.2f} VP (mean absolute error)")
-    click.echo("half-year  positions  margin MAE  margin RMSE  MAE of the score now")
+    error = "score" if players == 1 else "margin"  # a solo model's margin is the final score
+    click.echo(f"half-year  positions  {error} MAE  {error} RMSE  MAE of the score now")
     for row in report.by_half_year:
         click.echo(f"{row['half_year']:9d}  {row['positions']:9d}  {row['margin_mae']:10.2f}  "
                    f"{row['margin_rmse']:11.2f}  {row['score_now_mae']:20.2f}")

@@ -192,6 +192,8 @@ def test_load_a_record_step_through_it_and_analyse(page, shots, tmp_path):
     page.wait_for_function("document.querySelector('#analysis-status').textContent === 'done'",
                            timeout=120000)
     assert page.locator("#graph svg path").count() == 2  # value and VP margin
+    top, bottom = (page.text_content(f"#graph .axis-{end}") for end in ("top", "bottom"))
+    assert top.startswith("+") and bottom == "-" + top[1:]  # a lead: symmetric about 0
     assert page.locator("#graph circle.mistake").count() >= 1
     assert page.locator("#mistakes li").count() >= 1
     # the marks beside the moves, as arle analyze marks them
@@ -467,4 +469,9 @@ def test_a_solo_game_in_the_browser_played_hinted_and_reviewed(page, tmp_path):
     page.wait_for_function("document.querySelector('#analysis-status').textContent === 'done'",
                            timeout=60000)
     assert "expected final score" in page.inner_text("#graph")
+    # the score axis runs from 0 (or the lowest score below it) up to the highest, in VP:
+    # a score, not a lead symmetric about 0
+    low, high = (int((page.text_content(f"#graph .axis-{end}") or "").removesuffix(" VP"))
+                 for end in ("bottom", "top"))
+    assert low <= 0 and high >= low + 5
     assert "accuracy" in page.inner_text("#accuracy")

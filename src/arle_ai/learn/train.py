@@ -537,6 +537,7 @@ class _Data:
         self.win = (np.asarray(data["winner"]) == np.asarray(data["player"])).astype(np.float64)
         self.t_margin, self.t_win = _targets(data, self.margin, self.win, config.target_blend)
         self.policy, self.aux = policy, aux
+        self.seats = data_players(data)  # 1: solo games, whose second seat is empty
         self.mean = np.zeros(self.x.shape[1])
         self.inv_std = np.ones(self.x.shape[1])
         if policy:
@@ -648,8 +649,9 @@ def _evaluate(model: _Model, d: _Data, rows: np.ndarray, batch: int = 4096
             assert b.aux is not None and b.aux_known is not None
             a = out["aux"][b.aux_known]
             t = b.aux[b.aux_known]
-            vp_err += float(np.sum(np.abs(a[:, :NCAT].sum(1) - t[:, :NCAT].sum(1)))
-                            + np.sum(np.abs(a[:, NCAT:].sum(1) - t[:, NCAT:].sum(1))))
+            vp_err += float(np.sum(np.abs(a[:, :NCAT].sum(1) - t[:, :NCAT].sum(1))))
+            if d.seats == 2:
+                vp_err += float(np.sum(np.abs(a[:, NCAT:].sum(1) - t[:, NCAT:].sum(1))))
             known += int(b.aux_known.sum())
     n = max(len(rows), 1)
     res: dict[str, Any] = {k: v / (max(targeted, 1) if k == "policy" else n)
@@ -662,7 +664,7 @@ def _evaluate(model: _Model, d: _Data, rows: np.ndarray, batch: int = 4096
         res["policy_top1"] = top1 / max(targeted, 1)
         res["policy_entropy"] = ent / max(targeted, 1)
     if d.aux:
-        res["final_vp_mae"] = vp_err / max(2 * known, 1)
+        res["final_vp_mae"] = vp_err / max(d.seats * known, 1)
     return res
 
 
@@ -680,6 +682,7 @@ def train(data: dict[str, np.ndarray], config: TrainConfig = TrainConfig(),
     val = split_by_source(data, config.val_fraction, config.seed)
     tr = ~val
     d = _Data(data, config, policy, aux, log)
+    solo = d.seats == 1
     x_tr = d.x[tr].astype(np.float64)
     mean = x_tr.mean(axis=0)
     std = x_tr.std(axis=0)
@@ -728,10 +731,11 @@ def train(data: dict[str, np.ndarray], config: TrainConfig = TrainConfig(),
             ev: dict[str, Any] = (_evaluate(model, d, val_rows) if finite
                                   else {"total": math.nan})
         row = {"epoch": epoch, "train_loss": total / n, "val_loss": ev["total"]}
-        if finite:
+        if finite:  # a solo game has no winner: no win accuracy (it would read 1.000)
             row.update({f"val_{k}": ev[k] for k in ("value", "policy", "aux", "margin_mae",
                                                      "win_accuracy", "policy_top1",
-                                                     "final_vp_mae") if k in ev})
+                                                     "final_vp_mae")
+                        if k in ev and not (solo and k == "win_accuracy")})
         report.epochs.append(row)
         if log is not None:
             log(_epoch_line(row))
@@ -780,9 +784,11 @@ def train(data: dict[str, np.ndarray], config: TrainConfig = TrainConfig(),
 def _epoch_line(row: dict[str, float]) -> str:
     text = (f"epoch {int(row['epoch']):3d}  train loss {row['train_loss']:.4f}  "
             f"val loss {row['val_loss']:.4f}")
-    if "val_margin_mae" in row:
+    if "val_win_accuracy" in row:
         text += (f"  margin MAE {row['val_margin_mae']:.2f} VP  win accuracy "
                  f"{row['val_win_accuracy']:.3f}")
+    elif "val_margin_mae" in row:  # a solo model: its margin is the final score
+        text += f"  score MAE {row['val_margin_mae']:.2f} VP"
     if "val_policy" in row:
         text += f"  policy CE {row['val_policy']:.3f}  top-1 {row['val_policy_top1']:.3f}"
     if "val_final_vp_mae" in row:

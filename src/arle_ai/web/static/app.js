@@ -552,24 +552,28 @@ function renderGraph(g) {
   const list = $("mistakes");
   box.replaceChildren(); list.replaceChildren(); $("accuracy").replaceChildren();
   const a = g.analysis;
-  if (!a) { box.append(el("div", { class: "hint-text", text: "Analyse the game to see the value and VP margin per decision, and its mistakes marked ? and ??." })); return; }
+  const solo = isSolo(g);  // the brown line: the expected final score (0 up), not a lead (+/-)
+  if (!a) { box.append(el("div", { class: "hint-text", text: `Analyse the game to see the value and ${solo ? "expected final score" : "VP margin"} per decision, and its mistakes marked ? and ??.` })); return; }
   const pts = a.points;
   const nodeAt = (ply) => (ply > 0 ? a.nodes[ply - 1] : 0);
   const goPly = (ply) => act("goto", { node: nodeAt(Math.max(0, Math.min(a.nodes.length, ply))) }, { autoAI: false });
   const W = 420, H = 150, L = 30, R = 30, T = 8, B = 18;
   const maxPly = Math.max(1, a.nodes.length);
-  const maxM = Math.max(5, ...pts.map((p) => Math.abs(p.margin)));
+  const lowest = solo ? Math.min(0, ...pts.map((p) => p.margin)) : 0;
+  const maxM = solo ? Math.max(lowest + 5, ...pts.map((p) => p.margin)) : Math.max(5, ...pts.map((p) => Math.abs(p.margin)));
+  const minM = solo ? lowest : -maxM;
   const x = (ply) => L + ((W - L - R) * ply) / maxPly;
   const yv = (v) => T + (H - T - B) * (1 - v);
-  const ym = (m) => T + ((H - T - B) * (1 - (m / maxM + 1) / 2));
+  const ym = (m) => T + (H - T - B) * (1 - (m - minM) / (maxM - minM));
   const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}` });
   const add = (tag, attrs, text) => { const n = svgEl(tag, attrs, text); svg.append(n); return n; };
   add("line", { x1: L, x2: W - R, y1: yv(0.5), y2: yv(0.5), stroke: "#ccc" });
-  add("text", { x: 2, y: yv(1) + 8, "font-size": 9, fill: "#555" }, "P0 1");
+  add("text", { x: 2, y: yv(1) + 8, "font-size": 9, fill: "#555" }, solo ? "1" : "P0 1");
   add("text", { x: 2, y: yv(0), "font-size": 9, fill: "#555" }, "0");
-  add("text", { x: W - R + 2, y: ym(maxM) + 8, "font-size": 9, fill: "#b28b3e" }, `+${Math.round(maxM)}`);
-  add("text", { x: W - R + 2, y: ym(-maxM), "font-size": 9, fill: "#b28b3e" }, `-${Math.round(maxM)}`);
-  add("text", { x: L, y: H - 4, "font-size": 9, fill: "#555" }, isSolo(g) ? "value (blue) and expected final score (brown) per decision" : "value (P0's view, blue) and VP margin (brown) per decision");
+  const vp = (m) => (solo ? `${Math.round(m)} VP` : `${m > 0 ? "+" : m < 0 ? "-" : ""}${Math.round(Math.abs(m))}`);
+  add("text", { x: W - R + 2, y: ym(maxM) + 8, "font-size": 9, fill: "#b28b3e", class: "axis-top" }, vp(maxM));
+  add("text", { x: W - R + 2, y: ym(minM), "font-size": 9, fill: "#b28b3e", class: "axis-bottom" }, vp(minM));
+  add("text", { x: L, y: H - 4, "font-size": 9, fill: "#555" }, solo ? "value (blue) and expected final score (brown) per decision" : "value (P0's view, blue) and VP margin (brown) per decision");
   const path = (f) => pts.map((p, i) => `${i ? "L" : "M"}${x(p.ply).toFixed(1)},${f(p).toFixed(1)}`).join(" ");
   add("path", { d: path((p) => ym(p.margin)), fill: "none", stroke: "#b28b3e", "stroke-width": 1.2 });
   add("path", { d: path((p) => yv(p.value)), fill: "none", stroke: "#2d6cb5", "stroke-width": 1.5 });
