@@ -367,7 +367,8 @@ cdef class NetEvaluator(LeafEvaluator):
     Solo positions are valued by `solo_model` (a model trained on solo games, whose margin
     output is the final score: solo_net_value) and take their priors from its policy head;
     without a solo model, the static evaluation of the player's score values them (as
-    StaticEvaluator does) and the heuristic softmax gives their priors. The two-player model
+    StaticEvaluator does; after the rollout, played by the heuristic policy when
+    `solo_heuristic`, whatever `heuristic` says) and the heuristic softmax gives their priors. The two-player model
     never values a solo game.
 
     With `horizon` None the search asks for the priors of a new node and then the value of
@@ -380,13 +381,15 @@ cdef class NetEvaluator(LeafEvaluator):
     cdef int horizon
     cdef readonly object rollout_horizon
     cdef readonly bint heuristic
+    cdef readonly bint solo_heuristic  # solo positions without a solo model: heuristic rollouts
     cdef readonly double policy_temperature
     cdef State cached             # the position of the last priors call (horizon None)
     cdef double cached_y[NET_OUTPUTS]
     cdef bint has_cached
 
     def __init__(self, weights, ValueNet model, prior_temperature=2.0, horizon=None,
-                 bint heuristic=True, policy_temperature=1.0, ValueNet solo_model=None):
+                 bint heuristic=True, policy_temperature=1.0, ValueNet solo_model=None,
+                 bint solo_heuristic=False):
         LeafEvaluator.__init__(self, weights, prior_temperature)
         if model is None:
             raise ValueError("NetEvaluator needs a ValueNet")
@@ -401,6 +404,7 @@ cdef class NetEvaluator(LeafEvaluator):
             solo_model._ready()
         self.solo_model = solo_model
         self.has_solo = solo_model is not None
+        self.solo_heuristic = solo_heuristic
         if horizon is not None and (not isinstance(horizon, int) or isinstance(horizon, bool)
                                     or horizon < 0):
             raise ValueError(f"horizon must be None or a non-negative integer, not {horizon!r}")
@@ -432,7 +436,8 @@ cdef class NetEvaluator(LeafEvaluator):
         self.has_cached = 0
         t = s[0]
         if self.horizon >= 0:
-            rollout_play(&t, rng, &self.w, 1 if self.heuristic else 0, self.horizon)
+            rollout_play(&t, rng, &self.w, 1 if self.heuristic or (
+                t.solo and self.solo_heuristic and not self.has_solo) else 0, self.horizon)
         if is_terminal(&t):
             v0 = terminal_value(&t, &self.w, margin0)
         elif t.solo:
@@ -465,4 +470,5 @@ cdef class NetEvaluator(LeafEvaluator):
 
     def __reduce__(self):
         return (NetEvaluator, (self.weights, self.model, self.temperature, self.rollout_horizon,
-                               self.heuristic, self.policy_temperature, self.solo_model))
+                               self.heuristic, self.policy_temperature, self.solo_model,
+                               self.solo_heuristic))

@@ -126,6 +126,7 @@ _MCTS_OPTIONS: dict[str, Callable[[str], Any]] = {
     "iterations": int, "time": float, "c": float, "rollout": str, "horizon": int,
     "puct": lambda v: v.lower() in ("1", "true", "yes"), "workers": int,
     "eval": _leaf, "net": str, "solo_net": str, "net_horizon": _net_horizon,
+    "solo_rollout": str,
     "policy_temperature": float, "root": str, "noise_alpha": float, "noise_fraction": float,
     "gumbel_k": int, "gumbel_scale": float}
 _OPTION_NAMES = {"time": "time_limit", "eval": "leaf", "root": "root_noise"}

@@ -41,6 +41,9 @@ DEFAULT_NET_HORIZON = 2
 # 2), so a timed search runs about 3x more iterations, and at 0.25 s a move that won 92-0-8
 # against the heuristic-rollout search of 26a9462 (docs/search.md, "The default rollout").
 DEFAULT_ROLLOUT = "random"
+# the solo game's rollouts without a solo model: the heuristic policy scored +6.1 VP a setup
+# over random moves at 20,000 iterations a move (docs/solo.md, "The search in the solo game")
+DEFAULT_SOLO_ROLLOUT = "heuristic"
 # The rollout leaf's horizon: at equal time 2 beat 1 by 38-22 over 60 games
 # (docs/benchmarks-history.md, "Search settings against the default").
 DEFAULT_HORIZON = 2
@@ -140,8 +143,14 @@ def _check_net(c: SearchConfig) -> None:
                                  f"leaf={c.leaf!r}")
         if c.net_horizon not in (None, DEFAULT_NET_HORIZON):
             raise ValueError(f"net_horizon is an option of leaf='net', not of leaf={c.leaf!r}")
+        if c.solo_rollout not in (None, DEFAULT_SOLO_ROLLOUT):
+            raise ValueError(f"solo_rollout is an option of leaf='net', not of leaf={c.leaf!r}"
+                             f" (the rollout leaf's policy is rollout, in every game)")
         object.__setattr__(c, "net_horizon", None)
+        object.__setattr__(c, "solo_rollout", None)
         return
+    if c.solo_rollout not in ROLLOUTS:
+        raise ValueError(f"solo_rollout must be one of {ROLLOUTS}, not {c.solo_rollout!r}")
     for name in ("net", "solo_net"):
         value = getattr(c, name)
         if value is not None and not isinstance(value, str | os.PathLike):
@@ -270,6 +279,9 @@ class SearchConfig:
         solo_net: leaf "net": the solo model's weights file, which values solo positions
             (default None: the shipped solo model, or the static evaluation of the score
             when the package ships none; :mod:`arle_ai.search.net`).
+        solo_rollout: leaf "net": the policy of the rollout of solo positions valued without
+            a solo model, "heuristic" (default: it scored 6 VP a game more than random moves)
+            or "random"; two-player positions take ``rollout``.
         policy_temperature: leaf "net" with ``puct``: the priors are a softmax of the model's
             policy logits / policy_temperature over the legal actions (a model with a policy
             head: weights format 2); default 1.
@@ -306,6 +318,7 @@ class SearchConfig:
     net_horizon: int | None = DEFAULT_NET_HORIZON
     net: str | os.PathLike[str] | None = None
     solo_net: str | os.PathLike[str] | None = None
+    solo_rollout: str | None = DEFAULT_SOLO_ROLLOUT
     policy_temperature: float | None = 1.0
     c: float = 0.9
     puct: bool | None = None

@@ -41,7 +41,8 @@ def make_evaluator(config: SearchConfig) -> _core.LeafEvaluator:
         assert config.policy_temperature is not None, "SearchConfig sets the net leaf's"
         return _core.NetEvaluator(w, load_net(config.net), t, config.net_horizon,
                                   config.rollout == "heuristic", config.policy_temperature,
-                                  _solo_model(config))
+                                  _solo_model(config),
+                                  solo_heuristic=config.solo_rollout == "heuristic")
     if config.leaf == "rollout":
         assert config.horizon is not None, "SearchConfig sets the rollout leaf's horizon"
         return _core.RolloutEvaluator(w, t, config.rollout == "heuristic", config.horizon)
