@@ -204,6 +204,7 @@ def test_solo_rollouts_take_the_heuristic_policy_by_default():
     with pytest.raises(ValueError, match="solo_rollout is an option of leaf='net'"):
         SearchConfig(leaf="rollout", solo_rollout="random")
     assert SearchConfig(leaf="static").solo_rollout is None
+    assert SearchConfig(solo_rollout=None).solo_rollout == "heuristic"  # None: the default
 
 
 def test_a_solo_search_takes_puct_only_from_a_solo_models_policy(solo_data, tmp_path):

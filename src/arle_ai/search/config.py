@@ -149,7 +149,9 @@ def _check_net(c: SearchConfig) -> None:
         object.__setattr__(c, "net_horizon", None)
         object.__setattr__(c, "solo_rollout", None)
         return
-    if c.solo_rollout not in ROLLOUTS:
+    if c.solo_rollout is None:  # as rollout: None is the default
+        object.__setattr__(c, "solo_rollout", DEFAULT_SOLO_ROLLOUT)
+    elif c.solo_rollout not in ROLLOUTS:
         raise ValueError(f"solo_rollout must be one of {ROLLOUTS}, not {c.solo_rollout!r}")
     for name in ("net", "solo_net"):
         value = getattr(c, name)
