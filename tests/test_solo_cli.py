@@ -235,14 +235,17 @@ def test_impossible_solo_records_are_refused_by_name(change, message):
 
 def test_arle_edit_asks_the_solo_player_once_and_writes_a_solo_position(tmp_path):
     out = tmp_path / "e.json"
-    answers = "3\nFisherman, Grocer (winter)\n2\nstalls 2\n\n\nsheep 2\nfood 7\n" + "\n" * 8
+    answers = ("3\nFisherman, Grocer (winter)\nFisherman, Grocer\n2\nstalls 2\n\n\nsheep 2\n"
+               "food 7\n" + "\n" * 8)
     result = arle("edit", str(out), "--players", "1", "--seed", "4", input=answers)
     assert result.exit_code == 0, result.output
     assert "start player" not in result.output and "P1" not in result.output
     assert "your home board" in result.output
+    # a winter space in summer is the special action, which the solo game lacks (S4)
+    assert "no special action in the solo game" in result.output
     d = json.loads(out.read_text())
-    assert d["setup"]["players"] == 1 and d["occupied"] == {"fisherman": 0, "winter_grocer": 0}
-    assert (d["special_action_by"], d["workers_placed"], d["half_year"]) == (0, 2, 3)
+    assert d["setup"]["players"] == 1 and d["occupied"] == {"fisherman": 0, "summer_grocer": 0}
+    assert (d["special_action_by"], d["workers_placed"], d["half_year"]) == (None, 2, 3)
     p = d["players"][0]
     assert (p["home"]["stalls"], p["animals"]["sheep"], p["goods"]["food"]) == (2, 2, 7)
     again = arle("edit", str(out), input="\nP1 Fisherman\nback\n" + "\n" * 16)

@@ -115,6 +115,11 @@ def test_four_workers_a_half_year_all_the_solo_players():
 
 
 def test_the_solo_player_starts_every_half_year_even_after_the_special_action():
+    with patched_rules(SOLO_SPECIAL_ACTION=True):
+        _play_a_special_action_every_half_year()
+
+
+def _play_a_special_action_every_half_year() -> None:
     s = _solo(0)
     while not s.is_terminal():
         assert (s.start_player, s.current_player) == (0, 0)
@@ -136,7 +141,13 @@ def test_your_own_worker_blocks_its_space_for_the_rest_of_the_half_year():
         assert not s.is_legal(place("fisherman"))
         s.apply(PASS)
     assert s.half_year == 2
-    assert "fisherman" in _placeable(s)      # the special action in winter: free again
+    assert "fisherman" not in _placeable(s)  # a summer space: closed in winter (S4)
+    for _ in range(4):
+        s.apply(PASS)
+    while s.pending != "turn":
+        s.apply(s.legal_actions()[0])
+    assert s.half_year == 3
+    assert "fisherman" in _placeable(s)      # the next summer: free again
 
 
 def test_a_blocked_space_is_refused_and_the_state_kept():
@@ -148,7 +159,12 @@ def test_a_blocked_space_is_refused_and_the_state_kept():
     assert s == before
 
 
-def test_the_special_action_at_most_once_a_half_year():
+def test_with_the_switch_the_special_action_at_most_once_a_half_year():
+    with patched_rules(SOLO_SPECIAL_ACTION=True):
+        _special_action_once_a_half_year()
+
+
+def _special_action_once_a_half_year() -> None:
     s = _solo(0)
     assert {"peat_boatman", "potter", "wood_trader"} <= _placeable(s)
     s.apply(place("peat_boatman"))           # a winter space in summer: 3 peat
@@ -251,7 +267,7 @@ def test_a_solo_position_round_trips_and_names_its_player_count():
      "players: expected a list of 1 player for the solo game"),
     (lambda d: d["setup"].update(players=3), "setup.players: expected 1 .the solo game. or 2"),
     (lambda d: d.update(start_player=1), "start_player: the solo player .0. always starts"),
-    (lambda d: d.update(special_action_by=1), "special_action_by: a solo game allows null or 0"),
+    (lambda d: d.update(special_action_by=1), "special_action_by: a solo game allows null "),
     (lambda d: d.update(occupied={"fisherman": 1}, workers_placed=1),
      "occupied.fisherman: a solo game has player 0 only"),
     (lambda d: d.update(workers_placed=5), "workers_placed"),
@@ -289,18 +305,35 @@ def test_switch_solo_workers():
             pass
 
 
-def test_switch_no_special_action_in_solo():
-    with patched_rules(SOLO_SPECIAL_ACTION=False):
-        s = _solo(0)
-        assert not _placeable(s) & set(WINTER)
-        assert not s.is_legal(place("peat_boatman"))
-        two = arle_ai.new_game(0)
-        assert "peat_boatman" in _placeable(two)          # two players: unchanged
-        d = _solo(0).to_dict()
-        d.update(occupied={"peat_boatman": 0}, special_action_by=0, workers_placed=1)
-        del d["pending"]
-        with pytest.raises(PositionError, match="SOLO_SPECIAL_ACTION is off"):
-            arle_ai.GameState.from_dict(d)
+def test_no_special_action_in_solo_by_default():
+    # core.md 8.7: no source allows the special action in the solo game
+    assert rules.SOLO_SPECIAL_ACTION is False
+    s = _solo(0)
+    for half_year in range(1, 10):
+        other = set(WINTER if half_year & 1 else SUMMER)
+        for _ in range(4):
+            assert s.half_year == half_year
+            assert not _placeable(s) & other
+            assert not any(s.is_legal(place(space)) for space in other)
+            s.apply(PASS)
+        while s.pending != "turn" and not s.is_terminal():
+            s.apply(s.legal_actions()[0])
+    assert s.is_terminal()
+    before = _solo(0)
+    s = before.copy()
+    with pytest.raises(arle_ai.IllegalActionError):
+        s.apply(place("peat_boatman"))
+    assert s == before
+    two = arle_ai.new_game(0)
+    assert "peat_boatman" in _placeable(two)          # two players: unchanged
+    d = _solo(0).to_dict()
+    d.update(occupied={"peat_boatman": 0}, special_action_by=0, workers_placed=1)
+    del d["pending"]
+    with pytest.raises(PositionError, match="SOLO_SPECIAL_ACTION is off"):
+        arle_ai.GameState.from_dict(d)
+    with patched_rules(SOLO_SPECIAL_ACTION=True):       # the old reading, as a switch
+        assert {"peat_boatman", "potter", "wood_trader"} <= _placeable(_solo(0))
+        assert arle_ai.GameState.from_dict(d).special_action_by == 0
 
 
 def test_switch_own_workers_do_not_block_in_solo():

@@ -805,9 +805,12 @@ WORKERS_PER_PLAYER = 4  # placed alternately each half-year
 # pinned by a test (docs/rules-decisions.md, S1-S8; tests/rules/test_solo.py).
 # S2: workers placed per half-year, on the four month spaces, one after another.
 SOLO_WORKERS = 4
-# S4: a space of the other half-year (the special action) at most once per half-year, as in the
-# two-player game. False: never (philihp/fields-of-arle forbids it in solo, actions.md §7.4).
-SOLO_SPECIAL_ACTION = True
+# S4: no special action in the solo game: no worker may use a space of the other half-year
+# (core.md §8.7: philihp/fields-of-arle closes the other season's spaces whenever there is one
+# player; a strategy guide compiled from players' solo threads: "the cross-season special action
+# is gone"). True: at most once per half-year, as in the two-player game (an earlier reading
+# that no source supports).
+SOLO_SPECIAL_ACTION = False
 # S5: a space holding your worker is closed to your later workers of the half-year, as an
 # occupied space is in the two-player game. False: your own workers close nothing.
 SOLO_OWN_WORKERS_BLOCK = True
