@@ -211,9 +211,11 @@ def _rewrite(src, dst, change_meta=None, drop=(), **arrays) -> None:
 
 
 @pytest.mark.parametrize("change,words", [
+    ({"change_meta": {"format": "arle-value-net/4"}},
+     "weights format 'arle-value-net/4' is not one this version reads "
+     "(arle-value-net/1, arle-value-net/2, arle-value-net/3)"),
     ({"change_meta": {"format": "arle-value-net/3"}},
-     "weights format 'arle-value-net/3' is not one this version reads "
-     "(arle-value-net/1, arle-value-net/2)"),
+     "a arle-value-net/3 weights file needs meta 'trunk'"),
     ({"change_meta": {"format": "something-else"}}, "weights format 'something-else'"),
     ({"drop": ("wp",)}, "a arle-value-net/2 weights file without wp"),
     ({"drop": ("bp",)}, "without bp"),
@@ -236,7 +238,7 @@ def test_malformed_format_2_files_are_refused_by_name(tmp_path, change, words) -
 
 
 def test_every_format_this_version_reads_loads() -> None:
-    assert FORMATS == ("arle-value-net/1", "arle-value-net/2")
+    assert FORMATS == ("arle-value-net/1", "arle-value-net/2", "arle-value-net/3")
 
 
 # ---- the search with the policy's priors ----

@@ -118,13 +118,13 @@ def test_running_out_of_memory_is_named(tmp_path, datagen_file, monkeypatch):
 def test_malformed_visit_and_policy_tables_are_named(kind, change, words) -> None:
     """The root visits and the policy targets are tables of 3 positions here: each way of
     breaking one is named (and a well-formed one passes)."""
-    from arle_ai.learn import train
+    from arle_ai.learn import dataset
 
     data = {"visit_ptr": np.array([0, 1, 2, 3]), "visit_action": np.array([0, 2, 5]),
             "visit_count": np.array([1, 3, 4]),
             "policy_ptr": np.array([0, 1, 2, 3]), "policy_action": np.array([0, 2, 5]),
             "policy_prob": np.array([1.0, 1.0, 1.0]), "policy_mask": np.array([1, 0, 1])}
-    check = train._check_visits if kind == "visit" else train._check_targets
+    check = dataset._check_visits if kind == "visit" else dataset._check_targets
     check("d.npz", dict(data), 3)
     change(data)
     with pytest.raises(ValueError, match=words):

@@ -22,7 +22,10 @@ from arle_cli.common import IN_FILE, OUT_FILE, FiniteRange, fail, is_npz_with, s
 @click.option("-o", "--out", "weights", type=OUT_FILE, required=True,
               help="The weights file to write (.npz).")
 @click.option("--hidden", type=click.IntRange(1, 1024), default=64, show_default=True,
-              help="Hidden units of the perceptron's trunk (shared by the heads).")
+              help="Hidden units of each layer of the perceptron's trunk (shared by the "
+                   "heads).")
+@click.option("--layers", type=click.IntRange(1, 3), default=1, show_default=True,
+              help="Hidden layers of the trunk (more than one: a weights file of format 3).")
 @click.option("--epochs", type=click.IntRange(1, 100_000), default=30, show_default=True)
 @click.option("--batch", type=click.IntRange(1, 1_000_000), default=256, show_default=True,
               help="Positions per minibatch.")
@@ -47,7 +50,8 @@ from arle_cli.common import IN_FILE, OUT_FILE, FiniteRange, fail, is_npz_with, s
                    "no auxiliary head.")
 @click.option("--figures", type=OUT_FILE, default=None,
               help="Also write the training figures (the report) to this JSON file.")
-def train(data: tuple[str, ...], weights: str, hidden: int, epochs: int, batch: int, lr: float,
+def train(data: tuple[str, ...], weights: str, hidden: int, layers: int, epochs: int, batch: int,
+          lr: float,
           weight_decay: float, val_fraction: float, seed: int, target_blend: float,
           ignore: tuple[str, ...], policy_weight: float, aux_weight: float,
           figures: str | None) -> None:
@@ -63,7 +67,7 @@ def train(data: tuple[str, ...], weights: str, hidden: int, epochs: int, batch: 
     if os.path.exists(weights) and not is_npz_with(weights, *WEIGHT_ARRAYS, "meta"):
         fail(f"{weights} exists and is not a weights file: choose another -o")
     try:
-        config = TrainConfig(hidden=hidden, epochs=epochs, batch=batch, lr=lr,
+        config = TrainConfig(hidden=hidden, layers=layers, epochs=epochs, batch=batch, lr=lr,
                              weight_decay=weight_decay, val_fraction=val_fraction, seed=seed,
                              target_blend=target_blend, ignore=ignore,
                              policy_weight=policy_weight, aux_weight=aux_weight)

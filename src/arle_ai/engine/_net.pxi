@@ -2,15 +2,16 @@
 # from plain double arrays (no Python object, no numpy, no torch on the hot path).
 #
 #   x = features(state, me);  z = (x - mean) * inv_std
-#   h = relu(W1 z + b1)                                  (the trunk, shared by the heads)
+#   h = relu(W1 z + b1)                                  (the trunk, shared by the heads;
+#   h = relu(Wk h + bk), k = 2..layers                    more layers: weights format 3)
 #   y = W0 z + W2 h + b2      (value head; W0: a linear skip from the inputs)
 #   y[0] = me's predicted final VP margin;  y[1] = logit of me winning
 #   logit[a] = Wp[a] . h + bp[a] for each legal action id a   (policy head, optional)
 #   prior[a] = softmax over the legal actions of logit[a] / temperature
 #
 # The normalisation is folded into the first layer and the skip at load time (W' = W * inv_std,
-# b' = b - W' mean), and both are stored input-major so that zero features (most of the
-# one-hot slots) are skipped. The auxiliary heads of the weights file (final VP by scoring
+# b' = b - W' mean), and every layer is stored input-major so that zero inputs (most of the
+# one-hot slots, and the units a ReLU zeroed) are skipped. The auxiliary heads of the weights file (final VP by scoring
 # category) are not used by the search and stay in Python (arle_ai.search.net).
 #
 # Offers: ValueNet (the weights, checked and folded), NetEvaluator (the leaf evaluator: values
@@ -31,13 +32,19 @@ cdef enum:
     NET_OUT_WIN = 1
     NET_OUTPUTS = 2
     NET_HIDDEN_MAX = 1024
+    NET_LAYERS_MAX = 3      # hidden layers of the trunk
 
 cdef float NET_PRIOR_MIN = 1e-30    # the smallest prior the policy gives a legal action
 
 ctypedef struct Net:
     int nin
-    int nhid
-    double* w1t       # nin x nhid, normalisation folded in
+    int nhid          # units of the trunk's last layer (the heads' inputs)
+    int layers        # hidden layers, 1..NET_LAYERS_MAX
+    int nh1           # units of the first layer
+    int units[NET_LAYERS_MAX]     # units of each layer
+    double* wlt[NET_LAYERS_MAX]   # layer k >= 1: units[k-1] x units[k], input-major
+    double* bl[NET_LAYERS_MAX]    # layer k >= 1: units[k]
+    double* w1t       # nin x nh1, normalisation folded in
     double* w0t       # nin x NET_OUTPUTS, the linear skip, normalisation folded in
     double* b1        # nhid
     double* w2        # NET_OUTPUTS x nhid
@@ -48,12 +55,17 @@ ctypedef struct Net:
 
 
 cdef void net_trunk(Net* net, float* x, double* h, double* skip) noexcept nogil:
-    """h = the trunk's nhid units (after the ReLU) and skip = W0 z for the raw features x."""
-    cdef int i, j, nh = net.nhid
+    """h = the trunk's last layer's nhid units (after the ReLU) and skip = W0 z for the raw
+    features x."""
+    cdef int i, j, k, nh = net.nh1, nprev
     cdef double xi
     cdef double* row
+    cdef double a[NET_HIDDEN_MAX]
+    cdef double* cur = h if (net.layers - 1) % 2 == 0 else a   # layer i lands in h when
+    # layers - 1 - i is even, so that the last one does
+    cdef double* prev
     for j in range(nh):
-        h[j] = net.b1[j]
+        cur[j] = net.b1[j]
     for i in range(NET_OUTPUTS):
         skip[i] = 0.0
     for i in range(net.nin):
@@ -61,12 +73,29 @@ cdef void net_trunk(Net* net, float* x, double* h, double* skip) noexcept nogil:
         if xi != 0:
             row = net.w1t + i * nh
             for j in range(nh):
-                h[j] += xi * row[j]
+                cur[j] += xi * row[j]
             for j in range(NET_OUTPUTS):
                 skip[j] += xi * net.w0t[i * NET_OUTPUTS + j]
     for j in range(nh):
-        if h[j] < 0:
-            h[j] = 0.0
+        if cur[j] < 0:
+            cur[j] = 0.0
+    for k in range(1, net.layers):
+        # the next layer from the units of this one, a ReLU's zeros skipped
+        prev = cur
+        cur = h if (net.layers - 1 - k) % 2 == 0 else a
+        nprev = net.units[k - 1]
+        nh = net.units[k]
+        for j in range(nh):
+            cur[j] = net.bl[k][j]
+        for i in range(nprev):
+            xi = prev[i]
+            if xi != 0:
+                row = net.wlt[k] + i * nh
+                for j in range(nh):
+                    cur[j] += xi * row[j]
+        for j in range(nh):
+            if cur[j] < 0:
+                cur[j] = 0.0
 
 
 cdef void net_value_head(Net* net, double* h, double* skip, double* y) noexcept nogil:
@@ -170,15 +199,20 @@ cdef double solo_net_value(State* s, Net* net, Weights* w, double* margin0) noex
 cdef class ValueNet:
     """A value model in the core, built from plain arrays (see arle_ai.search.net for the file format):
     mean, inv_std (NUM_FEATURES), w0 (2 x NUM_FEATURES), w1 (hidden x NUM_FEATURES),
-    b1 (hidden), w2 (2 x hidden), b2 (2). Outputs: the player to decide's final VP margin and
-    the logit of their win. With wp (NUM_ACTIONS x hidden) and bp (NUM_ACTIONS), a policy head
-    on the same hidden units: the priors of the legal actions (``has_policy``)."""
+    b1 (hidden), w2 (2 x last hidden), b2 (2). Outputs: the player to decide's final VP margin
+    and the logit of their win. With wp (NUM_ACTIONS x last hidden) and bp (NUM_ACTIONS), a
+    policy head on the same hidden units: the priors of the legal actions (``has_policy``).
+    ``layers``: the trunk's further hidden layers, a sequence of (w, b), w (units x units of
+    the layer before), each after a ReLU (at most NET_LAYERS_MAX layers in all)."""
 
     cdef Net net
-    cdef readonly int hidden
+    cdef readonly int hidden       # units of the trunk's last layer
+    cdef readonly tuple trunk      # units of each hidden layer
     cdef readonly tuple params     # the arrays it was built from (for pickling and saving)
+    cdef readonly tuple layers     # the further layers' (w, b) it was built from
 
     def __cinit__(self):
+        cdef int k
         self.net.w1t = NULL
         self.net.w0t = NULL
         self.net.b1 = NULL
@@ -187,8 +221,13 @@ cdef class ValueNet:
         self.net.wp = NULL
         self.net.bp = NULL
         self.net.nact = 0
+        self.net.layers = 0
+        for k in range(NET_LAYERS_MAX):
+            self.net.wlt[k] = NULL
+            self.net.bl[k] = NULL
+        self.layers = ()
 
-    def __init__(self, mean, inv_std, w0, w1, b1, w2, b2, wp=None, bp=None):
+    def __init__(self, mean, inv_std, w0, w1, b1, w2, b2, wp=None, bp=None, layers=()):
         mean = _np.asarray(mean, dtype=_np.float64)
         inv_std = _np.asarray(inv_std, dtype=_np.float64)
         w0 = _np.asarray(w0, dtype=_np.float64)
@@ -199,12 +238,36 @@ cdef class ValueNet:
         nin = NUM_FEATURES
         if w1.ndim != 2 or w1.shape[1] != nin:
             raise ValueError(f"w1 must have shape (hidden, {nin}), not {w1.shape}")
-        nh = w1.shape[0]
-        if not 1 <= nh <= NET_HIDDEN_MAX:
-            raise ValueError(f"hidden units must be 1..{NET_HIDDEN_MAX}, not {nh}")
+        nh1 = w1.shape[0]
+        if not 1 <= nh1 <= NET_HIDDEN_MAX:
+            raise ValueError(f"hidden units must be 1..{NET_HIDDEN_MAX}, not {nh1}")
+        layers = tuple(layers) if layers is not None else ()
+        if len(layers) > NET_LAYERS_MAX - 1:
+            raise ValueError(f"a trunk has at most {NET_LAYERS_MAX} hidden layers, not "
+                             f"{len(layers) + 1}")
+        more = []
+        units = [nh1]
+        for k, layer in enumerate(layers, start=2):
+            if not isinstance(layer, (tuple, list)) or len(layer) != 2:
+                raise ValueError(f"layer {k} must be a pair (w, b)")
+            wk = _np.asarray(layer[0], dtype=_np.float64)
+            bk = _np.asarray(layer[1], dtype=_np.float64)
+            if wk.ndim != 2 or wk.shape[1] != units[len(units) - 1] or not 1 <= wk.shape[0] <= NET_HIDDEN_MAX:
+                raise ValueError(f"layer {k}'s w must have shape (units 1..{NET_HIDDEN_MAX}, "
+                                 f"{units[len(units) - 1]}), not {wk.shape}")
+            if bk.shape != (wk.shape[0],):
+                raise ValueError(f"layer {k}'s b must have shape ({wk.shape[0]},), not "
+                                 f"{bk.shape}")
+            for name, arr in (("w", wk), ("b", bk)):
+                if not _np.all(_np.abs(arr) <= NET_WEIGHT_MAX):
+                    raise ValueError(f"layer {k}'s {name} holds a value that is not finite or "
+                                     f"beyond {NET_WEIGHT_MAX:g} in size")
+            more.append((wk, bk))
+            units.append(wk.shape[0])
+        nh = units[len(units) - 1]
         for name, arr, shape in (("mean", mean, (nin,)), ("inv_std", inv_std, (nin,)),
                                  ("w0", w0, (NET_OUTPUTS, nin)),
-                                 ("b1", b1, (nh,)), ("w2", w2, (NET_OUTPUTS, nh)),
+                                 ("b1", b1, (nh1,)), ("w2", w2, (NET_OUTPUTS, nh)),
                                  ("b2", b2, (NET_OUTPUTS,))):
             if arr.shape != shape:
                 raise ValueError(f"{name} must have shape {shape}, not {arr.shape}")
@@ -240,31 +303,47 @@ cdef class ValueNet:
         w2c = _np.ascontiguousarray(w2)
         self._release()
         self.net.nin = nin
+        self.net.nh1 = nh1
         self.net.nhid = nh
+        self.net.layers = len(units)
         self.hidden = nh
-        self.net.w1t = <double*>malloc(nin * nh * sizeof(double))
+        self.trunk = tuple(units)
+        cdef int k2
+        for k2 in range(len(units)):
+            self.net.units[k2] = units[k2]
+        self.net.w1t = <double*>malloc(nin * nh1 * sizeof(double))
         self.net.w0t = <double*>malloc(nin * NET_OUTPUTS * sizeof(double))
-        self.net.b1 = <double*>malloc(nh * sizeof(double))
+        self.net.b1 = <double*>malloc(nh1 * sizeof(double))
         self.net.w2 = <double*>malloc(NET_OUTPUTS * nh * sizeof(double))
         self.net.b2 = <double*>malloc(NET_OUTPUTS * sizeof(double))
+        cdef bint ok = True
+        for k2 in range(1, len(units)):
+            self.net.wlt[k2] = <double*>malloc(units[k2 - 1] * units[k2] * sizeof(double))
+            self.net.bl[k2] = <double*>malloc(units[k2] * sizeof(double))
+            ok = ok and self.net.wlt[k2] != NULL and self.net.bl[k2] != NULL
         if wp is not None:
             self.net.wp = <double*>malloc(NUM_ACTIONS * nh * sizeof(double))
             self.net.bp = <double*>malloc(NUM_ACTIONS * sizeof(double))
-        if not (self.net.w1t and self.net.w0t and self.net.b1 and self.net.w2 and self.net.b2
-                and (wp is None or (self.net.wp and self.net.bp))):
+        if not (ok and self.net.w1t and self.net.w0t and self.net.b1 and self.net.w2
+                and self.net.b2 and (wp is None or (self.net.wp and self.net.bp))):
             self._release()
             raise MemoryError()
         cdef double[::1] v
         v = w1t.reshape(-1)
-        memcpy(self.net.w1t, &v[0], nin * nh * sizeof(double))
+        memcpy(self.net.w1t, &v[0], nin * nh1 * sizeof(double))
         v = w0t.reshape(-1)
         memcpy(self.net.w0t, &v[0], nin * NET_OUTPUTS * sizeof(double))
         v = _np.ascontiguousarray(b1f)
-        memcpy(self.net.b1, &v[0], nh * sizeof(double))
+        memcpy(self.net.b1, &v[0], nh1 * sizeof(double))
         v = w2c.reshape(-1)
         memcpy(self.net.w2, &v[0], NET_OUTPUTS * nh * sizeof(double))
         v = _np.ascontiguousarray(b2f)
         memcpy(self.net.b2, &v[0], NET_OUTPUTS * sizeof(double))
+        for k2 in range(1, len(units)):
+            v = _np.ascontiguousarray(more[k2 - 1][0].T).reshape(-1)   # input-major
+            memcpy(self.net.wlt[k2], &v[0], units[k2 - 1] * units[k2] * sizeof(double))
+            v = _np.ascontiguousarray(more[k2 - 1][1])
+            memcpy(self.net.bl[k2], &v[0], units[k2] * sizeof(double))
         if wp is not None:
             v = _np.ascontiguousarray(wp).reshape(-1)
             memcpy(self.net.wp, &v[0], NUM_ACTIONS * nh * sizeof(double))
@@ -274,9 +353,10 @@ cdef class ValueNet:
         self.params = (mean, inv_std, w0, w1, b1, w2, b2)
         if wp is not None:
             self.params += (wp, bp)
+        self.layers = tuple(more)
 
     def __reduce__(self):
-        return (ValueNet, self.params)
+        return (_value_net, (self.params, self.layers))
 
     @property
     def has_policy(self):
@@ -289,6 +369,13 @@ cdef class ValueNet:
             raise ValueError("this ValueNet holds no weights (made without ValueNet(...))")
 
     cdef void _release(self) noexcept:
+        cdef int k
+        for k in range(NET_LAYERS_MAX):
+            free(self.net.wlt[k])
+            free(self.net.bl[k])
+            self.net.wlt[k] = NULL
+            self.net.bl[k] = NULL
+        self.net.layers = 0
         free(self.net.w1t)
         free(self.net.w0t)
         free(self.net.b1)
@@ -353,6 +440,11 @@ cdef class ValueNet:
         write_features(&state.s, 0 if me < 0 else me, x)
         net_priors(&self.net, x, buf, n, temperature, out, NULL)
         return [(buf[i], float(out[i])) for i in range(n)]
+
+
+def _value_net(params, layers):
+    """A ValueNet from what ValueNet.__reduce__ kept (its arrays and further layers)."""
+    return ValueNet(*params, layers=layers)
 
 
 cdef class NetEvaluator(LeafEvaluator):

@@ -5,7 +5,8 @@ The model is a multilayer perceptron over ``GameState.features()`` (seen by the 
 decide), one trunk shared by its heads::
 
     z = (x - mean) * inv_std
-    h = relu(w1 @ z + b1)                   # the trunk
+    h = relu(w1 @ z + b1)                   # the trunk: one hidden layer, or more:
+    h = relu(wh2 @ h + bh2)                 #   format 3's further layers (wh3, bh3 after)
     y = w0 @ z + w2 @ h + b2                # value: y[0] final VP margin of the player to
                                             # decide, y[1] the logit of their win
     logit = wp @ h + bp                     # policy: one logit per action id; the priors are
@@ -25,7 +26,13 @@ the engine's), and how the model was trained. Formats (``meta["format"]``):
   ``wa``, ``ba``, one row per name of ``AUX_OUTPUTS``); ``meta`` adds ``num_actions`` and a
   digest of the action ids' meanings (``actions_digest``), which must match the engine's too.
 
-Any other format is refused by name (:class:`NetError`). ``arle train`` writes format 2.
+- ``arle-value-net/3``: format 2 with a deeper trunk: ``meta["trunk"]`` lists the units of
+  each hidden layer (2 or 3 layers), and the arrays ``wh2``, ``bh2`` (and ``wh3``, ``bh3``)
+  are the further layers (``wh2``: units x units of the layer before); the heads read the
+  last layer.
+
+Any other format is refused by name (:class:`NetError`). ``arle train`` writes format 2 for a
+trunk of one layer (the files of earlier versions) and format 3 for more.
 
 A *solo model* is trained on solo games (``arle datagen --players 1``) and says so in its
 meta (``"players": 1``): its value output ``y[0]`` is the player's final score (the solo
@@ -54,6 +61,7 @@ from arle_ai.engine import _core, rules
 from arle_ai.text import notation
 
 __all__ = ["WEIGHT_ARRAYS", "POLICY_ARRAYS", "AUX_ARRAYS", "AUX_OUTPUTS", "FORMATS",
+           "LAYER_ARRAYS", "MAX_LAYERS", "trunk_layers",
            "DEFAULT_WEIGHTS_FILE", "features_digest", "actions_digest", "save_weights",
            "load_weights", "load_net", "weights_digest", "default_net", "default_arrays",
            "DEFAULT_SOLO_WEIGHTS_FILE", "default_solo_net", "model_players",
@@ -63,6 +71,9 @@ __all__ = ["WEIGHT_ARRAYS", "POLICY_ARRAYS", "AUX_ARRAYS", "AUX_OUTPUTS", "FORMA
 WEIGHT_ARRAYS = ("mean", "inv_std", "w0", "w1", "b1", "w2", "b2")   # the value model
 POLICY_ARRAYS = ("wp", "bp")                                        # format 2's policy head
 AUX_ARRAYS = ("wa0", "wa", "ba")                                    # format 2, optional
+MAX_LAYERS = 3   # hidden layers of a trunk (the core's NET_LAYERS_MAX)
+# format 3's further hidden layers, the second and third: (w, b) of each
+LAYER_ARRAYS = tuple((f"wh{k}", f"bh{k}") for k in range(2, MAX_LAYERS + 1))
 # the auxiliary head's outputs: the final VP of each scoring category (score_breakdown), of
 # the player to decide ("me") and of the other ("opp")
 AUX_OUTPUTS = tuple(f"{side}.{category}" for side in ("me", "opp")
@@ -71,7 +82,8 @@ DEFAULT_WEIGHTS_FILE = "value_net.npz"
 DEFAULT_SOLO_WEIGHTS_FILE = "value_net_solo.npz"  # the solo model shipped (when it is)
 FORMAT_1 = "arle-value-net/1"
 FORMAT_2 = "arle-value-net/2"
-FORMATS = (FORMAT_1, FORMAT_2)   # the formats this version reads (save_weights: the last two)
+FORMAT_3 = "arle-value-net/3"
+FORMATS = (FORMAT_1, FORMAT_2, FORMAT_3)   # the formats this version reads (and writes)
 MAX_WEIGHTS_BYTES = 64 << 20  # a model of 1,024 hidden units and its policy head: ~4 MiB
 
 
@@ -94,9 +106,24 @@ def actions_digest() -> str:
     return hashlib.blake2b(text, digest_size=8).hexdigest()
 
 
+def trunk_layers(arrays: dict[str, Any]) -> int:
+    """How many hidden layers the trunk of `arrays` has (1 plus format 3's further ones)."""
+    layers = 1
+    for pair in LAYER_ARRAYS:
+        if not all(k in arrays for k in pair):
+            break
+        layers += 1
+    return layers
+
+
+def _layer_names(layers: int) -> tuple[str, ...]:
+    return tuple(k for pair in LAYER_ARRAYS[:layers - 1] for k in pair)
+
+
 def _array_names(arrays: dict[str, Any]) -> tuple[str, ...]:
-    """The weight arrays of a model in file order: the value model, then the heads it has."""
-    names: tuple[str, ...] = WEIGHT_ARRAYS
+    """The weight arrays of a model in file order: the value model, the trunk's further
+    layers, then the heads it has."""
+    names: tuple[str, ...] = WEIGHT_ARRAYS + _layer_names(trunk_layers(arrays))
     if all(k in arrays for k in POLICY_ARRAYS):
         names += POLICY_ARRAYS
         if all(k in arrays for k in AUX_ARRAYS):
@@ -106,13 +133,21 @@ def _array_names(arrays: dict[str, Any]) -> tuple[str, ...]:
 
 def save_weights(path: str | os.PathLike[str], arrays: dict[str, np.ndarray],
                  meta: dict[str, Any] | None = None) -> None:
-    """Write a weights file (compressed .npz; float32 arrays): format 2 when `arrays` has the
+    """Write a weights file (compressed .npz; float32 arrays): format 3 when `arrays` has
+    further hidden layers (``wh2``, ...; then the policy head too), format 2 when it has the
     policy head (and then the auxiliary head too if it has it), else format 1 (value only).
     NetError, nothing written, when the core would refuse the arrays (not finite as float32,
     too large)."""
     names = _array_names(arrays)
-    info = dict(meta or {}, format=FORMAT_2 if "wp" in names else FORMAT_1,
-                num_features=_core.NUM_FEATURES, features_digest=features_digest())
+    layers = trunk_layers(arrays)
+    if layers > 1 and "wp" not in names:
+        raise NetError(f"{path}: a trunk of {layers} layers needs the policy head (format 3)")
+    fmt = FORMAT_3 if layers > 1 else FORMAT_2 if "wp" in names else FORMAT_1
+    info = dict(meta or {}, format=fmt, num_features=_core.NUM_FEATURES,
+                features_digest=features_digest())
+    if layers > 1:
+        info["trunk"] = [int(np.shape(arrays["w1"])[0])] + [
+            int(np.shape(arrays[w])[0]) for w, _ in LAYER_ARRAYS[:layers - 1]]
     if "wp" in names:
         info.update(num_actions=_core.NUM_ACTIONS_PY, actions_digest=actions_digest(),
                     aux_outputs=list(AUX_OUTPUTS) if "wa" in names else [])
@@ -157,9 +192,25 @@ def load_weights(path: str | os.PathLike[str]) -> tuple[dict[str, np.ndarray], d
     if "wp" in arrays and meta.get("actions_digest") != actions_digest():
         raise NetError(f"{path}: its policy was trained on other action ids (digest "
                        f"{meta.get('actions_digest')!r}, the engine has {actions_digest()!r})")
+    if meta.get("format") == FORMAT_3:
+        _check_trunk(path, arrays, meta["trunk"])
     if "wa" in arrays:
         _check_aux(path, arrays)
     return arrays, meta
+
+
+def _check_trunk(path: str | os.PathLike[str], arrays: dict[str, np.ndarray],
+                 trunk: list[int]) -> None:
+    """NetError unless each hidden layer's arrays have the units ``meta["trunk"]`` lists."""
+    shapes: list[tuple[str, tuple[int, ...], tuple[int, ...]]] = [
+        ("w1", arrays["w1"].shape, (trunk[0], _core.NUM_FEATURES))]
+    for k, (w, b) in enumerate(LAYER_ARRAYS[:len(trunk) - 1], start=1):
+        shapes += [(w, arrays[w].shape, (trunk[k], trunk[k - 1])),
+                   (b, arrays[b].shape, (trunk[k],))]
+    for name, shape, want in shapes:
+        if shape != want:
+            raise NetError(f"{path}: {name} must have shape {want} for the trunk {trunk} "
+                           f"(meta 'trunk'), not {shape}")
 
 
 def _format_arrays(path: str | os.PathLike[str], meta: dict[str, Any],
@@ -171,7 +222,14 @@ def _format_arrays(path: str | os.PathLike[str], meta: dict[str, Any],
         raise NetError(f"{path}: weights format {fmt!r} is not one this version reads "
                        f"({', '.join(FORMATS)})")
     names: tuple[str, ...] = WEIGHT_ARRAYS
-    if fmt == FORMAT_2:
+    if fmt == FORMAT_3:
+        trunk = meta.get("trunk")
+        if (not isinstance(trunk, list) or not 2 <= len(trunk) <= MAX_LAYERS
+                or not all(isinstance(u, int) and not isinstance(u, bool) for u in trunk)):
+            raise NetError(f"{path}: a {fmt} weights file needs meta 'trunk', the units of "
+                           f"each of its 2..{MAX_LAYERS} hidden layers (has {trunk!r})")
+        names += _layer_names(len(trunk))
+    if fmt in (FORMAT_2, FORMAT_3):
         names += POLICY_ARRAYS
         if any(k in files for k in AUX_ARRAYS):
             names += AUX_ARRAYS
@@ -184,7 +242,9 @@ def _format_arrays(path: str | os.PathLike[str], meta: dict[str, Any],
 def _check_aux(path: str | os.PathLike[str], arrays: dict[str, np.ndarray]) -> None:
     """NetError unless the auxiliary head fits the trunk and holds finite numbers (the core
     never sees it, so its checks are here)."""
-    k, nin, nh = len(AUX_OUTPUTS), _core.NUM_FEATURES, arrays["w1"].shape[0]
+    layers = trunk_layers(arrays)
+    last = "w1" if layers == 1 else LAYER_ARRAYS[layers - 2][0]
+    k, nin, nh = len(AUX_OUTPUTS), _core.NUM_FEATURES, arrays[last].shape[0]
     for name, shape in (("wa0", (k, nin)), ("wa", (k, nh)), ("ba", (k,))):
         if arrays[name].shape != shape:
             raise NetError(f"{path}: {name} must have shape {shape}, not "
@@ -220,9 +280,11 @@ def load_net(path: str | os.PathLike[str] | None = None, players: int = 2) -> _c
 
 def _core_net(path: str | os.PathLike[str], arrays: dict[str, np.ndarray]) -> _core.ValueNet:
     """The core model of loaded arrays (NetError names what the core refuses)."""
-    policy = [arrays[k] for k in POLICY_ARRAYS if k in arrays]
+    mean, inv_std, w0, w1, b1, w2, b2 = (arrays[k] for k in WEIGHT_ARRAYS)
+    wp, bp = (arrays.get(k) for k in POLICY_ARRAYS)
+    layers = [(arrays[w], arrays[b]) for w, b in LAYER_ARRAYS[:trunk_layers(arrays) - 1]]
     try:
-        return _core.ValueNet(*(arrays[k] for k in WEIGHT_ARRAYS), *policy)
+        return _core.ValueNet(mean, inv_std, w0, w1, b1, w2, b2, wp, bp, layers=layers)
     except ValueError as exc:
         raise NetError(f"{path}: {exc}") from None
 
@@ -292,6 +354,8 @@ def reference_trunk(arrays: dict[str, np.ndarray], features: np.ndarray) -> np.n
     """The trunk's hidden units (n, hidden) for raw features (n, NUM_FEATURES), in numpy."""
     z = _inputs(arrays, features)
     h: np.ndarray = np.maximum(z @ _f64(arrays["w1"]).T + arrays["b1"], 0.0)
+    for w, b in LAYER_ARRAYS[:trunk_layers(arrays) - 1]:
+        h = np.maximum(h @ _f64(arrays[w]).T + arrays[b], 0.0)
     return h
 
 
