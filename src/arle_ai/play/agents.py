@@ -128,8 +128,12 @@ _MCTS_OPTIONS: dict[str, Callable[[str], Any]] = {
     "eval": _leaf, "net": str, "solo_net": str, "net_horizon": _net_horizon,
     "solo_rollout": str,
     "policy_temperature": float, "root": str, "noise_alpha": float, "noise_fraction": float,
-    "gumbel_k": int, "gumbel_scale": float}
+    "gumbel_k": int, "gumbel_scale": float, "margin_blend": float, "sigma": float}
 _OPTION_NAMES = {"time": "time_limit", "eval": "leaf", "root": "root_noise"}
+# options that set a field of the value's weights (heuristics.Weights), with their ranges:
+# the leaf value's share of the squashed margin (the rest: the win probability) and the
+# margin's squash scale in VP
+_WEIGHT_OPTIONS = {"margin_blend": (0.0, 1.0), "sigma": (0.5, 1000.0)}
 
 
 def mcts_spec(budget: Budget) -> str:
@@ -221,6 +225,13 @@ def agent_from_spec(spec: str, seed: int = 0) -> Agent:
             except ValueError:
                 raise ValueError(f"bad value {value!r} for {key!r} in {spec!r}") from None
     if kind == "mcts":
+        changes = {k: options.pop(k) for k in _WEIGHT_OPTIONS if k in options}
+        for key, value in changes.items():
+            lo, hi = _WEIGHT_OPTIONS[key]
+            if not lo <= value <= hi:   # NaN fails too
+                raise ValueError(f"{key}={value!r} in {spec!r} must be in {lo:g}..{hi:g}")
+        if changes:
+            options["weights"] = DEFAULT_WEIGHTS.with_(**changes)
         try:
             return MCTSAgent(seed=seed, **_spec_leaf(options))
         except ValueError as exc:  # an option out of its range (the MCTS checks name it)
