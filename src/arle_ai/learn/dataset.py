@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -148,12 +149,27 @@ def load_datasets(paths: list[str] | tuple[str, ...]) -> dict[str, np.ndarray]:
     are kept when every file has them."""
     if not paths:
         raise ValueError("no datagen file given")
-    datas = [load_data(p) for p in paths]
-    if len(datas) == 1:
-        return datas[0]
+    if len(paths) == 1:
+        return load_data(paths[0])
+    # the large per-position arrays are copied into arrays of the whole set file by file, so
+    # that a window of many files never holds them twice
+    heads = [_headers(p) for p in paths]
+    rows = [int(h["features"].shape[0]) for h in heads]
+    big = {k: np.empty((sum(rows), *heads[0][k].shape[1:]), dtype=heads[0][k].dtype)
+           for k in _LARGE if all(k in h and h[k].shape[1:] == heads[0][k].shape[1:]
+                                  for h in heads)}
+    datas = []
+    at = 0
+    for path, n in zip(paths, rows, strict=True):
+        d = load_data(path)
+        for k, whole in big.items():
+            whole[at:at + n] = d.pop(k)
+        at += n
+        datas.append(d)
     keys = [k for k in datas[0] if all(k in d for d in datas)]
     merged = {k: np.concatenate([d[k] for d in datas]) for k in keys
               if k not in ("game", "visit_ptr", "policy_ptr")}
+    merged.update(big)
     for ptr in ("visit_ptr", "policy_ptr"):
         if ptr in keys:
             offsets, base = [np.zeros(1, dtype=np.int64)], 0
@@ -171,6 +187,18 @@ def load_datasets(paths: list[str] | tuple[str, ...]) -> dict[str, np.ndarray]:
     merged["source"] = np.concatenate([np.full(len(d["game"]), i, dtype=np.int32)
                                        for i, d in enumerate(datas)])
     return merged
+
+
+_LARGE = ("features", "positions")   # the per-position arrays that dominate a set's memory
+_LEGAL_ROWS = 1 << 15   # positions whose legal actions are unpacked at a time
+
+
+def _headers(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The member headers of a datagen file (shapes and types, no data; ValueError names a
+    file that is not one)."""
+    with NpzArchive(path, ValueError, "datagen file") as z:
+        z.require(("features",))
+        return dict(z.headers)
 
 
 def split_by_source(data: dict[str, np.ndarray], val_fraction: float, seed: int) -> np.ndarray:
@@ -229,18 +257,23 @@ def policy_targets(data: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]
     :func:`policy_table` as a share of its position's total (float32). ValueError if a
     target's action is not legal in its position (data of another engine version)."""
     n = len(data["features"])
-    legal = np.zeros((n, NUM_ACTIONS), dtype=bool)
-    for i, row in enumerate(data["positions"]):
-        legal[i, _state(row).legal_actions()] = True
     ptr, act, cnt = policy_table(data)
     rows = np.repeat(np.arange(n), np.diff(ptr))
-    if len(act) and not legal[rows, act].all():
-        bad = int(rows[~legal[rows, act]][0])
-        raise ValueError(f"position {bad}: a visited action is not legal there (data of "
-                         f"another engine version?)")
+    packed = np.zeros((n, (NUM_ACTIONS + 7) // 8), dtype=np.uint8)
+    for lo in range(0, n, _LEGAL_ROWS):   # a chunk at a time: n x NUM_ACTIONS bools is large
+        hi = min(n, lo + _LEGAL_ROWS)
+        legal = np.zeros((hi - lo, NUM_ACTIONS), dtype=bool)
+        for i in range(lo, hi):
+            legal[i - lo, _state(data["positions"][i]).legal_actions()] = True
+        a, b = int(ptr[lo]), int(ptr[hi])
+        if b > a and not legal[rows[a:b] - lo, act[a:b]].all():
+            bad = int(rows[a:b][~legal[rows[a:b] - lo, act[a:b]]][0])
+            raise ValueError(f"position {bad}: a visited action is not legal there (data of "
+                             f"another engine version?)")
+        packed[lo:hi] = np.packbits(legal, axis=1)
     totals = np.add.reduceat(cnt, ptr[:-1]) if n else np.zeros(0)
     shares = (cnt / np.maximum(totals[rows], 1e-300)).astype(np.float32)
-    return np.packbits(legal, axis=1), shares
+    return packed, shares
 
 
 def final_breakdowns(data: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:

@@ -80,7 +80,8 @@ from arle_ai.search.net import (
     save_weights,
 )
 
-__all__ = ["TrainConfig", "TrainReport", "train", "train_files", "load_data", "load_datasets",
+__all__ = ["TrainConfig", "TrainReport", "train", "train_files", "feature_moments",
+           "load_data", "load_datasets",
            "split_games", "split_by_source", "ignored_slots", "policy_targets", "policy_table",
            "policy_mask", "final_breakdowns", "data_players", "check_values", "VALUE_BOUNDS"]
 
@@ -155,6 +156,28 @@ class TrainReport:
 
 
 # ---- training ----
+
+MOMENT_ROWS = 1 << 16   # rows of features converted to float64 at a time
+
+
+def feature_moments(x: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The mean and standard deviation of each feature over `rows` of `x`, in float64, a
+    chunk at a time (a window of millions of positions would not fit twice in memory as
+    float64). The sums run row after row into one accumulator, the order numpy's own
+    ``mean(axis=0)`` and ``std(axis=0)`` take, so the figures are theirs bit for bit."""
+    n = len(rows)
+    total = np.zeros(x.shape[1])
+    for start in range(0, n, MOMENT_ROWS):
+        chunk = x[rows[start:start + MOMENT_ROWS]].astype(np.float64)
+        total = np.add.reduce(np.concatenate([total[None], chunk]), axis=0)
+    mean: np.ndarray = total / max(n, 1)
+    squares = np.zeros(x.shape[1])
+    for start in range(0, n, MOMENT_ROWS):
+        dev = x[rows[start:start + MOMENT_ROWS]].astype(np.float64) - mean
+        squares = np.add.reduce(np.concatenate([squares[None], dev * dev]), axis=0)
+    std: np.ndarray = np.sqrt(squares / max(n, 1))
+    return mean, std
+
 
 def _targets(data: dict[str, np.ndarray], margin: np.ndarray, win: np.ndarray,
              blend: float) -> tuple[np.ndarray, np.ndarray]:
@@ -295,10 +318,7 @@ def train(data: dict[str, np.ndarray], config: TrainConfig = TrainConfig(),
     tr = ~val
     d = _Data(data, config, policy, aux, log)
     solo = d.seats == 1
-    x_tr = d.x[tr].astype(np.float64)
-    mean = x_tr.mean(axis=0)
-    std = x_tr.std(axis=0)
-    del x_tr
+    mean, std = feature_moments(d.x, np.flatnonzero(tr))
     inv_std = np.where(std > 1e-6, 1.0 / np.maximum(std, 1e-6), 0.0)
     dropped = ignored_slots(config.ignore)
     mean[dropped] = 0.0
