@@ -237,3 +237,54 @@ def test_rating_table_without_a_finite_fit_uses_a_prior():
         rating_table(results, prior=0.0)
     assert ratings_exist(results + [("c", "a", 0.5)])
     assert rating_table([]) == []
+
+
+# ---- the solo gate's paired test (issue 33) ----
+
+def test_student_t_tail_matches_the_tables() -> None:
+    from arle_ai.play.ratings import student_t_sf
+
+    # critical values of the t tables: P(T > t) for df degrees of freedom
+    for t, df, p in ((2.262, 9, 0.025), (1.833, 9, 0.05), (2.086, 20, 0.025),
+                     (1.697, 30, 0.05), (3.250, 9, 0.005), (6.314, 1, 0.05)):
+        assert abs(student_t_sf(t, df) - p) < 2e-4, (t, df)
+        assert abs(student_t_sf(-t, df) - (1 - p)) < 2e-4
+    assert student_t_sf(1.0, 1) == pytest.approx(0.25)   # Cauchy: 1/2 - atan(1)/pi
+    assert student_t_sf(0.0, 7) == pytest.approx(0.5)
+    assert student_t_sf(math.inf, 3) == 0.0 and student_t_sf(-math.inf, 3) == 1.0
+    with pytest.raises(ValueError, match="degrees of freedom"):
+        student_t_sf(1.0, 0)
+
+
+def test_paired_t_test_on_students_sleep_data() -> None:
+    from arle_ai.play.ratings import paired_t_test
+
+    # Student (1908) / Cushny and Peebles: extra sleep under two drugs, the same 10 patients;
+    # R's t.test(x, y, paired = TRUE, alternative = "greater"): t = 4.0621, df = 9,
+    # p-value = 0.001416, mean of the differences 1.58
+    drug2 = [1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4]
+    drug1 = [0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0]
+    r = paired_t_test(drug2, drug1, alpha=0.05)
+    assert r.n == 10 and r.mean == pytest.approx(1.58)
+    assert r.t == pytest.approx(4.0621, abs=1e-4) and r.p == pytest.approx(0.001416, abs=1e-6)
+    assert r.significant
+    # the other way round: no evidence that drug 1 is better
+    back = paired_t_test(drug1, drug2)
+    assert back.p == pytest.approx(1 - 0.001416, abs=1e-6) and not back.significant
+    # a stricter alpha than the p-value refuses
+    assert not paired_t_test(drug2, drug1, alpha=0.001).significant
+
+
+def test_paired_t_test_edge_cases() -> None:
+    from arle_ai.play.ratings import paired_t_test
+
+    assert paired_t_test([130, 125, 128], [128, 123, 126]).significant       # +2 each time
+    assert not paired_t_test([120, 120], [120, 120]).significant            # no difference
+    assert not paired_t_test([119, 118], [120, 119]).significant            # -1 each time
+    assert not paired_t_test([130.0], [100.0]).significant                  # one pair
+    with pytest.raises(ValueError, match="as many of each"):
+        paired_t_test([1, 2], [1])
+    with pytest.raises(ValueError, match="finite"):
+        paired_t_test([1, math.nan], [1, 2])
+    with pytest.raises(ValueError, match="alpha"):
+        paired_t_test([1, 2], [1, 2], alpha=1.5)

@@ -16,7 +16,7 @@ from statistics import NormalDist
 from typing import Any
 
 __all__ = ["elo_from_score", "elo_interval", "expected_score", "likelihood_of_superiority",
-           "mean_interval", "rating_table", "ratings_exist", "score_fraction", "score_variance",
+           "mean_interval", "paired_t_test", "PairedTest", "student_t_sf", "rating_table", "ratings_exist", "score_fraction", "score_variance",
            "sprt_bounds", "sprt_llr", "sprt_verdict", "wilson_interval"]
 
 
@@ -188,6 +188,119 @@ def mean_interval(values: Sequence[float], z: float = 1.96) -> tuple[float, floa
     var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
     half = z * math.sqrt(var / n)
     return (mean, mean - half, mean + half)
+
+
+def _betacf(a: float, b: float, x: float) -> float:
+    """The continued fraction of the regularised incomplete beta function (Lentz's method, as
+    in Numerical Recipes' betacf)."""
+    tiny, eps = 1e-300, 1e-15
+    qab, qap, qam = a + b, a + 1.0, a - 1.0
+    c, d = 1.0, 1.0 - qab * x / qap
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 1000):
+        m2 = 2 * m
+        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) > tiny else tiny
+        h *= d * c
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) > tiny else tiny
+        delta = d * c
+        h *= delta
+        if abs(delta - 1.0) < eps:
+            break
+    return h
+
+
+def _betainc(a: float, b: float, x: float) -> float:
+    """The regularised incomplete beta function I_x(a, b), 0 <= x <= 1."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+                     + a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1.0) / (a + b + 2.0):
+        return front * _betacf(a, b, x) / a
+    return 1.0 - front * _betacf(b, a, 1.0 - x) / b
+
+
+def student_t_sf(t: float, df: float) -> float:
+    """P(T > t) for Student's t distribution with `df` degrees of freedom."""
+    if not df > 0:
+        raise ValueError(f"degrees of freedom must be positive, not {df!r}")
+    if math.isnan(t):
+        return math.nan
+    if math.isinf(t):
+        return 0.0 if t > 0 else 1.0
+    tail = 0.5 * _betainc(df / 2.0, 0.5, df / (df + t * t))
+    return tail if t > 0 else 1.0 - tail
+
+
+class PairedTest(tuple[int, float, float, float, float, bool]):
+    """The result of :func:`paired_t_test`: ``(n, mean_difference, sd, t, p, significant)``."""
+
+    __slots__ = ()
+
+    @property
+    def n(self) -> int:
+        return self[0]
+
+    @property
+    def mean(self) -> float:
+        return self[1]
+
+    @property
+    def sd(self) -> float:
+        return self[2]
+
+    @property
+    def t(self) -> float:
+        return self[3]
+
+    @property
+    def p(self) -> float:
+        return self[4]
+
+    @property
+    def significant(self) -> bool:
+        return self[5]
+
+
+def paired_t_test(candidate: Sequence[float], best: Sequence[float],
+                  alpha: float = 0.05) -> PairedTest:
+    """The one-sided paired t-test of H0: mean(candidate - best) <= 0 against H1: > 0, on
+    scores paired by setup (the solo gate: both play the same setups). Significant when the
+    p-value is below `alpha`. Differences that are all equal give sd 0: t is +-inf (a
+    constant positive gain is significant, none or a loss never), and fewer than 2 pairs
+    are never significant."""
+    if len(candidate) != len(best):
+        raise ValueError(f"paired scores need as many of each: {len(candidate)} and "
+                         f"{len(best)}")
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be between 0 and 1, not {alpha!r}")
+    diffs = [float(a) - float(b) for a, b in zip(candidate, best, strict=True)]
+    if any(not math.isfinite(d) for d in diffs):
+        raise ValueError("paired scores must be finite numbers")
+    n = len(diffs)
+    if n < 2:
+        mean = diffs[0] if diffs else math.nan
+        return PairedTest((n, mean, math.nan, math.nan, math.nan, False))
+    mean = math.fsum(diffs) / n
+    sd = math.sqrt(math.fsum((d - mean) ** 2 for d in diffs) / (n - 1))
+    if sd == 0.0:
+        t = math.inf if mean > 0 else (-math.inf if mean < 0 else math.nan)
+        p = 0.0 if mean > 0 else 1.0
+    else:
+        t = mean / (sd / math.sqrt(n))
+        p = student_t_sf(t, n - 1)
+    return PairedTest((n, mean, sd, t, p, p < alpha))
 
 
 def _strongly_connected(agents: list[Any], gained: dict[Any, set[Any]]) -> bool:
