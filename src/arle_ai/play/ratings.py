@@ -16,8 +16,9 @@ from statistics import NormalDist
 from typing import Any
 
 __all__ = ["elo_from_score", "elo_interval", "expected_score", "likelihood_of_superiority",
-           "mean_interval", "paired_t_test", "PairedTest", "student_t_sf", "rating_table", "ratings_exist", "score_fraction", "score_variance",
-           "sprt_bounds", "sprt_llr", "sprt_verdict", "wilson_interval"]
+           "mean_interval", "paired_t_test", "PairedTest", "student_t_sf", "rating_table",
+           "ratings_exist", "score_fraction", "score_variance", "sprt_bounds", "sprt_llr",
+           "sprt_verdict", "wilson_interval"]
 
 
 def _z(confidence: float) -> float:
