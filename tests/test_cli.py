@@ -294,7 +294,7 @@ def test_ply_bad_uses_exit_2(tmp_path, record_file):
 
 def test_show_moves_lists_the_legal_moves_as_play_numbers_them(record_file):
     from arle_ai.text import decisions
-    from arle_cli.play_cmd import parse_choice
+    from arle_ai.text.answers import parse_choice
 
     rec = load_record(record_file)
     state = rec.state_at(7)
@@ -310,7 +310,7 @@ def test_show_moves_lists_the_legal_moves_as_play_numbers_them(record_file):
 
 
 def test_an_option_may_be_typed_without_its_first_word():
-    from arle_cli.play_cmd import parse_choice
+    from arle_ai.text.answers import parse_choice
 
     state = arle_ai.new_game(seed=2)
     state.apply(state.parse_action("place summer_grocer"))  # the Grocer asks: which good?

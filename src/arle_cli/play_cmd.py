@@ -19,7 +19,6 @@ finished game is saved with its scores.
 
 from __future__ import annotations
 
-import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,7 +34,8 @@ from arle_ai.formats.records import GameRecord
 from arle_ai.play.agents import Agent, AgentError, MCTSAgent, choose_action, mcts_spec
 from arle_ai.play.why import explain_ranking
 from arle_ai.search.config import HINT_BUDGET, PLAY_AI_BUDGET, Budget, SearchConfig
-from arle_ai.text import decisions, names
+from arle_ai.text import decisions
+from arle_ai.text.answers import PLACE, parse_choice
 from arle_ai.text.display import columns, describe_wide
 from arle_ai.text.narration import Narrator
 from arle_cli.common import (
@@ -57,8 +57,6 @@ from arle_cli.common import (
 )
 from arle_cli.suggest_cmd import format_report
 
-MENU_NUMBER = re.compile(r"[+-]?[0-9]+")
-PLACE = "place "
 HUMAN = "human"
 HINT_TOP = 3
 HELP_TEXT = (
@@ -150,59 +148,6 @@ def _read_line(prompt: str) -> str:
     except click.Abort as exc:  # end of input or Ctrl-C (click keeps which as the context)
         click.echo()
         raise QuitGame(isinstance(exc.__context__, KeyboardInterrupt)) from None
-
-
-def parse_choice(state: arle_ai.GameState, text: str) -> int:
-    """The legal action the human means by ``text``: a menu number (1..n, ASCII digits) or a
-    move in notation or with printed names. IllegalActionError names what is wrong."""
-    legal = state.legal_actions()
-    t = text.strip()
-    if MENU_NUMBER.fullmatch(t):  # ASCII digits only: int() also takes '٣', str.isdigit '²'
-        digits = t.lstrip("+-").lstrip("0")
-        if len(digits) <= len(str(len(legal))) and 1 <= int(t) <= len(legal):
-            return legal[int(t) - 1]
-        shown = t if len(t) <= 12 else t[:12] + "..."
-        raise IllegalActionError(f"there is no move {shown}")
-    try:
-        return state.parse_action(t)
-    except IllegalActionError:
-        if state.pending != "turn":
-            named = _option_without_verb(state, t)
-            if named is not None:
-                return named
-            raise
-        if not t.lower().startswith(PLACE):
-            try:  # a space name alone, as the turn menu shows it
-                return state.parse_action(PLACE + t)
-            except IllegalActionError:
-                pass
-        taken = _taken_space(state, t)
-        if taken:
-            raise IllegalActionError(taken) from None
-        raise
-
-
-def _option_without_verb(state: arle_ai.GameState, text: str) -> int | None:
-    """The one option of the decision's menu whose label, less its first word, is ``text``
-    (``timber`` for ``good timber``, ``sheep`` for ``animal sheep``; any case); None when
-    none or several are."""
-    want = " ".join(text.split()).casefold()
-    hits = [o.action for o in decisions.menu(state)
-            if o.label.partition(" ")[2].casefold() == want]
-    return hits[0] if len(hits) == 1 else None
-
-
-def _taken_space(state: arle_ai.GameState, text: str) -> str:
-    """Why ``text`` (a space name, ``place`` optional) cannot be played when it names a space
-    that holds a worker: ``'the Fisherman is taken (P1's worker is on it)'``; else ``''``."""
-    name = text[len(PLACE):] if text.lower().startswith(PLACE) else text
-    occupied = state.to_dict()["occupied"]
-    for _, key in names.matches(name, ("space",)):
-        if key in occupied:
-            whose = "your" if state.players == 1 else f"P{occupied[key]}'s"
-            return (f"the {names.space(key, qualified=True)} is taken "
-                    f"({whose} worker is on it)")
-    return ""
 
 
 def _human_turn(session: Session, seed: int, hint: Budget) -> None:

@@ -1,7 +1,8 @@
 """A player's answer to the pending decision: the legal action id a text names
-(:func:`parse_action`), and the error for one that is not legal now (:func:`illegal_action`,
-what :meth:`GameState.apply` raises), in printed names with the question asked and the legal
-moves.
+(:func:`parse_action`), what a person types at a menu (:func:`parse_choice`: a menu number,
+the move, a space's name alone, an option without its first word), and the error for one that
+is not legal now (:func:`illegal_action`, what :meth:`GameState.apply` raises), in printed
+names with the question asked and the legal moves.
 
 It builds on :mod:`arle_ai.text.notation` (the texts of ids) and :mod:`arle_ai.text.decisions`
 (the question); the public face installs both functions into the core
@@ -16,6 +17,8 @@ It builds on :mod:`arle_ai.text.notation` (the texts of ids) and :mod:`arle_ai.t
 Traceback (most recent call last):
 ...
 arle_ai.base.errors.IllegalActionError: cannot play 'place mill': not an action text ...
+>>> parse_choice(s, "2") == parse_choice(s, "fisherman") == parse_action(s, "place fisherman")
+True
 """
 
 from __future__ import annotations
@@ -25,13 +28,17 @@ from typing import TYPE_CHECKING
 
 from arle_ai.base.errors import IllegalActionError
 from arle_ai.engine.rules import NUM_ACTIONS
-from arle_ai.text.decisions import question
+from arle_ai.text import names
+from arle_ai.text.decisions import menu, question
 from arle_ai.text.notation import action_label, find_action, normalise
 
 if TYPE_CHECKING:  # pragma: no cover
     from arle_ai.engine._core import GameState
 
-__all__ = ["parse_action", "illegal_action"]
+__all__ = ["parse_action", "parse_choice", "illegal_action"]
+
+MENU_NUMBER = re.compile(r"[+-]?[0-9]+")  # ASCII digits: int() also takes '٣', isdigit '²'
+PLACE = "place "
 
 
 def _failure(state: GameState, text: object, legal: list[int], why: str) -> IllegalActionError:
@@ -91,3 +98,59 @@ def illegal_action(state: GameState, a: object) -> IllegalActionError:
     if not 0 <= a < NUM_ACTIONS:
         return _failure(state, a, legal, f"{a} is not an action id (0..{NUM_ACTIONS - 1})")
     return _failure(state, a, legal, f"action {a} ({action_label(state, a)!r}) is not legal now")
+
+
+def parse_choice(state: GameState, text: str) -> int:
+    """The legal action a person means by ``text`` at the menu of the pending decision
+    (:func:`arle_ai.text.decisions.menu`): its number (1..n, ASCII digits), the move in
+    notation or with printed names (:func:`parse_action`), a space's name alone when placing a
+    worker (``Fisherman``), or an option less its first word (``timber`` for ``good timber``).
+    IllegalActionError names what is wrong: a number off the menu, a space that holds a
+    worker (``the Fisherman is taken (P0's worker is on it)``), or parse_action's reason."""
+    legal = state.legal_actions()
+    t = text.strip()
+    if MENU_NUMBER.fullmatch(t):
+        digits = t.lstrip("+-").lstrip("0")
+        if len(digits) <= len(str(len(legal))) and 1 <= int(t) <= len(legal):
+            return legal[int(t) - 1]
+        shown = t if len(t) <= 12 else t[:12] + "..."
+        raise IllegalActionError(f"there is no move {shown}")
+    try:
+        return parse_action(state, t)
+    except IllegalActionError:
+        if state.pending != "turn":
+            named = _option_without_verb(state, t)
+            if named is not None:
+                return named
+            raise
+        if not t.lower().startswith(PLACE):
+            try:  # a space name alone, as the turn menu shows it
+                return parse_action(state, PLACE + t)
+            except IllegalActionError:
+                pass
+        taken = _taken_space(state, t)
+        if taken:
+            raise IllegalActionError(taken) from None
+        raise
+
+
+def _option_without_verb(state: GameState, text: str) -> int | None:
+    """The one option of the decision's menu whose label, less its first word, is ``text``
+    (``timber`` for ``good timber``, ``sheep`` for ``animal sheep``; any case); None when
+    none or several are."""
+    want = " ".join(text.split()).casefold()
+    hits = [o.action for o in menu(state) if o.label.partition(" ")[2].casefold() == want]
+    return hits[0] if len(hits) == 1 else None
+
+
+def _taken_space(state: GameState, text: str) -> str:
+    """Why ``text`` (a space name, ``place`` optional) cannot be played when it names a space
+    that holds a worker: ``'the Fisherman is taken (P1's worker is on it)'``; else ``''``."""
+    name = text[len(PLACE):] if text.lower().startswith(PLACE) else text
+    occupied = state.to_dict()["occupied"]
+    for _, key in names.matches(name, ("space",)):
+        if key in occupied:
+            whose = "your" if state.players == 1 else f"P{occupied[key]}'s"
+            return (f"the {names.space(key, qualified=True)} is taken "
+                    f"({whose} worker is on it)")
+    return ""
