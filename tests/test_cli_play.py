@@ -285,6 +285,26 @@ def test_play_from_a_record_at_an_earlier_ply_to_a_new_file(tmp_path):
     assert load_record(out).moves()[0] == "place fisherman"  # the original is untouched
 
 
+def test_resuming_before_the_end_drops_the_variations_tried_after_it(tmp_path):
+    # a variation after the cut was written where it no longer branches: unreadable
+    from arle_ai.formats.records import GameRecord, Variation
+
+    rec = GameRecord.new(seed=1)
+    for _ in range(6):
+        rec.push(rec.final_state().legal_actions()[0])
+    early, late = (next(a for a in rec.state_at(p).legal_actions() if a != rec.actions[p])
+                   for p in (1, 4))
+    rec.variations += [Variation(None, 1, [early]), Variation(None, 4, [late])]
+    path = tmp_path / "tried.json"
+    rec.save(path)
+    result = CliRunner().invoke(cli, ["play", str(path), "--ply", "3", "--overwrite", "--ai",
+                                      "random"], input="quit\n")
+    assert result.exit_code == 0, result.output
+    saved = load_record(path)
+    assert saved.actions[:3] == rec.actions[:3] and saved.line(0) == [rec.actions[0], early]
+    assert len(saved.variations) == 1
+
+
 def test_play_ply_errors(tmp_path):
     _, out = play(tmp_path, "--ai", "random", input="2\nquit\n")
     n = len(load_record(out).actions)

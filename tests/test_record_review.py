@@ -155,3 +155,19 @@ def test_taking_moves_back_drops_their_review(reviewed):
     kept = [d["ply"] for d in rec.to_dict()["review"]["decisions"]]
     assert kept == [p for p in plies if p <= len(rec.actions)]
     roundtrip(rec)
+
+
+def test_cutting_a_record_drops_the_variations_that_follow_the_moves_cut(reviewed):
+    rec = roundtrip(reviewed[0])
+    rec.variations.append(Variation(None, 2, [other_move(rec, rec.actions, 2)]))  # kept
+    rec.variations.append(Variation(None, 8, [other_move(rec, rec.actions, 8)]))  # after the cut
+    rec.variations.append(Variation(1, 9, [other_move(rec, rec.line(1), 9)]))  # from one cut
+    rec.variations.append(Variation(0, 3, [other_move(rec, rec.line(0), 3)]))  # from one kept
+    kept = [rec.line(0), rec.line(3)]
+    rec.cut(6)
+    assert len(rec.actions) == 6 and [v.parent for v in rec.variations] == [None, 0]
+    assert [rec.line(0), rec.line(1)] == kept
+    again = roundtrip(rec)  # written where they branch, so read back (the moves cut are gone)
+    assert again.actions == rec.actions and [again.line(0), again.line(1)] == kept
+    with pytest.raises(IndexError, match="outside 0..6"):
+        rec.cut(7)

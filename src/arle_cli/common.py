@@ -337,7 +337,7 @@ def cut_record(record: GameRecord, ply: int, path: str) -> None:
     """Cut ``record`` (read from ``path``) back to its first ``ply`` decisions, or fail."""
     if not 0 <= ply <= len(record.actions):
         fail(f"--ply {ply} is outside 0..{len(record.actions)}, the decisions of {path}")
-    del record.actions[ply:]
+    record.cut(ply)
 
 
 def position_argument(path: str | None, ply: int | None = None) -> arle_ai.GameState:

@@ -143,6 +143,22 @@ class GameRecord:
             raise IndexError("pop from a record with no decisions")
         return self.actions.pop()
 
+    def cut(self, ply: int) -> None:
+        """Keep the first ``ply`` decisions only (IndexError beyond them). A variation that
+        branches after them goes too, with the variations branching from it: it follows
+        moves no longer played. The others keep their places (their indexes renumbered)."""
+        if not 0 <= ply <= len(self.actions):
+            raise IndexError(f"ply {ply} is outside 0..{len(self.actions)}")
+        kept: dict[int, int] = {}  # a kept variation's index -> its new index
+        variations = []
+        for i, v in enumerate(self.variations):
+            if v.parent is None and v.ply <= ply or v.parent in kept:
+                kept[i] = len(variations)
+                parent = None if v.parent is None else kept[v.parent]
+                variations.append(Variation(parent, v.ply, list(v.actions)))
+        del self.actions[ply:]
+        self.variations = variations
+
     def moves(self) -> list[str]:
         """Every decision in notation, each written in the position where it was taken."""
         out = []
