@@ -150,7 +150,7 @@ class GameRecord:
         if not 0 <= ply <= len(self.actions):
             raise IndexError(f"ply {ply} is outside 0..{len(self.actions)}")
         kept: dict[int, int] = {}  # a kept variation's index -> its new index
-        variations = []
+        variations: list[Variation] = []
         for i, v in enumerate(self.variations):
             if v.parent is None and v.ply <= ply or v.parent in kept:
                 kept[i] = len(variations)

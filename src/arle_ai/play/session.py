@@ -1,0 +1,331 @@
+"""One game in progress, for any front end (``arle play``, the web app): a tree of variations
+with a cursor, serialised as a game record.
+
+A session is a start position and a tree of decisions, as an analysis board keeps them: a
+move tried from an earlier decision starts a variation beside the moves already there
+instead of replacing them, so nothing taken back is lost. The position shown is the one
+after the first ``cursor`` decisions of the *line*, one path from the start through the tree
+(the last one chosen, on to its end): undo and redo move the cursor along it, and a move
+played at the cursor follows the line when it is the line's next move and branches off it
+otherwise. Every node keeps its position and what its move did
+(:func:`arle_ai.text.effects.apply`'s steps, which both front ends tell), so a move costs one
+``apply``; the AI's choice is attached to the move it made and each hint to the decision it
+answers (kept while the session lives: a record keeps the moves, the variations and the
+review).
+
+Undo takes back the last decision a person at the keyboard made (a ``human`` seat's), with
+the AI's replies after it; redo is its inverse, on to the next such decision of the line.
+Why this rule: a turn of Fields of Arle is many decisions (a worker placed, then a good, a
+building, a payment, one more exchange), and the one a player regrets is mostly the last;
+undoing the whole turn would make them make again the choices they were happy with, while a
+few undos still take back a whole turn. The line, redo and goto step by decision too, so undo
+is redo's exact inverse. (The engine makes a decision with one choice itself: every decision
+a seat is asked is a choice.) With nobody at the keyboard (the AI on every seat) a step is one
+decision; with no decision of a person before the cursor, undo goes to the start.
+
+>>> from arle_ai.play.session import Session
+>>> game = Session.new(seed=0, seats=["human", "human"])
+>>> for move in ("place fisherman", "place woodcutter"):
+...     node = game.play(move)
+>>> game.undo()
+>>> game.cursor, game.state.current_player  # P1's woodcutter taken back
+(1, 1)
+>>> node = game.play("place colonist")
+>>> saved = game.record().to_dict()
+>>> saved["moves"]
+['place fisherman', 'place colonist']
+>>> saved["variations"]
+[{'parent': None, 'ply': 1, 'moves': ['place woodcutter']}]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from arle_ai.engine import _core
+from arle_ai.formats.records import GameRecord, Variation, default_names, record_game
+from arle_ai.search.result import SearchResult
+from arle_ai.text import effects
+
+__all__ = ["AI", "AIChoice", "HUMAN", "Node", "SEAT_KINDS", "Session", "check_seats"]
+
+HUMAN, AI = "human", "ai"
+SEAT_KINDS = (HUMAN, AI)  # who plays a seat: a person at the keyboard, or the AI
+
+
+@dataclass(frozen=True)
+class AIChoice:
+    """How the AI chose a move: its agent (the spec) and the seconds it took."""
+
+    agent: str
+    seconds: float
+
+
+@dataclass
+class Node:
+    """A position of the tree: the move that led to it (None at the start) and what that move
+    did, its parent, the moves tried from it (the first is its main continuation), how the AI
+    chose the move when it did, and the hints asked here (the decision they answer)."""
+
+    action: int | None
+    parent: int | None
+    depth: int
+    state: _core.GameState
+    steps: list[effects.Step] = field(default_factory=list)
+    children: list[int] = field(default_factory=list)
+    ai: AIChoice | None = None
+    hints: list[SearchResult] = field(default_factory=list)
+
+
+def check_seats(value: Any, players: int = 2) -> list[str]:
+    """``value`` as the seats of a game of ``players``: one of :data:`SEAT_KINDS` each (the
+    AI may play every seat); ValueError naming what is wrong."""
+    if (not isinstance(value, list | tuple) or len(value) != players
+            or not all(isinstance(v, str) and v in SEAT_KINDS for v in value)):
+        shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:60] + "..."
+        if players == 1:
+            raise ValueError(f"seats of a solo game must be one of {list(SEAT_KINDS)}, e.g. "
+                             f"[\"human\"], not {shown}")
+        raise ValueError(f"seats must be two of {list(SEAT_KINDS)}, e.g. [\"human\", \"ai\"], "
+                         f"not {shown}")
+    return list(value)
+
+
+class Session:
+    """One game in progress (see the module's docstring): ``players`` names its seats as a
+    record does, ``seats`` says who plays them (``human`` or ``ai``), ``setup`` is the
+    record's (None: a position written out in full) and ``meta`` its free-form facts."""
+
+    def __init__(self, start: _core.GameState, setup: dict[str, Any] | None = None,
+                 players: Sequence[str] | None = None, seats: Sequence[str] | None = None,
+                 meta: dict[str, Any] | None = None) -> None:
+        count = start.players
+        self.start = start.copy()
+        self.setup = None if setup is None else dict(setup)
+        self.players = default_names(count) if players is None else list(players)
+        if len(self.players) != count:
+            raise ValueError(f"players: {len(self.players)} names for a game of {count} "
+                             f"player{'s' if count > 1 else ''}")
+        self.seats = check_seats([HUMAN, AI][:count] if seats is None else seats, count)
+        self.meta = dict(meta or {})
+        self.nodes = [Node(None, None, 0, start.copy())]
+        self.line: list[int] = []  # node ids after the start, in order
+        self.cursor = 0
+        # the review of a line, as a record keeps it, and the node ids of the line reviewed
+        self.review: dict[str, Any] | None = None
+        self.reviewed: list[int] = []
+
+    @classmethod
+    def new(cls, seed: int = 0, variant: str = "standard", players: int = 2,
+            seats: Sequence[str] | None = None) -> Session:
+        """A new game from the setup ``(seed, variant)`` of ``players`` (1: the solo game)."""
+        return cls.from_record(GameRecord.new(seed, variant, players=default_names(players)),
+                               seats=seats)
+
+    @classmethod
+    def from_record(cls, record: GameRecord, seats: Sequence[str] | None = None,
+                    meta: dict[str, Any] | None = None) -> Session:
+        """The record's game with its variations and its review, the cursor at the end of its
+        moves; ``meta`` replaces the record's own when given."""
+        game = cls(record.start, setup=record.setup, players=record.players, seats=seats,
+                   meta=record.meta if meta is None else meta)
+        game.line = game._walk(record.actions)
+        for i in range(len(record.variations)):
+            game._walk(record.line(i))
+        game.cursor = len(game.line)
+        if record.review is not None and record.review.get("decisions"):
+            game.keep_review(record.review)
+        return game
+
+    # ---- the tree ----
+
+    def _child(self, node: int, action: int, ai: AIChoice | None = None) -> int:
+        """The child of ``node`` reached by ``action``, added when it is new (a variation
+        when the node has children already); IllegalActionError, nothing changed, if the
+        action is not legal there."""
+        parent = self.nodes[node]
+        for c in parent.children:
+            if self.nodes[c].action == action:
+                if ai is not None:
+                    self.nodes[c].ai = ai
+                return c
+        after = parent.state.copy()
+        steps = effects.apply(after, action)  # IllegalActionError: nothing changed
+        self.nodes.append(Node(action, node, parent.depth + 1, after, steps, ai=ai))
+        parent.children.append(len(self.nodes) - 1)
+        return len(self.nodes) - 1
+
+    def _walk(self, actions: Sequence[int]) -> list[int]:
+        """The node ids of ``actions`` played from the start (added where new)."""
+        ids, node = [], 0
+        for a in actions:
+            node = self._child(node, a)
+            ids.append(node)
+        return ids
+
+    def continuation(self, node: int) -> list[int]:
+        """The main continuation after ``node``: its first child, that one's, and so on."""
+        out = []
+        while self.nodes[node].children:
+            node = self.nodes[node].children[0]
+            out.append(node)
+        return out
+
+    def path(self, node: int) -> list[int]:
+        """The node ids from the start to ``node`` (the start itself left out)."""
+        out = []
+        while node != 0:
+            out.append(node)
+            parent = self.nodes[node].parent
+            assert parent is not None  # only the start has none
+            node = parent
+        return out[::-1]
+
+    def before(self, node: int) -> _core.GameState:
+        """The position in which ``node``'s move was played (its parent's; do not change it)."""
+        parent = self.nodes[node].parent
+        if parent is None:
+            raise ValueError("the start of the game follows no move")
+        return self.nodes[parent].state
+
+    # ---- the line and the cursor ----
+
+    @property
+    def actions(self) -> list[int]:
+        """The decisions of the line."""
+        return [self._action(n) for n in self.line]
+
+    @property
+    def played(self) -> list[int]:
+        """The decisions of the line up to the cursor: the game as it stands."""
+        return [self._action(n) for n in self.line[:self.cursor]]
+
+    def _action(self, node: int) -> int:
+        action = self.nodes[node].action
+        assert action is not None  # only the start has none
+        return action
+
+    @property
+    def node(self) -> int:
+        """The node shown (after ``cursor`` decisions of the line)."""
+        return self.line[self.cursor - 1] if self.cursor else 0
+
+    @property
+    def state(self) -> _core.GameState:
+        """The position shown (after ``cursor`` decisions); do not change it."""
+        return self.nodes[self.node].state
+
+    def play(self, move: int | str, ai: AIChoice | None = None) -> int:
+        """Play ``move`` (an action id, or its text in notation or printed names) at the
+        cursor and return its node: on along the line when it is the line's next move, else
+        into the variation it starts (or had started before), the line then following that
+        variation. ``ai`` says how the AI chose it. IllegalActionError (a ValueError), nothing
+        changed, when it is not legal there."""
+        action = self.state.parse_action(move)
+        if self.cursor < len(self.line) and self.nodes[self.line[self.cursor]].action == action:
+            child = self.line[self.cursor]
+            if ai is not None:
+                self.nodes[child].ai = ai
+        else:
+            child = self._child(self.node, action, ai)
+            self.line = self.line[:self.cursor] + [child] + self.continuation(child)
+        self.cursor += 1
+        return child
+
+    def goto(self, ply: int) -> None:
+        """Show the position after ``ply`` decisions of the line (ValueError beyond it)."""
+        if not 0 <= ply <= len(self.line):
+            raise ValueError(f"ply {ply} is outside 0..{len(self.line)}, the decisions of "
+                             f"this game")
+        self.cursor = ply
+
+    def goto_node(self, node: int) -> None:
+        """Show ``node``, the line then running through it (on its main continuation)."""
+        if not 0 <= node < len(self.nodes):
+            raise ValueError(f"node {node} is outside 0..{len(self.nodes) - 1}, the positions "
+                             f"of this game")
+        path = self.path(node)
+        if self.line[:len(path)] != path:
+            self.line = path + self.continuation(node)
+        self.cursor = len(path)
+
+    def human_at(self, ply: int) -> bool:
+        """Whether a person at the keyboard decides after the first ``ply`` decisions of the
+        line (a ``human`` seat is to move)."""
+        s = self.nodes[self.line[ply - 1]].state if ply else self.nodes[0].state
+        player = s.current_player
+        return not s.is_terminal() and player is not None and self.seats[player] == HUMAN
+
+    def undo(self) -> None:
+        """Back to before the last decision made at the keyboard, or one decision when nobody
+        plays at it (the rule: the module's docstring); ValueError at the start."""
+        if self.cursor == 0:
+            raise ValueError("nothing to undo: this is the start of the game")
+        ply = self.cursor - 1
+        if HUMAN in self.seats:
+            while ply > 0 and not self.human_at(ply):
+                ply -= 1
+        self.cursor = ply
+
+    def redo(self) -> None:
+        """Forward to the next decision at the keyboard along the line (or its end), one
+        decision when nobody plays at it; ValueError at the end of the line."""
+        if self.cursor >= len(self.line):
+            raise ValueError("nothing to redo: this is the end of the line")
+        ply = self.cursor + 1
+        if HUMAN in self.seats:
+            while ply < len(self.line) and not self.human_at(ply):
+                ply += 1
+        self.cursor = ply
+
+    # ---- searches attached to their decisions ----
+
+    def add_hint(self, result: SearchResult, node: int | None = None) -> None:
+        """Keep a hint: the search of ``node``'s position (default: the one shown), the
+        decision made there."""
+        self.nodes[self.node if node is None else node].hints.append(result)
+
+    def keep_review(self, review: dict[str, Any], line: Sequence[int] | None = None) -> None:
+        """Keep ``review`` (as a record keeps it: docs/game-record.md) of the line ``line``
+        (node ids; default: the line now): its decisions belong to the lines sharing them."""
+        self.review = review
+        self.reviewed = list(self.line if line is None else line)
+
+    def shared(self, line: Sequence[int]) -> int:
+        """How many first decisions ``line`` (node ids) shares with the line reviewed."""
+        n = 0
+        for x, y in zip(self.reviewed, line, strict=False):
+            if x != y:
+                break
+            n += 1
+        return n
+
+    # ---- the record ----
+
+    def record(self, upto: int | None = None) -> GameRecord:
+        """The game as a record: the line's decisions (up to ``upto``; all by default) as its
+        moves, the other lines of the tree as variations (what follows ``upto`` too), and the
+        review of the decisions it shares with the line reviewed."""
+        main = self.line if upto is None else self.line[:upto]
+        rec = record_game(self.start, [self._action(n) for n in main], self.players,
+                          setup=self.setup, meta=self.meta)
+        # (the variation a line is, its node ids from the start, the first of its own)
+        queue: list[tuple[int | None, list[int], int]] = [(None, [0, *main], 0)]
+        while queue:
+            parent, path, first = queue.pop(0)
+            for d in range(first, len(path)):
+                after = path[d + 1] if d + 1 < len(path) else None
+                for child in self.nodes[path[d]].children:
+                    if child == after:
+                        continue
+                    chain = [child, *self.continuation(child)]
+                    rec.variations.append(Variation(parent, d, [self._action(n) for n in chain]))
+                    queue.append((len(rec.variations) - 1, path[:d + 1] + chain, d + 1))
+        if self.review is not None:
+            shared = self.shared(main)
+            kept = [d for d in self.review["decisions"] if d["ply"] <= shared]
+            if kept:
+                rec.review = {**self.review, "decisions": kept}
+        return rec
