@@ -9,6 +9,7 @@ import pytest
 
 from arle_ai.engine import _core, rules
 from arle_ai.engine.testing import biased_policy, play_random_game
+from arle_ai.play.session import Session
 from arle_ai.text.display import free_land
 from arle_ai.text.loads import assign_loads
 from arle_ai.web import board
@@ -175,24 +176,25 @@ def targets(d: dict, view: dict, player: int) -> set[str]:
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_every_position_of_a_game_is_drawn_whole_and_tiles_stay_put(seed):
     record = play_random_game(seed, policy=biased_policy)
-    game = Game.from_position(record.start)
+    game = Game(Session(record.start))
+    session = game.session
     seen_loads = 0
-    previous = game.nodes[0].homes
+    previous = game.homes(0)
     for action in record.actions:
         view = game.to_view()
-        d = game.state.to_dict()
+        d = session.state.to_dict()
         for i in (0, 1):
             check_board(d, view["boards"][i], i)
         seen_loads += any(p["barn"]["vehicles"] and any(v["used"] for v in p["barn"]["vehicles"])
                           for p in d["players"])
-        mover = game.state.current_player
+        mover = session.state.current_player
         offered = targets(d, view, mover)
         for m in view["legal"]:
             assert m["on"] is None or m["on"] in offered, (m["label"], m["on"])
-        game.play(action)
-        now = game.nodes[game.node].homes
+        session.play(action)
+        now = game.homes(session.node)
         for i in (0, 1):  # a tile still wanted and on land keeps its space
-            home = game.state.to_dict()["players"][i]["home"]
+            home = session.state.to_dict()["players"][i]["home"]
             land = set(board._land(home))
             wanted = Counter(board._wanted(home))
             kept = Counter()

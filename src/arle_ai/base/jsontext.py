@@ -14,7 +14,7 @@ from typing import Any
 
 from arle_ai.base.errors import PositionError
 
-__all__ = ["BOM", "parse_json"]
+__all__ = ["BOM", "parse_json", "shown"]
 
 BOM = "\ufeff"  # a UTF-8 byte order mark some editors put at the start of a file
 # Nesting that any file or request of ours could have (a position is about 5 levels deep, a
@@ -65,3 +65,14 @@ def _deeper_than(value: Any, limit: int) -> bool:
             return True
         stack.extend((c, depth + 1) for c in children if isinstance(c, dict | list))
     return False
+
+
+def shown(value: Any, limit: int = 60) -> str:
+    """``repr(value)`` for a message, cut to ``limit`` characters: it stays one readable line
+    whatever a user sent, and never raises (an int past the digit limit or a deeply nested
+    value is named by its type)."""
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):
+        return f"a {type(value).__name__}"
+    return text if len(text) <= limit else text[:limit] + "..."

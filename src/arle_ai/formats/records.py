@@ -24,6 +24,7 @@ from arle_ai.base import files
 from arle_ai.base.errors import IllegalActionError, PositionError
 from arle_ai.base.files import read_text
 from arle_ai.base.jsontext import BOM, parse_json
+from arle_ai.base.jsontext import shown as _short
 from arle_ai.engine import _core
 
 __all__ = ["FORMAT", "VERSION", "GameRecord", "RecordError", "Variation", "REVIEW_FIELDS",
@@ -486,15 +487,6 @@ def _is_number(x: Any) -> bool:
         return math.isfinite(x)
     except OverflowError:  # an integer too large for a float
         return False
-
-
-def _short(value: Any, limit: int = 60) -> str:
-    """``repr(value)``, cut to ``limit`` characters (a message stays one readable line)."""
-    try:
-        text = repr(value)
-    except (ValueError, RecursionError):  # an int too long to print, or deep nesting
-        return f"a {type(value).__name__}"
-    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def load_record(source: str | Path | dict[str, Any]) -> GameRecord:

@@ -44,6 +44,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from arle_ai.base.jsontext import shown
 from arle_ai.engine import _core
 from arle_ai.formats.records import GameRecord, Variation, default_names, record_game
 from arle_ai.search.result import SearchResult
@@ -84,12 +85,11 @@ def check_seats(value: Any, players: int = 2) -> list[str]:
     AI may play every seat); ValueError naming what is wrong."""
     if (not isinstance(value, list | tuple) or len(value) != players
             or not all(isinstance(v, str) and v in SEAT_KINDS for v in value)):
-        shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:60] + "..."
         if players == 1:
             raise ValueError(f"seats of a solo game must be one of {list(SEAT_KINDS)}, e.g. "
-                             f"[\"human\"], not {shown}")
+                             f"[\"human\"], not {shown(value)}")
         raise ValueError(f"seats must be two of {list(SEAT_KINDS)}, e.g. [\"human\", \"ai\"], "
-                         f"not {shown}")
+                         f"not {shown(value)}")
     return list(value)
 
 

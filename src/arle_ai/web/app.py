@@ -29,15 +29,17 @@ from starlette.responses import FileResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from arle_ai.base.errors import IllegalActionError, PositionError
+from arle_ai.base.errors import PositionError
 from arle_ai.base.jsontext import parse_json
+from arle_ai.base.jsontext import shown as _short
 from arle_ai.engine import _core
 from arle_ai.formats.records import FORMAT as RECORD_FORMAT
 from arle_ai.formats.records import RecordError, record_from_dict
 from arle_ai.play.agents import agent_from_spec, choose_action, mcts_spec
+from arle_ai.play.session import AIChoice, Session, check_seats
 from arle_ai.search.config import WEB_AI_BUDGET, WEB_ANALYZE_BUDGET, WEB_HINT_BUDGET, Budget
 from arle_ai.web import jobs, view
-from arle_ai.web.games import SEAT_KINDS, Game, GameStore, analysis_view
+from arle_ai.web.games import Game, GameStore, analysis_view
 from arle_ai.web.guard import RequestGuard
 from arle_ai.web.tournaments import TournamentFileError, read_results
 
@@ -104,16 +106,6 @@ async def _body(request: Request) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise _bad("the request body must be a JSON object")
     return body
-
-
-def _short(value: Any, limit: int = 60) -> str:
-    """``repr(value)`` cut to ``limit`` characters: a message stays one short line whatever
-    the request sent (a 5000-digit number, a large object)."""
-    try:
-        text = repr(value)
-    except (ValueError, RecursionError):  # an int past the digit limit; deep nesting
-        return f"a {type(value).__name__}"
-    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _int(value: Any, name: str, lo: int, hi: int) -> int:
@@ -204,9 +196,9 @@ class WebApp:
         game = _game_from_body(body)
         if "seats" in body:
             seats = body["seats"]
-            if game.start.players == 1 and isinstance(seats, list) and len(seats) == 2:
+            if game.session.start.players == 1 and isinstance(seats, list) and len(seats) == 2:
                 seats = seats[:1]  # a file opened with the page's two seats: a solo game's one
-            game.seats = _seats(seats, game.start.players)
+            game.session.seats = _seats(seats, game.session.start.players)
         gid = self.games.add(game)
         return self._reply(gid, game)
 
@@ -217,8 +209,7 @@ class WebApp:
     async def move(self, request: Request) -> Response:
         gid, game = self.game(request)
         body = await _body(request)
-        state = game.state
-        if state.is_terminal():
+        if game.session.state.is_terminal():
             raise _bad("the game is over: there is no move to play", 409)
         if "action" in body:
             move = body["action"]
@@ -231,12 +222,8 @@ class WebApp:
         else:
             raise _bad("the request needs 'action' (an id) or 'move' (notation)")
         try:  # an id too: the message names the moves with their printed names
-            action = state.parse_action(move)
-        except ValueError as exc:
-            raise _bad(f"illegal move: {exc}", 422) from None
-        try:
-            game.play(action)
-        except IllegalActionError as exc:
+            game.session.play(move)
+        except ValueError as exc:  # IllegalActionError
             raise _bad(f"illegal move: {exc}", 422) from None
         self._moved(gid)
         return self._reply(gid, game)
@@ -244,7 +231,7 @@ class WebApp:
     async def undo(self, request: Request) -> Response:
         gid, game = self.game(request)
         try:
-            game.undo()
+            game.session.undo()
         except ValueError as exc:
             raise _bad(str(exc), 409) from None
         self._moved(gid)
@@ -253,7 +240,7 @@ class WebApp:
     async def redo(self, request: Request) -> Response:
         gid, game = self.game(request)
         try:
-            game.redo()
+            game.session.redo()
         except ValueError as exc:
             raise _bad(str(exc), 409) from None
         self._moved(gid)
@@ -265,11 +252,12 @@ class WebApp:
         if "ply" not in body and "node" not in body:
             raise _bad("the request needs 'ply' (the number of decisions of the line to show) "
                        "or 'node' (a position of the game's tree)")
+        session = game.session
         try:
             if "node" in body:
-                game.goto_node(_int(body["node"], "node", 0, len(game.nodes) - 1))
+                session.goto_node(_int(body["node"], "node", 0, len(session.nodes) - 1))
             else:
-                game.goto(_int(body["ply"], "ply", 0, len(game.actions)))
+                session.goto(_int(body["ply"], "ply", 0, len(session.line)))
         except ValueError as exc:
             raise _bad(str(exc)) from None
         self._moved(gid)
@@ -280,17 +268,18 @@ class WebApp:
         body = await _body(request)
         if "seats" not in body:
             raise _bad("the request needs 'seats', e.g. [\"human\", \"ai\"]")
-        game.seats = _seats(body["seats"], game.start.players)
+        game.session.seats = _seats(body["seats"], game.session.start.players)
         return self._reply(gid, game)
 
     async def ai_move(self, request: Request) -> Response:
         gid, game = self.game(request)
         body = await _body(request)
         spec, seconds = _agent_spec(body.get("ai", {"kind": "mcts"}))
-        state = game.state
+        session = game.session
+        state = session.state
         if state.is_terminal():
             raise _bad("the game is over: there is no move for the AI", 409)
-        ply, key = game.cursor, state.key()
+        ply, key = session.cursor, state.key()
         seed = _int(body.get("seed", ply), "seed", 0, MAX_SEED)
         changed = "the position changed while the AI was thinking; ask again"
         if spec in SEARCHLESS:  # instant: played here, never waits for a search slot
@@ -307,30 +296,39 @@ class WebApp:
                 raise _bad(str(exc), 503 if "stopped" in str(exc) else 422) from None
             finally:
                 self._finish(gid, job)
-        if game.cursor != ply or game.state.key() != key:
+        if session.cursor != ply or session.state.key() != key:
             raise _bad(changed, 409)
-        game.play(result["action"])
+        node = session.nodes[session.play(result["action"],
+                                          ai=AIChoice(spec, result["seconds"]))]
         self._moved(gid)
-        return self._reply(gid, game, ai={"action": result["action"], "agent": spec,
-                                          "seconds": result["seconds"]})
+        assert node.ai is not None  # the choice just attached
+        return self._reply(gid, game, ai={"action": node.action, "agent": node.ai.agent,
+                                          "seconds": node.ai.seconds})
 
     async def hint(self, request: Request) -> Response:
         gid, game = self.game(request)
         seconds = _float(request.query_params.get("seconds", WEB_HINT_BUDGET.seconds),
                          "seconds", 0.2, MAX_HINT_SECONDS)
-        state = game.state
+        session = game.session
+        state = session.state
         if state.is_terminal():
             raise _bad("the game is over: there is nothing to search", 409)
         seed = _int(request.query_params.get("seed", "0"), "seed", 0, MAX_SEED)
-        searched = state.copy()
+        searched, node = state.copy(), session.node
         job = self._start(gid, "hint", (searched, Budget(seconds=seconds), seed,
                                         self.hint_nodes), seconds + GRACE)
-        head = {"ply": game.cursor, "player": state.current_player, "seconds": seconds}
+        head = {"ply": session.cursor, "player": state.current_player, "seconds": seconds}
+        last: list[Any] = []  # the newest statistics: kept on the decision when it is done
 
         def update(raw: tuple[Any, ...]) -> dict[str, Any]:
+            last[:] = [raw[0]]
             return jobs.hint_payload(searched, *raw)
 
-        return StreamingResponse(self._stream(gid, job, head, update),
+        def done() -> None:
+            if last:
+                session.add_hint(last[0], node)
+
+        return StreamingResponse(self._stream(gid, job, head, update, done),
                                  media_type="application/x-ndjson",
                                  headers={"Cache-Control": "no-store"})
 
@@ -345,17 +343,20 @@ class WebApp:
                                                         reason="stopped on request")})
 
     async def _stream(self, gid: str, job: jobs.Job, head: dict[str, Any],
-                      update: Callable[[tuple[Any, ...]], dict[str, Any]]
-                      ) -> AsyncIterator[bytes]:
+                      update: Callable[[tuple[Any, ...]], dict[str, Any]],
+                      done: Callable[[], None]) -> AsyncIterator[bytes]:
         """The job's messages as JSON lines (``update`` payloads made readable in a worker
-        thread); a hint the server stopped ends with ``done`` whose reason is ``stopped``
-        and whose message says why. The job is stopped however the stream ends."""
+        thread; ``done`` called when the search has finished); a hint the server stopped ends
+        with ``done`` whose reason is ``stopped`` and whose message says why. The job is
+        stopped however the stream ends."""
         messages = job.messages()
         try:
             yield (json.dumps({"kind": "start", **head}) + "\n").encode()
             async for kind, payload in messages:
                 if kind == "update":
                     payload = await run_in_threadpool(update, payload)
+                elif kind == "done":
+                    done()
                 elif kind == "stopped":
                     kind, payload = "done", {"reason": "stopped", "message": payload}
                 yield (json.dumps({"kind": kind, "data": payload}) + "\n").encode()
@@ -374,10 +375,10 @@ class WebApp:
         else:  # a time budget, the default as arle analyze's: the same verdicts
             per = Budget(seconds=_float(query.get("seconds", WEB_ANALYZE_BUDGET.seconds),
                                         "seconds", 0.1, MAX_ANALYSIS_SECONDS))
-        if not game.actions:
+        if not game.session.line:
             raise _bad("the game has no decisions to analyse yet", 409)
-        actions, line = list(game.actions), list(game.line)
-        record = game.record()
+        actions, line = list(game.session.actions), list(game.session.line)
+        record = game.session.record()
         # seconds; far above the expected time (a decision searches up to twice its budget)
         each = 3 * per.seconds if per.seconds is not None else (per.iterations or 0) / 500
         job = self._start(gid, "analysis", (record, per, 0), 60 + len(actions) * each)
@@ -404,14 +405,15 @@ class WebApp:
 
     async def record(self, request: Request) -> Response:
         gid, game = self.game(request)
-        text = game.record().to_json()
+        text = game.session.record().to_json()
         return Response(text + "\n", media_type="application/json", headers={
             "Content-Disposition": f'attachment; filename="arle-game-{gid[:6]}.json"'})
 
     async def position(self, request: Request) -> Response:
         gid, game = self.game(request)
-        return Response(game.state.to_json() + "\n", media_type="application/json", headers={
-            "Content-Disposition": f'attachment; filename="arle-position-{game.cursor}.json"'})
+        session = game.session
+        return Response(session.state.to_json() + "\n", media_type="application/json", headers={
+            "Content-Disposition": f'attachment; filename="arle-position-{session.cursor}.json"'})
 
     async def check_position(self, request: Request) -> Response:
         body = await _body(request)
@@ -453,16 +455,12 @@ def _searchless_move(state: _core.GameState, spec: str, seed: int) -> dict[str, 
 
 
 def _seats(value: Any, players: int = 2) -> list[str]:
-    """Who plays each seat: two of SEAT_KINDS, or one in the solo game (the AI may play it
-    alone too)."""
-    if (not isinstance(value, list) or len(value) != players
-            or not all(v in SEAT_KINDS for v in value)):
-        if players == 1:
-            raise _bad(f"seats of a solo game must be one of {list(SEAT_KINDS)}, e.g. "
-                       f"[\"human\"], not {_short(value)}")
-        raise _bad(f"seats must be two of {list(SEAT_KINDS)}, e.g. [\"human\", \"ai\"], "
-                   f"not {_short(value)}")
-    return list(value)
+    """Who plays each seat: two of the session's seat kinds, or one in the solo game (the AI
+    may play it alone too); 400 naming what is wrong."""
+    try:
+        return check_seats(value, players)
+    except ValueError as exc:
+        raise _bad(str(exc)) from None
 
 
 def _agent_spec(ai: Any) -> tuple[str, float]:
@@ -498,7 +496,7 @@ def _game_from_body(body: dict[str, Any]) -> Game:
             raise _bad(f"invalid game record: {exc}", 422) from None
     if "position" in body:
         try:
-            return Game.from_position(_core.GameState.from_dict(body["position"]))
+            return Game(Session(_core.GameState.from_dict(body["position"])))
         except (PositionError, ValueError, TypeError) as exc:
             raise _bad(f"invalid position: {exc}", 422) from None
     seed = _int(body.get("seed", 0), "seed", 0, MAX_SEED)
@@ -508,7 +506,7 @@ def _game_from_body(body: dict[str, Any]) -> Game:
     players = body.get("players", 2)
     if isinstance(players, bool) or players not in _core.PLAYER_COUNTS:
         raise _bad(f"players must be 1 (the solo game) or 2, not {_short(players)}")
-    return Game.new(seed, variant, players)
+    return Game(Session.new(seed, variant, players))
 
 
 def create_app(allowed_hosts: list[str] | None = None, capacity: int = 64,
