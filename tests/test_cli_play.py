@@ -109,6 +109,22 @@ def test_undo_takes_back_the_human_decision_and_the_ai_replies(tmp_path):
         assert line.strip() in again.output.split("undone")[0]
 
 
+def test_undo_in_a_resumed_game_takes_back_the_saved_moves_and_keeps_them(tmp_path):
+    _, out = play(tmp_path, "--ai", "random", input="2\nquit\n")
+    saved = load_record(out).actions
+    result = CliRunner().invoke(cli, ["play", str(out), "--ai", "random"],
+                                input="log\nundo\nquit\n")
+    assert result.exit_code == 0, result.output
+    # the game so far is told from its start, and undo reaches into it (the file's moves are
+    # the game's, the session holds them all)
+    told = result.output.split("log\n")[1].split("\nYou (")[0].splitlines()
+    assert [line[:6] for line in told] == ["You: F", "AI: " + told[1][4:6]]
+    assert "undone, taken back:\n  You: Fisherman" in result.output
+    assert "back to the start of that turn (decision 0)" in result.output
+    rec = load_record(out)
+    assert rec.actions == [] and rec.line(0) == saved  # kept as a variation
+
+
 def test_undo_before_any_decision_says_so(tmp_path):
     result, out = play(tmp_path, "--ai", "random", input="undo\nquit\n")
     assert result.exit_code == 0
@@ -133,7 +149,7 @@ def test_show_and_list_and_help_print_without_playing(tmp_path):
     assert result.exit_code == 0, result.output
     assert arle_ai.describe(arle_ai.new_game(seed=0)).splitlines()[0] in result.output
     assert result.output.count("31. Laborer (special)") == 2  # start + list
-    assert "take back the last turn" in result.output
+    assert "take back your last decision" in result.output
     assert load_record(out).actions == []
 
 

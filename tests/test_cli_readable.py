@@ -56,17 +56,25 @@ def test_both_seats_at_the_keyboard_play_a_whole_game_saved_and_replayed(tmp_pat
     assert s.is_terminal() and s == rec.final_state()
 
 
-def test_undo_takes_back_a_whole_turn_and_log_tells_the_game(tmp_path):
+def test_undo_takes_back_the_last_decision_and_log_tells_the_game(tmp_path):
     out = tmp_path / "g.json"
-    typed = "place Woodcutter\nplace Wool Weaver\nmore\nundo\nlog\nquit\n"
+    typed = "place Woodcutter\nplace Wool Weaver\nmore\nundo\nlog\nundo\nquit\n"
     result = run("play", "--ai", "human", "--out", str(out), input=typed)
     assert result.exit_code == 0, result.output
     assert "P1 - Wool Weaver: turn wool into woolen once more? (more / stop)" in result.output
-    # undo says what it took back: the turn begun at the Wool Weaver
-    assert ("undone, taken back:\n  P1: Wool Weaver, once (unfinished)\nback to the start of "
-            "that turn (decision 1)") in result.output
-    assert load_record(out).moves() == ["place woodcutter"]
-    assert "log\nP0: Woodcutter - +3 wood\nP1 (1-30, help)> " in result.output
+    # undo says what it took back: the exchange made at the Wool Weaver (the turn as it was
+    # told); the worker stays there
+    assert ("undone, taken back:\n  P1: Wool Weaver, once (unfinished)\nback to decision 2, "
+            "in the middle of that turn (P1: Wool Weaver so far)") in result.output
+    assert "log\nP0: Woodcutter - +3 wood\nP1 (1-2, help)> " in result.output
+    # the next undo takes back the worker placed: the turn is gone
+    assert ("undone, taken back:\n  P1: Wool Weaver (unfinished)\nback to the start of that "
+            "turn (decision 1)") in result.output
+    rec = load_record(out)
+    assert rec.moves() == ["place woodcutter"]
+    # what was taken back is kept beside the game, as the page keeps every line tried
+    assert [v.actions for v in rec.variations] == [rec.line(0)[1:]]
+    assert len(rec.line(0)) == 3
 
 
 def test_hint_names_who_moves_in_the_continuation(tmp_path):

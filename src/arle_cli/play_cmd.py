@@ -5,12 +5,13 @@ record: no opponent, the AI's advice on demand with ``hint``); the game is saved
 At each decision a person makes, the question is asked in words and the legal moves are listed
 with numbers, each with its cost and immediate gain. The player types a number, a move in
 notation or with printed names (``place Builders' Merchant``; an option without its first
-word, ``timber`` for ``good timber``), or a command: ``hint`` (the
-search's three best moves), ``show`` (the whole position), ``list`` (the moves again), ``log``
-(the game so far), ``undo`` (back to the start of the last turn, taking back the AI's replies
-too), ``help`` or ``quit``. After every turn, the AI's too, one line says what it did; each
-inventorying is told step by step and each half-year ends with a summary. Decisions with a
-single legal move are played automatically. The record is saved after every decision
+word, ``timber`` for ``good timber``: :func:`arle_ai.text.answers.parse_choice`), or a
+command: ``hint`` (the search's three best moves), ``show`` (the whole position), ``list``
+(the moves again), ``log`` (the game so far), ``undo`` (back to before the player's last
+decision, taking back the AI's replies too: the rule of :mod:`arle_ai.play.session`, which
+holds the game), ``help`` or ``quit``. After every turn, the AI's too, one line says what it
+did; each inventorying is told step by step and each half-year ends with a summary. Decisions
+with a single legal move are played automatically. The record is saved after every decision
 (atomically: the file holds the game as saved last, whole), so a crash, a kill or a full disk
 loses at most the decision being made. ``quit`` or end of input saves the game so far (Ctrl-C
 too, then exit 130 as every command, and so do SIGHUP, a closed terminal, and SIGTERM); a
@@ -20,7 +21,8 @@ finished game is saved with its scores.
 from __future__ import annotations
 
 import shutil
-from dataclasses import dataclass, field
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
@@ -32,12 +34,13 @@ from arle_ai.base.jsontext import parse_json
 from arle_ai.formats.records import FORMAT as RECORD_FORMAT
 from arle_ai.formats.records import GameRecord
 from arle_ai.play.agents import Agent, AgentError, MCTSAgent, choose_action, mcts_spec
+from arle_ai.play.session import AI, HUMAN, AIChoice, Session
 from arle_ai.play.why import explain_ranking
 from arle_ai.search.config import HINT_BUDGET, PLAY_AI_BUDGET, Budget, SearchConfig
 from arle_ai.text import decisions
 from arle_ai.text.answers import PLACE, parse_choice
 from arle_ai.text.display import columns, describe_wide
-from arle_ai.text.narration import Narrator
+from arle_ai.text.narration import Line, Narrator
 from arle_cli.common import (
     IN_FILE,
     OUT_FILE,
@@ -57,7 +60,6 @@ from arle_cli.common import (
 )
 from arle_cli.suggest_cmd import format_report
 
-HUMAN = "human"
 HINT_TOP = 3
 HELP_TEXT = (
     "Type the number of a move, or the move itself (e.g. 'place Fisherman', 'build Mill',\n"
@@ -66,7 +68,7 @@ HELP_TEXT = (
     "  show   the whole position (home boards, goods, board, pending decision)\n"
     "  list   the legal moves again\n"
     "  log    what happened so far, turn by turn\n"
-    "  undo   take back the last turn (the AI's moves after it too)\n"
+    "  undo   take back your last decision (the AI's moves after it too)\n"
     "  quit   stop and save the game so far"
 )
 
@@ -81,39 +83,60 @@ class QuitGame(Exception):
 
 
 @dataclass
-class Session:
-    """A game in progress: the record, the current position, who sits at the keyboard, the
-    account of the game so far and the points a turn can be taken back to."""
+class TerminalGame:
+    """The game at the terminal: the session (the moves and the lines tried, undo, the
+    record), the account of the game told so far (:class:`Narrator`: its lines are printed as
+    the moves are played) and the decisions in the file, once saved."""
 
-    record: GameRecord
-    state: arle_ai.GameState
-    humans: tuple[int, ...]
+    session: Session
     narrator: Narrator
-    undo_points: list[int] = field(default_factory=list)
-    saved: int | None = None  # the decisions in the file, once saved
+    saved: int | None = None
 
-    def play(self, action: int) -> None:
+    @classmethod
+    def of(cls, session: Session, names: tuple[str, ...]) -> TerminalGame:
+        return cls(session, _told(session, names))
+
+    def play(self, action: int, ai: AIChoice | None = None) -> None:
         """Play ``action`` and print the lines of what it completed."""
-        ply = len(self.record.actions)
-        if self.narrator.starts_turn(self.state) and self.state.current_player in self.humans:
-            self.undo_points.append(ply)
-        for line in self.narrator.play(self.state, action, ply):
+        for line in _tell(self.narrator, self.session, self.session.play(action, ai=ai)):
             click.echo(line.text)
-        self.record.actions.append(action)
 
-    def undo(self) -> list[str] | None:
-        """Go back to the start of the last turn played at the keyboard and return what was
-        taken back, turn by turn (the AI's replies too); None when there is no such turn."""
-        if not self.undo_points:
-            return None
-        ply = self.undo_points.pop()
-        del self.record.actions[ply:]
-        self.state = self.record.state_at(ply)
-        gone = self.narrator.undo_to(ply)
+    def undo(self) -> tuple[list[str], str]:
+        """Take back the last decision made at the keyboard (the session's rule, with the
+        AI's replies) and return what was taken back, turn by turn as they were told, and
+        where the game is now; ValueError when nothing can be."""
+        old = self.narrator
+        self.session.undo()
+        self.narrator = new = _told(self.session, old.players)
+        same = 0
+        while same < min(len(old.lines), len(new.lines)) and old.lines[same] == new.lines[same]:
+            same += 1
+        gone = old.lines[same:]
         told = [line.text for line in gone if line.kind == "turn"]
+        unfinished = old.in_progress()
+        if unfinished is not None:
+            told.append(f"{unfinished.text} (unfinished)")
         if any(line.kind != "turn" for line in gone):
             told.append("the inventorying after them")
-        return told
+        ply, now = self.session.cursor, new.in_progress()
+        if now is None:
+            return told, f"back to the start of that turn (decision {ply})"
+        return told, f"back to decision {ply}, in the middle of that turn ({now.text} so far)"
+
+
+def _tell(narrator: Narrator, session: Session, node: int) -> list[Line]:
+    """The narrator's lines completed by ``node``'s move (what the session says it did)."""
+    n = session.nodes[node]
+    assert n.action is not None  # (the start follows no move)
+    return narrator.tell(session.before(node), n.action, n.steps, n.depth - 1)
+
+
+def _told(session: Session, names: tuple[str, ...]) -> Narrator:
+    """A narrator that has told the game up to the session's cursor (nothing printed)."""
+    narrator = Narrator(names)
+    for node in session.line[:session.cursor]:
+        _tell(narrator, session, node)
+    return narrator
 
 
 def _width() -> int:
@@ -131,10 +154,10 @@ def format_menu(state: arle_ai.GameState, width: int = 80) -> str:
     return "\n".join(columns(cells, width))
 
 
-def _status(session: Session) -> str:
-    state = session.state
+def _status(game: TerminalGame) -> str:
+    state = game.session.state
     scores = state.scores()
-    names = session.narrator.players
+    names = game.narrator.players
     if state.players == 1:
         return (f"half-year {state.half_year}/9 ({state.season}); score {scores[0]:g}\n"
                 f"{decisions.question(state, names)}")
@@ -150,14 +173,14 @@ def _read_line(prompt: str) -> str:
         raise QuitGame(isinstance(exc.__context__, KeyboardInterrupt)) from None
 
 
-def _human_turn(session: Session, seed: int, hint: Budget) -> None:
+def _human_turn(game: TerminalGame, seed: int, hint: Budget) -> None:
     """Read commands until the player makes a move (or undoes, or quits)."""
-    state = session.state
-    click.echo(f"\n{_status(session)}")
+    state = game.session.state
+    click.echo(f"\n{_status(game)}")
     click.echo(format_menu(state, _width()))
     player = state.current_player
     assert player is not None  # only called while the game goes on
-    who = session.narrator.players[player]
+    who = game.narrator.players[player]
     while True:
         text = _read_line(f"{who} (1-{len(state.legal_actions())}, help)").strip()
         word = text.lower()
@@ -170,7 +193,7 @@ def _human_turn(session: Session, seed: int, hint: Budget) -> None:
         elif word == "list":
             click.echo(format_menu(state, _width()))
         elif word == "log":
-            lines = [line.text for line in session.narrator.lines]
+            lines = [line.text for line in game.narrator.lines]
             click.echo("\n".join(lines) if lines else "nothing has happened yet")
         elif word == "show":
             click.echo(describe_wide(state, _width()))
@@ -178,18 +201,20 @@ def _human_turn(session: Session, seed: int, hint: Budget) -> None:
             with search_bar(hint, "hint") as progress:
                 report = arle_ai.suggest(state, hint, SearchConfig(seed=seed), top=HINT_TOP,
                                          progress=progress)
-            click.echo(format_report(report, state, session.narrator.players, budget=hint,
+            game.session.add_hint(report)
+            click.echo(format_report(report, state, game.narrator.players, budget=hint,
                                      why=explain_ranking(state, report, seed=seed)))
         elif word == "undo":
-            taken = session.undo()
-            if taken is not None:
-                click.echo("undone, taken back:")
-                for text in taken:
-                    click.echo(f"  {text}")
-                click.echo(f"back to the start of that turn (decision "
-                           f"{len(session.record.actions)})")
-                return
-            click.echo("nothing to undo: no turn has been played at the keyboard yet")
+            try:
+                taken, where = game.undo()
+            except ValueError as exc:
+                click.echo(str(exc))
+                continue
+            click.echo("undone, taken back:")
+            for text in taken:
+                click.echo(f"  {text}")
+            click.echo(where)
+            return
         else:
             try:
                 action = parse_choice(state, text)
@@ -197,12 +222,14 @@ def _human_turn(session: Session, seed: int, hint: Budget) -> None:
                 click.echo(f"illegal move: {' '.join(exc.reason.split())}; choose "
                            f"1..{len(state.legal_actions())} ('list' shows the moves again)")
                 continue
-            session.play(action)
+            game.play(action)
             return
 
 
-def _ai_turn(session: Session, agent: Agent, label: str) -> None:
-    state = session.state
+def _ai_turn(game: TerminalGame, agent: Agent, spec: str) -> None:
+    state = game.session.state
+    label = f"the AI {spec!r}"
+    start = time.perf_counter()
     if isinstance(agent, MCTSAgent):
         with search_bar(agent.budget, "AI thinking") as progress:
             agent.progress = progress
@@ -210,7 +237,7 @@ def _ai_turn(session: Session, agent: Agent, label: str) -> None:
         agent.progress = None
     else:
         action = choose_action(agent, state, label)
-    session.play(action)
+    game.play(action, ai=AIChoice(spec, time.perf_counter() - start))
 
 
 def _refuse_silent_cut(position: str, out: str | None, ply: int, held: int,
@@ -258,28 +285,31 @@ def _free_name(stem: str, suffix: str) -> str:
     return name
 
 
-def _save(session: Session, out: str) -> None:
+def _save(game: TerminalGame, out: str) -> None:
     """Save the game so far to ``out`` (atomically: the file holds the game as saved last, or
-    this one whole), or fail saying what the file still holds."""
+    this one whole), or fail saying what the file still holds. The game is its moves up to
+    the decision asked now (a game resumed from the file goes on from there): the moves
+    taken back and not played again are kept as a variation, as every line tried is."""
+    ply = game.session.cursor
     try:
-        session.record.save(out)
+        game.session.record(upto=ply).save(out)
     except OSError as exc:
-        held = (f"{out} holds the game up to decision {session.saved}"
-                if session.saved is not None else "nothing was saved")
+        held = (f"{out} holds the game up to decision {game.saved}"
+                if game.saved is not None else "nothing was saved")
         fail(f"{out}: cannot write the game record: {exc.strerror or exc} ({held})")
-    session.saved = len(session.record.actions)
+    game.saved = ply
 
 
-def _finish(session: Session, out: str, finished: bool) -> None:
-    _save(session, out)  # first: after a hangup, printing may fail (no terminal)
-    for line in session.narrator.flush():
+def _finish(game: TerminalGame, out: str, finished: bool) -> None:
+    _save(game, out)  # first: after a hangup, printing may fail (no terminal)
+    for line in game.narrator.flush():
         click.echo(line.text)
-    n = len(session.record.actions)
+    n = game.session.cursor
     decisions = f"{n} decision{'' if n == 1 else 's'}"
     if not finished:
         click.echo(f"game stopped after {decisions}; saved to {out}")
         return
-    state = session.state
+    state = game.session.state
     scores = state.scores()
     if state.players == 1:
         parts = ", ".join(f"{k.replace('_', ' ')} {v:g}"
@@ -288,7 +318,7 @@ def _finish(session: Session, out: str, finished: bool) -> None:
                    f"to {out}")
         return
     click.echo(f"\ngame over: score {scores[0]:g} - {scores[1]:g}")
-    names = session.narrator.players
+    names = game.narrator.players
     for p in (0, 1):
         parts = ", ".join(f"{k.replace('_', ' ')} {v:g}"
                           for k, v in state.score_breakdown(p).items() if v)
@@ -391,52 +421,55 @@ def play(position: str | None, ai_spec: str | None, seat: int, seed: int, varian
     out = out or _free_name(f"arle-game-{seed}", ".json")
     if not Path(out).resolve().parent.is_dir():
         fail(f"{out}: the folder does not exist, so the game record cannot be saved there")
-    humans: tuple[int, ...]
+    seats: list[str]
     names: tuple[str, ...]
     if solo:
-        humans, names = (0,), ("You",)
+        seats, names = [HUMAN], ("You",)
         click.echo("the solo game: you alone, for the highest score; 'hint' asks the AI, "
                    "'help' lists the commands")
     elif both:
-        humans, names = (0, 1), ("P0", "P1")
+        seats, names = [HUMAN, HUMAN], ("P0", "P1")
         click.echo("both players at the keyboard (P0 and P1); type 'help' for commands")
     else:
-        humans = (seat,)
+        seats = [HUMAN, AI] if seat == 0 else [AI, HUMAN]
         names = ("You", "AI") if seat == 0 else ("AI", "You")
         click.echo(f"you are player {seat} against {ai_spec}; type 'help' for commands")
-    session = Session(record=record, state=state, humans=humans, narrator=Narrator(names))
+    game = TerminalGame.of(Session.from_record(record, seats=seats), names)
     with hangup_as_interrupt():  # a closed terminal or a kill saves the game as Ctrl-C does
-        _play_out(session, agent, ai_spec, seed, hint, out)
+        _play_out(game, agent, ai_spec, seed, hint, out)
 
 
-def _play_out(session: Session, agent: Agent | None, ai_spec: str, seed: int,
+def _play_out(game: TerminalGame, agent: Agent | None, ai_spec: str, seed: int,
               hint: Budget, out: str) -> None:
     """Play the game to its end or until stopped, saving it after every decision (a crash
     loses nothing) and once more at the end."""
+    session = game.session
     try:
         while not session.state.is_terminal():
             legal = session.state.legal_actions()
-            if session.state.current_player not in session.humans:
+            player = session.state.current_player
+            assert player is not None  # the game goes on
+            if session.seats[player] != HUMAN:
                 assert agent is not None  # an AI seat has an agent
-                _ai_turn(session, agent, f"the AI {ai_spec!r}")
+                _ai_turn(game, agent, ai_spec)
             elif len(legal) == 1:
-                session.play(legal[0])
+                game.play(legal[0])
             else:
-                _human_turn(session, seed, hint)
-            _save(session, out)
+                _human_turn(game, seed, hint)
+            _save(game, out)
     except QuitGame as stop:
-        _finish(session, out, finished=False)
+        _finish(game, out, finished=False)
         if stop.ctrl_c:
             interrupted(f"the game so far is saved to {out} ('arle play {out}' goes on)")
         return
     except KeyboardInterrupt:  # Ctrl-C while the AI thinks saves the game too
-        _finish(session, out, finished=False)
+        _finish(game, out, finished=False)
         interrupted(f"the game so far is saved to {out} ('arle play {out}' goes on)")
     except AgentError as exc:  # a user's own agent misbehaved: keep the game, say what happened
-        _finish(session, out, finished=False)
+        _finish(game, out, finished=False)
         fail(str(exc))
     except Exception as exc:  # anything else: the game is saved first, then one line
-        _finish(session, out, finished=False)
+        _finish(game, out, finished=False)
         fail(f"unexpected {type(exc).__name__} while playing: {exc} (the game so far is saved "
              f"to {out})")
-    _finish(session, out, finished=True)
+    _finish(game, out, finished=True)

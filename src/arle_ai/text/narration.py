@@ -2,9 +2,12 @@
 summary of each half-year (what ``arle play`` prints and its ``log`` command shows).
 
 A :class:`Narrator` plays the moves (``narrator.play(state, action)`` instead of
-``state.apply(action)``) and groups a player's consecutive decisions of one action into one
-line, ``You: Carpenter, build a stall - built a stall (-1 grain, -2 clay; +2 VP)``; each line
-remembers the decision (ply) its turn began at, so that taking moves back drops its lines.
+``state.apply(action)``), or tells moves played elsewhere from what they did
+(:meth:`Narrator.tell`, given :func:`arle_ai.text.effects.apply`'s steps: a game in progress,
+:mod:`arle_ai.play.session`, keeps them), and groups a player's consecutive decisions of one
+action into one line, ``You: Carpenter, build a stall - built a stall (-1 grain, -2 clay; +2
+VP)``; each line remembers the decision (ply) its turn began at. Moves taken back are told
+again from the start by a new narrator (what it no longer says is what was taken back).
 
 >>> import arle_ai
 >>> from arle_ai.text.narration import Narrator
@@ -110,24 +113,27 @@ class Narrator:
         self._half_year_start: tuple[int, list[float]] | None = None
         self._inventorying: int | None = None
 
-    def starts_turn(self, state: GameState) -> bool:
-        """Whether the next decision of ``state`` begins a new turn (not a step of the
-        current player's action in progress)."""
-        return self._turn is None or self._turn.player != state.current_player
-
     def play(self, state: GameState, action: int, ply: int | None = None) -> list[Line]:
         """Apply ``action`` to ``state`` in place (IllegalActionError leaves both unchanged)
         and return the lines it completed. ``ply`` is the number of decisions before it
         (default: counted by the narrator)."""
+        before = state.copy()
+        if before.current_player is None:
+            raise ValueError("the game is over: there is no move to play")
+        return self.tell(before, action, effects.apply(state, action), ply)
+
+    def tell(self, before: GameState, action: int, steps: list[effects.Step],
+             ply: int | None = None) -> list[Line]:
+        """The lines completed by ``action``, played in ``before`` (left unchanged, as the
+        steps are), where it did ``steps`` (:func:`arle_ai.text.effects.apply`'s); ``ply``
+        as :meth:`play`'s."""
         ply = self._ply if ply is None else ply
         if self._half_year_start is None:
-            self._half_year_start = (state.half_year, state.scores())
-        player = state.current_player
+            self._half_year_start = (before.half_year, before.scores())
+        player = before.current_player
         if player is None:
             raise ValueError("the game is over: there is no move to play")
-        label = action_label(state, action)
-        before = state.copy()
-        steps = effects.apply(state, action)
+        label = action_label(before, action)
         self._ply = ply + 1
         new: list[Line] = []
         if self._turn is not None and self._turn.player != player:
@@ -160,20 +166,13 @@ class Narrator:
         self.lines += new
         return new
 
-    def undo_to(self, ply: int) -> list[Line]:
-        """Forget the lines of decisions from ``ply`` on (the moves were taken back) and
-        return them."""
-        gone = [line for line in self.lines if line.ply >= ply]
+    def in_progress(self) -> Line | None:
+        """The turn begun and not finished, as its line says it so far (``You: Grocer``);
+        None when no turn is."""
         turn = self._turn
-        if turn is not None and turn.ply >= ply:  # a turn begun and not finished
-            gone.append(Line(turn.ply, "turn", f"{self.players[turn.player]}: "
-                                               f"{', '.join(_said(turn))} (unfinished)"))
-        self.lines = [line for line in self.lines if line.ply < ply]
-        self._turn = None
-        self._ply = ply
-        self._half_year_start = None
-        self._inventorying = None
-        return gone
+        if turn is None:
+            return None
+        return Line(turn.ply, "turn", f"{self.players[turn.player]}: {', '.join(_said(turn))}")
 
     def _close(self) -> list[Line]:
         turn, self._turn = self._turn, None
