@@ -44,16 +44,14 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from arle_ai.base import limits, procs
-from arle_ai.base.errors import PositionError
 from arle_ai.base.files import (
-    MAX_FILE_BYTES,
     fsync_folder,
     lock_exclusive,
     regular_or_missing,
 )
-from arle_ai.base.jsontext import parse_json
 from arle_ai.engine import _core
 from arle_ai.formats.records import record_game
+from arle_ai.play import results
 from arle_ai.play.agents import Agent, AgentError, agent_from_spec, choose_action
 from arle_ai.play.ratings import (
     elo_from_score,
@@ -67,13 +65,12 @@ from arle_ai.play.ratings import (
     sprt_verdict,
     wilson_interval,
 )
+from arle_ai.play.results import FORMAT, VERSION
 from arle_ai.play.solo import format_solo_summary, is_solo_result, solo_summary
 
 __all__ = ["FORMAT", "VERSION", "Runner", "Tournament", "TournamentError", "agent_labels",
            "format_summary", "json_safe", "play_game", "setup_seeds", "summarize"]
 
-FORMAT = "arle-selfplay"
-VERSION = 1
 MAX_DECISIONS = 20_000  # far above any real game (about 170 decisions); guards a looping agent
 _HEADER_KEYS = ("agents", "games", "seed", "variant")
 _TASK_KEYS = ("game", "pairing", "seats", "agents", "agent_seeds", "setup_index", "setup_seed")
@@ -296,7 +293,8 @@ class Tournament:
     # ---- the results file ----
 
     def load(self, path: str | Path, repair: bool = False) -> dict[int, dict[str, Any]]:
-        """The finished games in the results file at ``path`` (none if missing or empty).
+        """The finished games in the results file at ``path`` (none if missing or empty),
+        read by :mod:`arle_ai.play.results`.
 
         Raises TournamentError if the file is not a results file of this tournament. A last
         line cut off by an interrupted run is ignored (with ``repair``, removed from the file).
@@ -304,43 +302,24 @@ class Tournament:
         path = Path(path)
         if not regular_or_missing(path, TournamentError, "results file"):
             return {}
-        size = path.stat().st_size
-        done: dict[int, dict[str, Any]] = {}
-        keep = 0  # bytes of the file that hold complete, valid lines
         try:
-            with path.open("rb") as fh:
-                for n, line in enumerate(iter(lambda: fh.readline(MAX_FILE_BYTES + 1), b""), 1):
-                    if len(line) > MAX_FILE_BYTES:
-                        raise TournamentError(f"{path}: line {n} is longer than "
-                                              f"{MAX_FILE_BYTES >> 20} MiB (not a selfplay "
-                                              f"results file?)")
-                    try:
-                        value = parse_json(line)
-                    except PositionError:  # not UTF-8, not JSON, nested too deeply...
-                        if n > 1 and not line.endswith(b"\n"):
-                            break  # after the header, the cut-off end of an interrupted write
-                        raise TournamentError(f"{path}: line {n} is not JSON (not a selfplay "
-                                              f"results file?)") from None
-                    if n == 1:
-                        self._check_header(path, value)
-                    else:
-                        done.setdefault(self._check_result(path, n, value), value)
-                    keep += len(line)
+            read = results.read_file(path)
+        except results.ResultsFileError as exc:
+            raise TournamentError(f"{path}: {exc}") from None
         except OSError as exc:
             raise TournamentError(f"{path}: cannot read: {exc.strerror or exc}") from None
-        if repair and keep < size:  # only once the file is known to be ours
+        if read.header is None:
+            return {}
+        self._check_header(path, read.header)
+        for g, (n, value) in read.games.items():
+            self._check_plan(path, n, g, value)
+        if repair and read.kept < path.stat().st_size:  # only once the file is ours
             with path.open("r+b") as fh:
-                fh.truncate(keep)
+                fh.truncate(read.kept)
                 os.fsync(fh.fileno())
-        return done
+        return {g: value for g, (_, value) in read.games.items()}
 
-    def _check_header(self, path: Path, head: Any) -> None:
-        if not isinstance(head, dict) or head.get("format") != FORMAT:
-            raise TournamentError(f"{path}: not a selfplay results file (its first line is not a "
-                                  f"{FORMAT!r} header); use another --out file")
-        if head.get("version") != VERSION:
-            raise TournamentError(f"{path}: results file version {head.get('version')!r} is not "
-                                  f"supported (only {VERSION})")
+    def _check_header(self, path: Path, head: dict[str, Any]) -> None:
         ours = self.header()
         diff = [f"{k} {head.get(k)!r} (now {ours[k]!r})" for k in _HEADER_KEYS
                 if head.get(k) != ours[k]]
@@ -350,38 +329,16 @@ class Tournament:
             raise TournamentError(f"{path} holds another tournament: " + ", ".join(diff)
                                   + "; use another --out file or the same settings")
 
-    def _check_result(self, path: Path, n: int, result: Any) -> int:
-        meta = result.get("meta") if isinstance(result, dict) else None
-        if not isinstance(meta, dict):
-            meta = {}
-        g = meta.get("game")
-        if isinstance(g, bool) or not isinstance(g, int) or not 0 <= g < self.total:
+    def _check_plan(self, path: Path, n: int, g: int, result: dict[str, Any]) -> None:
+        """Game line ``n`` (game ``g``, read and checked) is that game of this plan."""
+        if not g < self.total:
             raise TournamentError(f"{path}: line {n} is not a game of this tournament "
                                   f"(no game index in 0..{self.total - 1})")
         task = self.tasks[g]
-        bad = [k for k in _TASK_KEYS if meta.get(k) != task[k]]
-        if bad or not isinstance(result.get("result"), dict):
-            what = ", ".join(bad) if bad else "result"
-            raise TournamentError(f"{path}: line {n} (game {g}) does not match this tournament "
-                                  f"({what})")
-        for key in ("scores", "winner", "winner_agent", "start_player"):
-            if key not in meta:
-                raise TournamentError(f"{path}: line {n} (game {g}) lacks meta.{key}")
-        scores = meta["scores"]
-        if not (isinstance(scores, list) and len(scores) == self.players and all(
-                isinstance(s, int | float) and not isinstance(s, bool) and math.isfinite(s)
-                and abs(s) <= MAX_VP for s in scores)):
-            raise TournamentError(f"{path}: line {n} (game {g}): meta.scores must be "
-                                  f"{'one number' if self.players == 1 else 'two numbers'} "
-                                  f"of VP (at most {MAX_VP:g} each)")
-        if self.players == 1 and (meta["winner"] is not None or meta["start_player"] != 0):
-            raise TournamentError(f"{path}: line {n} (game {g}): a solo game has no winner "
-                                  f"and its player 0 starts")
-        if (meta["winner"] not in (0, 1, None) or meta["start_player"] not in (0, 1)
-                or meta["winner_agent"] not in (*task["pairing"], None)):
-            raise TournamentError(f"{path}: line {n} (game {g}): meta.winner, start_player or "
-                                  f"winner_agent is not a seat or agent of this game")
-        return g
+        bad = [k for k in _TASK_KEYS if result["meta"].get(k) != task[k]]
+        if bad:
+            raise TournamentError(f"{path}: line {n} (game {g}) does not match this "
+                                  f"tournament ({', '.join(bad)})")
 
     # ---- playing ----
 
@@ -453,10 +410,6 @@ class Tournament:
             if fh is not None:
                 fh.close()
         return [results[g] for g in sorted(results)]
-
-
-MAX_VP = 1e6  # far above any game's score: a results line beyond it is damaged (and squaring
-# a margin of 1e200 in the statistics overflowed)
 
 
 def _sync(fh: Any) -> None:
