@@ -199,6 +199,25 @@ def test_a_finished_game_is_saved_with_its_result():
         game.play(0)
 
 
+# ---- the account of the game ----
+
+def test_the_game_told_again_says_what_undo_took_back():
+    game = Session.new(seed=2, seats=["human", "human"])
+    for move in ("place summer_grocer", "good timber", "place woodcutter"):
+        game.play(move)
+    told = game.narrator(("P0", "P1"))
+    assert [line.text for line in told.lines] == [
+        "P0: Grocer, good timber - +1 grain, +1 timber, +1 leather (+1.5 VP)",
+        "P1: Woodcutter - +3 wood"]
+    game.undo()
+    again = game.narrator(("P0", "P1"))
+    assert told.taken_back(again) == ["P1: Woodcutter - +3 wood"]
+    game.undo()  # into the Grocer's turn: it is told as it was, the rest is in progress
+    last = game.narrator(("P0", "P1"))
+    assert again.taken_back(last) == [told.lines[0].text]
+    assert last.in_progress().text == "P0: Grocer" and last.lines == []
+
+
 # ---- the searches on their decisions ----
 
 def test_the_ai_choice_and_the_hints_stay_on_their_decisions():

@@ -40,7 +40,7 @@ from arle_ai.search.config import HINT_BUDGET, PLAY_AI_BUDGET, Budget, SearchCon
 from arle_ai.text import decisions
 from arle_ai.text.answers import PLACE, parse_choice
 from arle_ai.text.display import columns, describe_wide
-from arle_ai.text.narration import Line, Narrator
+from arle_ai.text.narration import Narrator
 from arle_cli.common import (
     IN_FILE,
     OUT_FILE,
@@ -94,49 +94,25 @@ class TerminalGame:
 
     @classmethod
     def of(cls, session: Session, names: tuple[str, ...]) -> TerminalGame:
-        return cls(session, _told(session, names))
+        return cls(session, session.narrator(names))
 
     def play(self, action: int, ai: AIChoice | None = None) -> None:
         """Play ``action`` and print the lines of what it completed."""
-        for line in _tell(self.narrator, self.session, self.session.play(action, ai=ai)):
+        for line in self.session.tell(self.narrator, self.session.play(action, ai=ai)):
             click.echo(line.text)
 
     def undo(self) -> tuple[list[str], str]:
         """Take back the last decision made at the keyboard (the session's rule, with the
         AI's replies) and return what was taken back, turn by turn as they were told, and
         where the game is now; ValueError when nothing can be."""
-        old = self.narrator
         self.session.undo()
-        self.narrator = new = _told(self.session, old.players)
-        same = 0
-        while same < min(len(old.lines), len(new.lines)) and old.lines[same] == new.lines[same]:
-            same += 1
-        gone = old.lines[same:]
-        told = [line.text for line in gone if line.kind == "turn"]
-        unfinished = old.in_progress()
-        if unfinished is not None:
-            told.append(f"{unfinished.text} (unfinished)")
-        if any(line.kind != "turn" for line in gone):
-            told.append("the inventorying after them")
-        ply, now = self.session.cursor, new.in_progress()
+        old, self.narrator = self.narrator, self.session.narrator(self.narrator.players)
+        ply, now = self.session.cursor, self.narrator.in_progress()
         if now is None:
-            return told, f"back to the start of that turn (decision {ply})"
-        return told, f"back to decision {ply}, in the middle of that turn ({now.text} so far)"
-
-
-def _tell(narrator: Narrator, session: Session, node: int) -> list[Line]:
-    """The narrator's lines completed by ``node``'s move (what the session says it did)."""
-    n = session.nodes[node]
-    assert n.action is not None  # (the start follows no move)
-    return narrator.tell(session.before(node), n.action, n.steps, n.depth - 1)
-
-
-def _told(session: Session, names: tuple[str, ...]) -> Narrator:
-    """A narrator that has told the game up to the session's cursor (nothing printed)."""
-    narrator = Narrator(names)
-    for node in session.line[:session.cursor]:
-        _tell(narrator, session, node)
-    return narrator
+            where = f"back to the start of that turn (decision {ply})"
+        else:
+            where = f"back to decision {ply}, in the middle of that turn ({now.text} so far)"
+        return old.taken_back(self.narrator), where
 
 
 def _width() -> int:

@@ -1,5 +1,5 @@
 """One game in progress, for any front end (``arle play``, the web app): a tree of variations
-with a cursor, serialised as a game record.
+with a cursor, serialised as a game record, and told as ``arle play`` tells a game.
 
 A session is a start position and a tree of decisions, as an analysis board keeps them: a
 move tried from an earlier decision starts a variation beside the moves already there
@@ -49,6 +49,7 @@ from arle_ai.engine import _core
 from arle_ai.formats.records import GameRecord, Variation, default_names, record_game
 from arle_ai.search.result import SearchResult
 from arle_ai.text import effects
+from arle_ai.text.narration import Line, Narrator
 
 __all__ = ["AI", "AIChoice", "HUMAN", "Node", "SEAT_KINDS", "Session", "check_seats"]
 
@@ -279,6 +280,25 @@ class Session:
             while ply < len(self.line) and not self.human_at(ply):
                 ply += 1
         self.cursor = ply
+
+    # ---- the account of the game ----
+
+    def tell(self, narrator: Narrator, node: int) -> list[Line]:
+        """``narrator``'s lines completed by ``node``'s move, told from what it did."""
+        n = self.nodes[node]
+        if n.action is None:
+            raise ValueError("the start of the game follows no move")
+        return narrator.tell(self.before(node), n.action, n.steps, n.depth - 1)
+
+    def narrator(self, players: Sequence[str]) -> Narrator:
+        """A :class:`~arle_ai.text.narration.Narrator` that has told the game up to the
+        cursor (``players``: the names its lines use); after an undo, its
+        :meth:`~arle_ai.text.narration.Narrator.taken_back` against the one before says what
+        was taken back."""
+        narrator = Narrator(tuple(players))
+        for node in self.line[:self.cursor]:
+            self.tell(narrator, node)
+        return narrator
 
     # ---- searches attached to their decisions ----
 

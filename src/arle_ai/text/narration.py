@@ -166,6 +166,24 @@ class Narrator:
         self.lines += new
         return new
 
+    def taken_back(self, since: Narrator) -> list[str]:
+        """What this narrator told that ``since`` (the same game told again up to an earlier
+        decision) no longer does, in order: each turn as it was told, the one in progress
+        last (``... (unfinished)``), and ``the inventorying after them`` when an inventorying
+        was among it."""
+        same = 0
+        while (same < min(len(self.lines), len(since.lines))
+               and self.lines[same] == since.lines[same]):
+            same += 1
+        gone = self.lines[same:]
+        told = [line.text for line in gone if line.kind == "turn"]
+        unfinished = self.in_progress()
+        if unfinished is not None:
+            told.append(f"{unfinished.text} (unfinished)")
+        if any(line.kind != "turn" for line in gone):
+            told.append("the inventorying after them")
+        return told
+
     def in_progress(self) -> Line | None:
         """The turn begun and not finished, as its line says it so far (``You: Grocer``);
         None when no turn is."""
