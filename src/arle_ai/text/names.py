@@ -22,7 +22,7 @@ import copy
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 from arle_ai.engine import rules
 
@@ -30,6 +30,9 @@ __all__ = [
     "KINDS",
     "GOODS",
     "TILES",
+    "HomeField",
+    "HOME_FIELDS",
+    "home_field",
     "space",
     "building",
     "tool",
@@ -47,9 +50,34 @@ __all__ = [
 ]
 
 GOODS = rules.GOODS  # the engine's goods order
+
+
+class HomeField(NamedTuple):
+    """A count of a position's "home" object (docs/position-format.md)."""
+
+    field: str  # its key in the "home" object: "grain_fields"
+    piece: str  # one of what it counts, as the board and the moves name it: "grain_field"
+    tile: bool  # a tile on a land space (the dikes, moors and boardwalk are not)
+    also: tuple[str, ...] = ()  # other words a person may call one by: "moor"
+
+
+# The fields a home board counts, in the order they are printed; the one list of them
+# (`arle edit`, the browser's editor through /api/catalog, the board's layout).
+HOME_FIELDS = (
+    HomeField("dikes", "dike", False),
+    HomeField("hydrated_moors", "hydrated_moor", False, ("moor",)),
+    HomeField("boardwalk_peat", "boardwalk", False),
+    HomeField("grain_fields", "grain_field", True),
+    HomeField("flax_fields", "flax_field", True),
+    HomeField("forests", "forest", True),
+    HomeField("parks", "park", True),
+    HomeField("stalls", "stall", True),
+    HomeField("depots", "depot", True),
+    HomeField("stables", "stable", True),
+    HomeField("double_stalls", "double_stall", True),
+)
 # Home-board tiles as counted in a position's "home" object.
-TILES = ("grain_fields", "flax_fields", "forests", "parks", "stalls", "depots", "stables",
-         "double_stalls")
+TILES = tuple(f.field for f in HOME_FIELDS if f.tile)
 
 _SHARED = {n for n, c in Counter(a.name for a in rules.ACTION_SPACES).items() if c > 1}
 _PLURAL = {"sheep": "sheep", "cattle": "cattle", "horse": "horses", "peat boat": "peat boats",
@@ -92,6 +120,18 @@ def thing(key: str) -> str:
     """Printed form of a good, animal or tile key: ``summer_wear`` -> ``summer wear``."""
     text = key.replace("_", " ")
     return text[:-1] if text.endswith("s") and key in TILES else text
+
+
+def home_field(text: str) -> str:
+    """The home board field ``text`` names (``stalls``, ``double stall``, ``moors``,
+    ``boardwalk``), KeyError naming the known words when none does."""
+    t = " ".join(text.lower().replace("_", " ").split())
+    for f in HOME_FIELDS:
+        words = (f.piece.replace("_", " "), *f.also)
+        if t in (*words, *(w + "s" for w in words), f.field.replace("_", " ")):
+            return f.field
+    known = ", ".join(w for f in HOME_FIELDS for w in (f.piece.replace("_", " "), *f.also))
+    raise NameError_(f"no home tile is called {text!r}; known: {known}")
 
 
 def count(n: int, key: str, signed: bool = False) -> str:

@@ -26,6 +26,7 @@ from typing import Any
 
 from arle_ai.engine import rules
 from arle_ai.text.loads import assign_loads
+from arle_ai.text.names import HOME_FIELDS
 
 __all__ = ["COLUMNS", "TIDAL_ROWS", "LAND_ROWS", "MOOR_ROWS", "HomeLayout", "dike_rows",
            "home_board", "house_animals", "barn", "goods_track", "building_spaces",
@@ -42,19 +43,19 @@ BOARDWALK = (FIRST_LAND + LAND_ROWS - 1, 1)  # the boardwalk's space (row, colum
 
 Cell = tuple[int, int]  # (row, column)
 
-# Home tiles a position counts, by the key the page names them with (singular) and the
-# position's field; the housing tiles first (the order they are given their spaces).
-TILE_FIELDS = (("stall", "stalls"), ("double_stall", "double_stalls"), ("stable", "stables"),
-               ("depot", "depots"), ("grain_field", "grain_fields"),
-               ("flax_field", "flax_fields"), ("forest", "forests"), ("park", "parks"))
-# The starting tiles' spaces (core.md 2.3): a tile still there is drawn there.
-START_TILES: dict[Cell, str] = {(FIRST_LAND, COLUMNS - 1): "grain_field",
-                                (FIRST_LAND + 1, COLUMNS - 1): "flax_field",
-                                (FIRST_LAND + 1, 0): "stall"}
 # Which side of the board a new tile goes to first: the column order it tries.
 _SIDE = {"stall": (0, 1, 2), "double_stall": (0, 1, 2), "stable": (0, 1, 2),
          "depot": (0, 1, 2), "grain_field": (2, 1, 0), "flax_field": (2, 1, 0)}
 _MIDDLE = (1, 0, 2)
+# Home tiles a position counts (text.names.HOME_FIELDS), by the key the page names them with
+# (singular) and the position's field, in the order they are given their spaces: the sides'
+# tiles as _SIDE lists them (the housing first), then the rest.
+TILE_FIELDS = tuple(sorted(((f.piece, f.field) for f in HOME_FIELDS if f.tile),
+                           key=lambda tile: [*_SIDE, tile[0]].index(tile[0])))
+# The starting tiles' spaces (core.md 2.3): a tile still there is drawn there.
+START_TILES: dict[Cell, str] = {(FIRST_LAND, COLUMNS - 1): "grain_field",
+                                (FIRST_LAND + 1, COLUMNS - 1): "flax_field",
+                                (FIRST_LAND + 1, 0): "stall"}
 # A tile turned over in place (flip, upgrade, Farmer's Inn) keeps its space.
 _TURNS_INTO = {"stall": ("depot", "stable"), "stable": ("double_stall",), "forest": ("park",),
                "grain_field": ("forest",), "flax_field": ("forest",)}

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from arle_ai.engine import _core, rules
+from arle_ai.formats import entry
 from arle_ai.search.config import WEB_ANALYZE_BUDGET, WEB_HINT_BUDGET
 from arle_ai.text import decisions, names, reading
 from arle_ai.text.display import free_land
@@ -25,7 +26,11 @@ def catalog() -> dict[str, Any]:
     return {
         "spaces": [{"key": a.key, "name": a.name, "season": a.season, "order": a.order,
                     "tool": a.tool, "text": a.text} for a in rules.ACTION_SPACES],
-        "tools": [{"key": t.key, "name": t.name, "values": list(t.values), "vp": list(t.vp)}
+        "tools": [{"key": t.key, "name": t.name, "values": list(t.values), "vp": list(t.vp),
+                   # the second printed row of the track the Dike Builder reads (Shovels):
+                   # the dikes of each position
+                   "dikes": list(rules.SHOVEL_DIKE_VALUES)
+                   if t.key == rules.action_space("dike_builder").tool else None}
                   for t in rules.TOOLS],
         "building_spaces": dict(rules.BUILDING_COLOUR_SPACES),
         "buildings": [{"key": b.key, "name": b.name, "colour": b.colour, "vp": b.vp,
@@ -58,6 +63,14 @@ def catalog() -> dict[str, Any]:
         "legend": list(reading.LEGEND),
         "solo_legend": list(reading.SOLO_LEGEND),
         "solo_workers": rules.SOLO_WORKERS,
+        "max_vehicles": rules.MAX_VEHICLES,
+        "load_goods": list(rules.LOAD_GOODS),
+        # the fields a home board counts (one list: text.names.HOME_FIELDS)
+        "home_fields": [{"field": f.field, "piece": f.piece, "name": names.thing(f.field)}
+                        for f in names.HOME_FIELDS],
+        # the position entry's questions (POST /api/position/entry answers them by key)
+        "entry": {str(n): [{"key": q.key, "text": q.text} for q in entry.questions(n)]
+                  for n in _core.PLAYER_COUNTS},
     }
 
 
