@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 
@@ -46,12 +47,22 @@ def lines(client, url):
 # ---- catalog and the page ----
 
 def test_page_and_assets_are_served(client):
+    # (the page is native ES modules since issue 36: app.js is a module script, and imports
+    # the others, each served as JavaScript)
     r = client.get("/")
-    assert r.status_code == 200 and "<script src=\"/static/app.js\">" in r.text
+    assert r.status_code == 200 and '<script type="module" src="/static/app.js">' in r.text
     for asset in ("app.js", "app.css", "favicon.svg"):
         assert client.get(f"/static/{asset}").status_code == 200
+    modules, seen = ["app.js"], set()
+    while modules:
+        name = modules.pop()
+        seen.add(name)
+        got = client.get(f"/static/{name}")
+        assert got.status_code == 200 and "javascript" in got.headers["content-type"], name
+        modules += [m for m in re.findall(r'from "\./([\w.]+\.js)"', got.text) if m not in seen]
+    assert {"state.js", "api.js", "editor.js", "gameboard.js", "homeboard.js"} <= seen
     # fully offline: the page loads nothing from another host
-    for asset in ("/", "/static/app.js", "/static/app.css"):
+    for asset in ("/", "/static/app.css", *(f"/static/{m}" for m in sorted(seen))):
         assert "http://" not in client.get(asset).text.replace("http://www.w3.org", "")
         assert "https://" not in client.get(asset).text
 

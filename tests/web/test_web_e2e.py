@@ -269,7 +269,8 @@ def test_editor_validates_as_you_type_and_plays_the_position(page, shots):
     page.fill("[data-path='players.0.goods.grain']", "16")
     page.wait_for_function("document.querySelector('#editor-check').className === "
                            "'check bad'")
-    assert page.inner_text("#editor-check") == "players[0].goods.grain: 16 is out of range 0..15"
+    # (the editor answers arle edit's questions since issue 36: its words are the entry's)
+    assert page.inner_text("#editor-check") == "P0 grain: 16 is out of range 0..15"
     assert "invalid" in page.get_attribute("[data-path='players.0.goods.grain']", "class")
     assert page.is_disabled("#editor-play")
     page.evaluate("window.scrollTo(0, 0)")
@@ -289,8 +290,9 @@ def test_editor_validates_as_you_type_and_plays_the_position(page, shots):
     page.select_option("select[data-building='novices_hut']", "board")
     page.wait_for_function("document.querySelector('#editor-check').className === "
                            "'check bad'")
-    assert page.inner_text("#editor-check") == ("setup.buildings: 5 green buildings in play, "
-                                                "the board has 4 green spaces")
+    assert page.inner_text("#editor-check") == (
+        "5 green on the board make 5, the board has 4 green spaces (each space holds a "
+        "building until it is built)")
     assert "5 of 4 green" in page.inner_text("#editor-colours")
     page.select_option("select[data-building='colonists_house']", "out")
     page.select_option("select[data-building='mill']", "built0")
@@ -315,6 +317,69 @@ def test_editor_validates_as_you_type_and_plays_the_position(page, shots):
     assert page.locator("#player0 [data-piece='home-building'][data-kind='mill']").count() == 1
     assert "P0" in page.inner_text("#status") and "Workers placed 2/8" in page.inner_text(
         "#status")
+
+
+def test_the_editor_enters_a_solo_position_with_a_loaded_vehicle(page, shots):
+    """The editor answers arle edit's questions (arle_ai.formats.entry): a solo position (one
+    board, no start player), the vehicles in the barn and what is loaded on them, whose
+    compartments the entry works out."""
+    page.fill("#new-seed", "4")
+    page.select_option("#new-players", "1")
+    page.click("#tab-editor")
+    page.wait_for_selector("#editor[data-built='1']")
+    page.click("#editor-from-new")
+    page.wait_for_selector("#editor[data-built='2']")
+    page.wait_for_function("document.querySelector('#editor-check').className === "
+                           "'check good'")
+    assert page.locator("#editor-p0").count() == 1 and page.locator("#editor-p1").count() == 0
+    assert page.locator("[data-path='start_player']").count() == 0
+    assert page.locator("#editor-buildings option[value='built1']").count() == 0
+    # your workers: a click puts one on a space, another takes it off
+    for space in ("fisherman", "colonist", "colonist"):
+        page.click(f"#editor-board .space-card[data-space='{space}']")
+    page.wait_for_selector("#editor-board [data-piece='worker'][data-space='fisherman']")
+    assert page.locator("#editor-board [data-piece='worker']").count() == 1
+    assert page.input_value("[data-path='workers_placed']") == "2"  # (a worker may pass)
+    page.fill("[data-path='workers_placed']", "1")
+    # a handcart and a cart, loaded with wood, clay and the Hage
+    page.fill("[data-question='p0.barn'][data-name='handcart']", "1")
+    page.fill("[data-question='p0.barn'][data-name='cart']", "1")
+    page.fill("[data-path='players.0.loaded.wood']", "1")
+    page.fill("[data-path='players.0.loaded.clay']", "1")
+    page.check("[data-question='p0.loaded'][data-name='hage']")
+    page.wait_for_function("document.querySelector('#editor-check').className === "
+                           "'check good'")
+    # more than the vehicles hold is refused in arle edit's words, the loads outlined
+    page.fill("[data-path='players.0.loaded.linen']", "2")
+    page.wait_for_function("document.querySelector('#editor-check').className === "
+                           "'check bad'")
+    assert page.inner_text("#editor-check") == (
+        "the loaded items (wood 1, clay 1, linen 2, Hage) do not fit on the vehicles "
+        "(Handcart, Cart)")
+    assert page.locator("#editor-p0 [data-question='p0.loaded'].invalid").count() > 1
+    assert page.is_disabled("#editor-play")
+    page.fill("[data-path='players.0.loaded.linen']", "0")
+    page.wait_for_function("document.querySelector('#editor-check').className === "
+                           "'check good'")
+    assert "score" in page.inner_text("#editor-check") and "P1" not in page.inner_text(
+        "#editor-check")
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(shots / "web-editor-solo.png"), full_page=True)
+    page.click("#editor-play")
+    page.wait_for_selector("#page-play:not([hidden])")
+    page.wait_for_function("document.querySelector('#status').textContent"
+                           ".includes('Solo game')")
+    assert page.locator("#players .player").count() == 1
+    assert "workers placed 1/4" in page.inner_text("#status")
+    loads = sorted(attrs(page, "#player0 [data-piece='load']", "data-kind"))
+    assert loads == ["clay", "hage", "wood"]
+    vehicles = sorted(attrs(page, "#player0 [data-piece='vehicle']", "data-kind"))
+    assert vehicles == ["cart", "handcart"]
+    assert attrs(page, "#gameboard [data-piece='worker']", "data-space") == ["fisherman"]
+
+
+def attrs(page, selector: str, name: str) -> list[str]:
+    return page.eval_on_selector_all(selector, f"els => els.map(e => e.getAttribute('{name}'))")
 
 
 def test_tournament_results_page(page, shots, tmp_path):

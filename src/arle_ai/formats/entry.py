@@ -529,11 +529,11 @@ def _plain(message: str) -> str:
                   message).replace(" :", ":")
 
 
-def prepared(position: Mapping[str, Any]) -> dict[str, Any]:
+def prepared(position: object) -> dict[str, Any]:
     """A copy of a position (a dict, printed names accepted) to enter answers into: checked,
     without its pending decisions (an entered position starts at the turn of the player
     whose worker is next). Raises PositionError (or ValueError) as a position file does."""
-    d: dict[str, Any] = _core.GameState.from_dict(names.keys_for_names(dict(position))).to_dict()
+    d: dict[str, Any] = _core.GameState.from_dict(names.keys_for_names(position)).to_dict()
     d.pop("pending", None)
     d.pop("season", None)
     return d
@@ -575,7 +575,7 @@ class Entry:
     (Enter keeps what is there, ``back`` returns to the previous question with the answers
     kept) and moves on once it is accepted; :attr:`position` is always a valid position."""
 
-    def __init__(self, position: Mapping[str, Any]) -> None:
+    def __init__(self, position: object) -> None:
         self.position = prepared(position)
         self.questions = questions(len(self.position["players"]))
         self.index = 0
@@ -620,7 +620,7 @@ class Entered:
     notes: list[str]
 
 
-def enter(position: Mapping[str, Any], answers: Mapping[str, str]) -> Entered:
+def enter(position: object, answers: Mapping[str, str]) -> Entered:
     """Every answer at once, by question key (an empty answer keeps what is there): the
     answers are given in the questions' order, and again while that changes the position,
     so that an answer which needs a later one (a building moved from P1 to P0 needs P1's

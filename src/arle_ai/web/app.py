@@ -33,6 +33,7 @@ from arle_ai.base.errors import PositionError
 from arle_ai.base.jsontext import parse_json
 from arle_ai.base.jsontext import shown as _short
 from arle_ai.engine import _core
+from arle_ai.formats import entry
 from arle_ai.formats.records import FORMAT as RECORD_FORMAT
 from arle_ai.formats.records import RecordError, record_from_dict
 from arle_ai.play.agents import agent_from_spec, choose_action, mcts_spec
@@ -426,6 +427,28 @@ class WebApp:
         return JSONResponse({"valid": True, "error": None, "view": view.position_view(state),
                              "position": state.to_dict()})
 
+    async def entry(self, request: Request) -> Response:
+        """The position editor's answers (``{position, answers: {question key: text}}``), by
+        the entry ``arle edit`` asks with (:func:`arle_ai.formats.entry.enter`): the position
+        with every accepted answer, and each refused one's words and field."""
+        body = await _body(request)
+        answers = body.get("answers")
+        if "position" not in body or not isinstance(answers, dict) or not all(
+                isinstance(v, str) for v in answers.values()):
+            raise _bad("the request needs 'position' (a position object) and 'answers' (an "
+                       "object of texts by question key, as /api/catalog's entry lists them)")
+        try:
+            got = await run_in_threadpool(entry.enter, body["position"], answers)
+        except (PositionError, ValueError, TypeError) as exc:
+            raise _bad(f"invalid position: {exc}", 422) from None
+        except KeyError as exc:
+            raise _bad(str(exc.args[0])) from None
+        state = _core.GameState.from_dict(got.position)
+        return JSONResponse({
+            "position": got.position, "notes": got.notes, "view": view.position_view(state),
+            "refused": [{"question": k, "message": str(e), "field": e.field}
+                        for k, e in got.refused.items()]})
+
     async def tournament(self, request: Request) -> Response:
         body = await _body(request)
         text = body.get("text")
@@ -536,6 +559,7 @@ def create_app(allowed_hosts: list[str] | None = None, capacity: int = 64,
         Route(g + "/record", web.record),
         Route(g + "/position", web.position),
         Route("/api/position/check", web.check_position, methods=["POST"]),
+        Route("/api/position/entry", web.entry, methods=["POST"]),
         Route("/api/tournament", web.tournament, methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

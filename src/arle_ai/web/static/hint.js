@@ -1,0 +1,108 @@
+// The hint: a search of the position shown, streamed from the server and shown in the words
+// and units of `arle suggest` (visits, value, margin or score, "~" within noise of the best).
+// It runs on the position shown, also while the AI is thinking (the server keeps a game's
+// hint and AI move apart). While it runs it follows the board: when the position changes
+// (the AI replied, you moved, undid or stepped) it starts again on the new one. It is
+// labelled with the decision it answers, and greyed once the board shows another.
+
+import { $, el, showMessage, signed } from "./dom.js";
+import { streamLines } from "./api.js";
+import { state, update, isSolo, positionKey } from "./state.js";
+
+export function stopHint() {
+  if (state.hint) { state.hint.abort(); update({ hint: null }); }
+  $("hint-stop").disabled = true;
+  $("hint-start").disabled = !state.game || state.game.terminal;
+}
+
+export function cancelHint() {
+  update({ hintFollow: null });
+  if (state.hint) $("hint-status").textContent += " - stopped";
+  stopHint();
+}
+
+export function clearHint() {
+  cancelHint();
+  update({ hintFor: null });
+  $("hint-table").replaceChildren();
+  $("hint-why").replaceChildren();
+  $("hint-status").textContent = "";
+  $("hint-for").textContent = "";
+  $("hint-body").classList.remove("stale");
+}
+
+export function renderHintFreshness() {
+  const f = state.hintFor;
+  if (!f || !state.game) return;
+  const stale = f.key !== positionKey(state.id, state.game);
+  $("hint-body").classList.toggle("stale", stale);
+  $("hint-for").textContent = `for decision ${f.decision} (${f.prompt})` + (stale ? " - the board shows another position" : "");
+}
+
+export async function startHint(seconds) {
+  stopHint();
+  const controller = new AbortController();
+  const g = state.game;
+  update({ hint: controller, hintFollow: { seconds } });
+  const asked = { key: positionKey(state.id, g), decision: g.ply + 1, player: g.to_move, prompt: g.prompt, labels: Object.fromEntries(g.legal.map((m) => [m.action, m.label])) };
+  $("hint-stop").disabled = false;
+  $("hint-start").disabled = true;
+  $("hint-status").textContent = "starting...";
+  $("hint-why").replaceChildren();
+  let updates = 0;
+  const mine = () => state.hint === controller;
+  try {
+    await streamLines(`/api/games/${state.id}/hint?seconds=${seconds}`, (msg) => {
+      if (!mine()) return;
+      if (msg.kind === "start") document.body.dataset.hintPly = String(msg.ply);
+      else if (msg.kind === "update") {
+        updates++;
+        update({ hintFor: asked });
+        renderHint(msg.data, asked);
+        renderHintFreshness();
+      } else if (msg.kind === "done") {
+        const why = msg.data.reason;
+        $("hint-status").textContent += why === "memory" ? " - stopped at its memory bound"
+          : why === "stopped" ? ` - stopped (${msg.data.message})` : " - done";
+        // the position changed: the board's next reply starts the hint again
+        if (why !== "stopped" || msg.data.message !== "the position changed") update({ hintFollow: null });
+        if (why !== "stopped") document.body.dataset.hintUpdates = String(updates);
+        $("hint-why").replaceChildren(...(msg.data.why ? [whyLine(msg.data.why)] : []));
+      } else if (msg.kind === "error") { update({ hintFollow: null }); showMessage(msg.data); }
+    }, controller.signal);
+  } catch (e) {
+    // (an AbortError: cancelled, or started again on a new position)
+    if (e.name !== "AbortError") { if (mine()) update({ hintFollow: null }); showMessage(e.message); }
+  }
+  if (mine()) { update({ hint: null }); $("hint-stop").disabled = true; $("hint-start").disabled = !state.game || state.game.terminal; }
+}
+
+// The hint in the words and units of `arle suggest`: visits, value (0..1, a ranking score,
+// not a chance to win), margin in VP, "~" for a move within statistical noise of the best.
+function renderHint(d, asked) {
+  $("hint-status").textContent = `${d.iterations} simulations in ${d.seconds.toFixed(1)} s (${Math.round(d.iterations_per_second)}/s)`;
+  const t = $("hint-table");
+  const solo = isSolo(state.game);  // the solo game: the expected final score, not a lead
+  t.replaceChildren(el("tr", {}, el("th", { text: "move" }), el("th", { class: "n", text: "visits" }), el("th", { class: "n", text: "value" }), el("th", { class: "n", text: solo ? "score" : "margin" }), el("th", { text: "" })));
+  for (const m of d.moves.slice(0, 6)) {
+    const row = el("tr", { class: "hint-row" },
+      el("td", {}, el("b", { text: asked.labels[m.action] || m.move })),
+      el("td", { class: "n", text: String(m.visits) }),
+      el("td", { class: "n", text: m.value.toFixed(3), title: (solo ? state.catalog.solo_legend : state.catalog.legend)[1] }),
+      el("td", { class: "n", text: solo ? m.margin.toFixed(1) : signed(m.margin), title: solo ? "the mean final score the search expects" : "the mover's mean final VP lead" }),
+      el("td", { class: "near", text: m.near_best ? "~" : "", title: m.near_best ? "within statistical noise of the best move" : "" }));
+    t.append(row);
+    if (m.pv.length > 1) {
+      const pv = el("td", { class: "pv", colspan: "5" });
+      for (const step of m.pv.slice(1)) pv.append(el("span", { class: `tag p${step.player}`, text: `P${step.player}` }), ` ${step.label}  `);
+      t.append(el("tr", {}, pv));
+    }
+  }
+}
+
+// Why the better move is better, in the library's words (arle_ai.play.why): the mover's lead
+// in VP by scoring category, better move against the other.
+export function whyLine(why) {
+  const better = why.better_label || why.better, other = why.other_label || why.other;
+  return el("div", { class: "why" }, el("b", { text: "Why " }), `${better} rather than ${other}: ${why.text}`);
+}

@@ -1,0 +1,190 @@
+// The moves played and their review: the move list as a tree of variations, the review of
+// the move shown (what was better and why, retry, play the better move), the event log, and
+// the analysis of the line shown with its graph, marks and accuracy.
+
+import { $, el, showMessage } from "./dom.js";
+import { streamLines } from "./api.js";
+import { state, isSolo, seatName, update } from "./state.js";
+import { act } from "./game.js";
+import { whyLine } from "./hint.js";
+import { svgEl } from "./svg.js";
+
+// The game's own line: the first move tried at each decision (its main continuation).
+export function mainLine(g) {
+  const byId = Object.fromEntries(g.tree.map((n) => [n.node, n]));
+  const out = [];
+  let kids = g.root_children;
+  while (kids.length) { out.push(kids[0]); kids = byId[kids[0]].children; }
+  return out;
+}
+
+// Where the line shown leaves the game's main line (null: it does not).
+export function branchPly(g) {
+  const main = mainLine(g);
+  for (let i = 0; i < g.moves.length; i++) if (main[i] !== g.moves[i].node) return i;
+  return null;
+}
+
+const markClass = (mark) => (mark === "??" ? "mark-qq" : mark === "?" ? "mark-q" : "");
+
+// The moves as a tree (as lichess shows it): the game's own line, each variation after the
+// move it is an alternative to, indented; the line shown is marked, the position shown too.
+export function renderMoveList(g) {
+  const ol = $("move-list");
+  ol.replaceChildren();
+  const byId = Object.fromEntries(g.tree.map((n) => [n.node, n]));
+  const plyOf = new Map(g.moves.map((m, i) => [m.node, i + 1]));
+  const item = (n) => {
+    const ply = plyOf.get(n.node);
+    const cls = [n.node === g.node ? "current" : "", ply === undefined ? "off-line" : ply > g.ply ? "future" : ""].filter(Boolean).join(" ");
+    const li = el("li", { class: cls, "data-node": String(n.node), title: `notation: ${n.text}` },
+      el("span", { class: "num", text: `${n.ply}.` }), el("span", { class: `tag p${n.player}`, text: `P${n.player}` }), ` ${n.label}`);
+    if (ply !== undefined) li.setAttribute("data-ply", String(ply));
+    if (n.mark) li.append(" ", el("span", { class: `mark ${markClass(n.mark)}`, text: n.mark }));
+    li.addEventListener("click", () => act("goto", { node: n.node }, { autoAI: false }));
+    return li;
+  };
+  const chain = (first, into, alternatives) => {
+    let id = first;
+    let alts = alternatives;
+    while (id !== undefined) {
+      const n = byId[id];
+      into.append(item(n));
+      for (const alt of alts) {
+        const sub = el("ol", { class: "variation" });
+        chain(alt, sub, []);
+        into.append(el("li", { class: "variation-box" }, sub));
+      }
+      alts = n.children.slice(1);
+      id = n.children[0];
+    }
+  };
+  if (g.root_children.length) chain(g.root_children[0], ol, g.root_children.slice(1));
+  const cur = ol.querySelector(".current");
+  if (cur) cur.scrollIntoView({ block: "nearest" });
+  $("ply-text").textContent = `decision ${g.ply} of ${g.length}`;
+}
+
+// The review of the move shown (a marked one): what was better, its line and why, and a way
+// to try the decision again (a variation: the game's moves are kept).
+export function renderReviewDetail(g) {
+  const box = $("review-detail");
+  box.replaceChildren();
+  const m = g.ply ? g.moves[g.ply - 1] : null;
+  const r = m && m.review;
+  box.hidden = !r || !r.mark;
+  if (box.hidden) return;
+  box.append(el("div", {}, el("b", { text: `Decision ${m.ply}: ` }), el("span", { class: `tag p${m.player}`, text: `P${m.player}` }),
+    ` ${m.label} `, el("span", { class: `mark ${markClass(r.mark)}`, text: r.mark }),
+    ` lost ${r.lost.toFixed(3)} value (${r.vp_lost.toFixed(1)} VP)`));
+  box.append(el("div", {}, el("b", { text: "Better: " }), r.best, ` (value ${r.best_value.toFixed(3)} against ${r.played_value.toFixed(3)})` + (r.near_best.length ? `; as good: ${r.near_best.join(", ")}` : "")));
+  if (r.best_line.length > 1) {
+    const line = el("div", { class: "pv" }, el("b", { text: "The better line: " }));
+    for (const step of r.best_line) line.append(el("span", { class: `tag p${step.player}`, text: `P${step.player}` }), ` ${step.label}  `);
+    box.append(line);
+  }
+  if (r.why) box.append(whyLine(r.why));
+  box.append(el("div", { class: "row" },
+    el("button", { id: "retry", onclick: () => retry(m.ply) }, "Retry this decision"),
+    el("button", { id: "play-better", onclick: () => playBetter(m.ply, r.best_text) }, "Play the better move")));
+}
+
+async function retry(ply) {
+  update({ paused: true });
+  await act("goto", { ply: ply - 1 }, { autoAI: false });
+  showMessage(`Decision ${ply} again: play another move; the game's own moves stay as they are.`, true);
+}
+
+async function playBetter(ply, move) {
+  update({ paused: true });
+  await act("goto", { ply: ply - 1 }, { autoAI: false });
+  await act("move", { move }, { autoAI: false });
+}
+
+export function renderLog(g) {
+  const ul = $("event-log");
+  ul.replaceChildren();
+  const shown = g.moves.slice(0, g.ply).slice(-40).reverse();
+  for (const m of shown) {
+    for (const step of [...m.steps].reverse()) ul.append(el("li", { class: "step", text: step }));
+    ul.append(el("li", {}, el("span", { class: `tag p${m.player}`, text: `${seatName(m.player)}` }), ` ${m.event}`));
+  }
+}
+
+export async function startAnalysis() {
+  const seconds = Number($("analysis-seconds").value);
+  $("analysis-status").textContent = "starting...";
+  $("analysis-start").disabled = true;
+  let finished = false;
+  try {
+    await streamLines(`/api/games/${state.id}/analysis?seconds=${seconds}`, (msg) => {
+      if (msg.kind === "progress") $("analysis-status").textContent = `${msg.data.done}/${msg.data.total} positions`;
+      else if (msg.kind === "done") finished = true;
+      else if (msg.kind === "error") showMessage(msg.data);
+    });
+    if (finished) {  // the board again, with the marks
+      await act("goto", { node: state.game.node }, { autoAI: false });
+      $("analysis-status").textContent = "done";
+    }
+  } catch (e) { showMessage(e.message); $("analysis-status").textContent = ""; }
+  $("analysis-start").disabled = false;
+}
+
+export function renderGraph(g) {
+  const box = $("graph");
+  const list = $("mistakes");
+  box.replaceChildren(); list.replaceChildren(); $("accuracy").replaceChildren();
+  const a = g.analysis;
+  const solo = isSolo(g);  // the brown line: the expected final score (0 up), not a lead (+/-)
+  if (!a) { box.append(el("div", { class: "hint-text", text: `Analyse the game to see the value and ${solo ? "expected final score" : "VP margin"} per decision, and its mistakes marked ? and ??.` })); return; }
+  const pts = a.points;
+  const nodeAt = (ply) => (ply > 0 ? a.nodes[ply - 1] : 0);
+  const goPly = (ply) => act("goto", { node: nodeAt(Math.max(0, Math.min(a.nodes.length, ply))) }, { autoAI: false });
+  const W = 420, H = 150, L = 30, R = 30, T = 8, B = 18;
+  const maxPly = Math.max(1, a.nodes.length);
+  const lowest = solo ? Math.min(0, ...pts.map((p) => p.margin)) : 0;
+  const maxM = solo ? Math.max(lowest + 5, ...pts.map((p) => p.margin)) : Math.max(5, ...pts.map((p) => Math.abs(p.margin)));
+  const minM = solo ? lowest : -maxM;
+  const x = (ply) => L + ((W - L - R) * ply) / maxPly;
+  const yv = (v) => T + (H - T - B) * (1 - v);
+  const ym = (m) => T + (H - T - B) * (1 - (m - minM) / (maxM - minM));
+  const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}` });
+  const add = (tag, attrs, text) => { const n = svgEl(tag, attrs, text); svg.append(n); return n; };
+  add("line", { x1: L, x2: W - R, y1: yv(0.5), y2: yv(0.5), stroke: "#ccc" });
+  add("text", { x: 2, y: yv(1) + 8, "font-size": 9, fill: "#555" }, solo ? "1" : "P0 1");
+  add("text", { x: 2, y: yv(0), "font-size": 9, fill: "#555" }, "0");
+  const vp = (m) => (solo ? `${Math.round(m)} VP` : `${m > 0 ? "+" : m < 0 ? "-" : ""}${Math.round(Math.abs(m))}`);
+  add("text", { x: W - R + 2, y: ym(maxM) + 8, "font-size": 9, fill: "#b28b3e", class: "axis-top" }, vp(maxM));
+  add("text", { x: W - R + 2, y: ym(minM), "font-size": 9, fill: "#b28b3e", class: "axis-bottom" }, vp(minM));
+  add("text", { x: L, y: H - 4, "font-size": 9, fill: "#555" }, solo ? "value (blue) and expected final score (brown) per decision" : "value (P0's view, blue) and VP margin (brown) per decision");
+  const path = (f) => pts.map((p, i) => `${i ? "L" : "M"}${x(p.ply).toFixed(1)},${f(p).toFixed(1)}`).join(" ");
+  add("path", { d: path((p) => ym(p.margin)), fill: "none", stroke: "#b28b3e", "stroke-width": 1.2 });
+  add("path", { d: path((p) => yv(p.value)), fill: "none", stroke: "#2d6cb5", "stroke-width": 1.5 });
+  const shown = a.nodes.indexOf(g.node) + 1;
+  if (shown > 0 || g.node === 0) add("line", { x1: x(shown), x2: x(shown), y1: T, y2: H - B, stroke: "#e2b93b", "stroke-width": 2 });
+  const marked = a.mistakes.filter((m) => m.mark);  // "?" and "??" as arle analyze marks them
+  for (const m of marked) {
+    const p = pts.find((q) => q.ply === m.ply);
+    if (!p) continue;
+    const c = add("circle", { cx: x(p.ply), cy: yv(p.value), r: 5, fill: m.mark === "??" ? "#c0392b" : "#e67e22", class: "mistake", "data-ply": m.ply });
+    c.addEventListener("click", (ev) => { ev.stopPropagation(); goPly(m.ply); });
+    add("text", { x: x(p.ply) + 6, y: yv(p.value) - 4, "font-size": 10, fill: "#c0392b" }, m.mark);
+  }
+  svg.addEventListener("click", (ev) => {
+    const r = svg.getBoundingClientRect();
+    goPly(Math.round(((ev.clientX - r.left) * W / r.width - L) / (W - L - R) * maxPly));
+  });
+  box.append(svg);
+  const budget = a.time_limit ? `${a.time_limit} s` : `${a.iterations} iterations`;
+  for (const p of [0, 1]) {
+    const s = a.players[String(p)];
+    if (s && s.accuracy !== null) $("accuracy").append(el("div", {}, el("span", { class: `tag p${p}`, text: `P${p}` }), ` accuracy ${s.accuracy.toFixed(1)}%, ${s.mean_vp_lost.toFixed(2)} VP lost a decision, a best move in ${(100 * s.best_move_rate).toFixed(0)}% of ${s.decisions}`));
+  }
+  $("accuracy").append(el("div", { class: "hint-text", text: `searched ${budget} a decision` + (a.shared < a.nodes.length ? `; the line shown leaves the reviewed one after decision ${a.shared}` : "") }));
+  for (const m of marked) {
+    list.append(el("li", { onclick: () => goPly(m.ply) },
+      el("span", { class: `mark ${markClass(m.mark)}`, text: m.mark }), " ",
+      el("span", { class: `tag p${m.player}`, text: `P${m.player}` }),
+      ` decision ${m.ply} (half-year ${m.half_year}): played ${m.played_label || m.played}, better ${m.best_label || m.best}, lost ${m.value_lost.toFixed(3)} (${m.vp_lost.toFixed(1)} VP)`));
+  }
+}
