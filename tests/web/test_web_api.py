@@ -649,6 +649,42 @@ def test_position_check_uses_the_library_messages(client):
     assert "needs 'position'" in error(client.post("/api/position/check", json={}), 400)
 
 
+def test_position_entry_answers_arle_edits_questions(client):
+    """POST /api/position/entry: the editor's answers, by question key, given by the entry
+    arle edit asks with; a refused one changes nothing and is said in arle edit's words."""
+    pos = arle_ai.new_game(seed=0, players=1).to_dict()
+    keys = [q["key"] for q in client.get("/api/catalog").json()["entry"]["1"]]
+    assert "p0.loaded" in keys and "start_player" not in keys
+    r = client.post("/api/position/entry", json={"position": pos, "answers": {
+        "p0.barn": "cart", "p0.loaded": "wood 1, clay 1, Hage", "p0.goods": "grain 16",
+        "p0.tools": "ovens 2"}})
+    assert r.status_code == 200
+    got = r.json()
+    assert got["refused"] == [{"question": "p0.goods", "field": "players.0.goods.grain",
+                               "message": "P0 grain: 16 is out of range 0..15"}]
+    player = got["position"]["players"][0]
+    assert player["barn"]["vehicles"] == [{"kind": "cart", "used": [0, 1, 2]}]
+    assert player["goods"]["grain"] == 1 and player["tools"]["ovens"] == 2
+    assert got["view"]["players_count"] == 1 and "pending" not in got["position"]
+    # the entry's own checks, in its words
+    r = client.post("/api/position/entry", json={"position": pos, "answers": {
+        "p0.tiles": "stalls 4 forests 2"}}).json()
+    assert r["refused"][0]["message"].startswith("P0 has ") and r["refused"][0]["field"] is None
+    # what is not a request for it
+    bad = {"position": pos, "answers": {"p0.goods": 3}}
+    assert "needs 'position'" in error(client.post("/api/position/entry", json=bad), 400)
+    assert "needs 'position'" in error(client.post("/api/position/entry", json={}), 400)
+    unknown = {"position": pos, "answers": {"p1.goods": "food 2"}}
+    assert "no question is called 'p1.goods'" in error(
+        client.post("/api/position/entry", json=unknown), 400)
+    invalid = {"position": {**pos, "half_year": 99}, "answers": {}}
+    assert "half_year: 99 is out of range" in error(
+        client.post("/api/position/entry", json=invalid), 422)
+    long = {"position": pos, "answers": {"p0.goods": "food 1, " * 1000}}
+    assert "at most 2000 characters" in client.post(
+        "/api/position/entry", json=long).json()["refused"][0]["message"]
+
+
 # ---- tournament results ----
 
 def test_tournament_results_file(client, tmp_path):
@@ -708,7 +744,8 @@ def test_no_endpoint_answers_500(client, body):
     gid, _ = new(client, seats=["human", "human"])
     for path in ("/api/games", f"/api/games/{gid}/move", f"/api/games/{gid}/goto",
                  f"/api/games/{gid}/seats", f"/api/games/{gid}/ai", "/api/position/check",
-                 "/api/tournament", f"/api/games/{gid}/undo", f"/api/games/{gid}/redo"):
+                 "/api/position/entry", "/api/tournament", f"/api/games/{gid}/undo",
+                 f"/api/games/{gid}/redo"):
         r = client.post(path, content=json.dumps(body).encode() if body is not None else b"")
         assert r.status_code < 500, (path, body, r.text)
         if r.status_code >= 400:

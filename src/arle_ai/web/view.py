@@ -30,7 +30,10 @@ def catalog() -> dict[str, Any]:
                    # the second printed row of the track the Dike Builder reads (Shovels):
                    # the dikes of each position
                    "dikes": list(rules.SHOVEL_DIKE_VALUES)
-                   if t.key == rules.action_space("dike_builder").tool else None}
+                   if t.key == rules.action_space("dike_builder").tool else None,
+                   # what the values count (rules.ToolTrack: the Shovels' are the clay row)
+                   "values_of": names.thing("clay")
+                   if t.key == rules.action_space("clay_worker").tool else None}
                   for t in rules.TOOLS],
         "building_spaces": dict(rules.BUILDING_COLOUR_SPACES),
         "buildings": [{"key": b.key, "name": b.name, "colour": b.colour, "vp": b.vp,

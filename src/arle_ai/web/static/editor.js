@@ -91,7 +91,7 @@ function playerFields(p, i, solo) {
   const text = Object.fromEntries(asked(solo ? 1 : 2).map((x) => [x.key, x.text]));
   const fs = el("fieldset", { id: `editor-p${i}` }, el("legend", { class: `p${i}`, text: solo ? "Your board" : `Player ${i}` }));
   const grid = el("div", { class: "grid" });
-  const allGoods = [...cat.goods.track, ...cat.goods.materials, "peat", ...cat.goods.textiles];
+  const allGoods = [...cat.goods.track, ...cat.goods.materials, ...cat.goods.other, ...cat.goods.textiles];
   for (const k of allGoods) grid.append(label(title(k), text[q("goods")]), numberInput(q("goods"), at(`goods.${k}`), k, p.goods[k] || 0, 0, 999));
   for (const k of cat.animals) grid.append(label(title(k), text[q("animals")]), numberInput(q("animals"), at(`animals.${k}`), k, p.animals[k] || 0, 0, 999));
   for (const t of cat.tools) {
@@ -100,17 +100,17 @@ function playerFields(p, i, solo) {
   for (const f of cat.home_fields) grid.append(label(title(f.field), text[q("tiles")]), numberInput(q("tiles"), at(`home.${f.field}`), f.field, p.home[f.field], 0, 999));
   const moors = answering(el("input", { type: "text", size: "6", value: p.home.dehydrated_moors.join(",") }), q("moors"), at("home.dehydrated_moors"), null);
   grid.append(label("Dehydrated moors (peat on each)", text[q("moors")]), moors);
-  grid.append(label("Peat boats", text[q("barn")]), numberInput(q("barn"), at("barn.peat_boats"), "peat_boat", p.barn.peat_boats, 0, 999));
-  grid.append(label("Plows", text[q("barn")]), numberInput(q("barn"), at("barn.plows"), "plow", p.barn.plows, 0, 999));
   grid.append(label("Bottlenecks", text[q("bottlenecks")]), numberInput(q("bottlenecks"), at("bottlenecks"), null, p.bottlenecks, 0, 999));
   fs.append(grid);
   const counts = {};
   for (const v of p.barn.vehicles) counts[v.kind] = (counts[v.kind] || 0) + 1;
   const vg = el("div", { class: "grid" });
-  for (const v of cat.vehicles.filter((x) => x.spaces.length)) {
-    vg.append(label(v.name, text[q("barn")]), numberInput(q("barn"), at("barn.vehicles"), v.key, counts[v.key] || 0, 0, cat.max_vehicles));
+  const pieces = [...cat.vehicles.filter((v) => v.spaces.length), ...cat.vehicles.filter((v) => !v.spaces.length)];
+  for (const v of pieces) {  // the vehicles, then the pieces without compartments
+    const [path, n] = v.spaces.length ? ["barn.vehicles", counts[v.key] || 0] : [`barn.${v.key}s`, p.barn[`${v.key}s`]];
+    vg.append(label(v.name, text[q("barn")]), numberInput(q("barn"), at(path), v.key, n, 0, v.spaces.length ? cat.max_vehicles : 99));
   }
-  fs.append(el("div", { class: "hint-text", text: "Vehicles in the barn:" }), vg);
+  fs.append(el("div", { class: "hint-text", text: "In the barn:" }), vg);
   // what lies on the vehicles until the inventorying: the compartments are worked out
   const lg = el("div", { class: "grid", id: `editor-loaded-${i}` });
   for (const k of cat.load_goods) lg.append(label(title(k), text[q("loaded")]), numberInput(q("loaded"), at(`loaded.${k}`), k, p.loaded[k] || 0, 0, 99));

@@ -112,7 +112,7 @@ function drawTools(svg, pos, cat, rows, x0, top, width, rowH) {
       if (t.dikes) { // two printed rows: the dikes (Dike Builder) over the clay (Clay Worker)
         cell.append(svgEl("text", { x: cx + 5, y: y + 13, "font-size": 10, class: "tool-dikes" }, `${t.dikes[i]} dike${t.dikes[i] > 1 ? "s" : ""}`));
         const clay = svgEl("text", { x: cx + 5, y: y + h - 7, "font-size": 12, "font-weight": "bold" }, String(v));
-        clay.append(svgEl("tspan", { "font-size": 9, "font-weight": "normal", dx: 2 }, "clay"));
+        clay.append(svgEl("tspan", { "font-size": 9, "font-weight": "normal", dx: 2 }, t.values_of));
         cell.append(clay);
       } else {
         cell.append(svgEl("text", { x: cx + 6, y: y + h / 2 + 5, "font-size": 13, "font-weight": "bold" }, String(v)));

@@ -7,9 +7,9 @@
 import { nameOf } from "./state.js";
 import { BUILDING_FILL, animalIcon, fitSize, fitText, peatBlock, svgEl, svgTitle, wrapText } from "./svg.js";
 
-const GOOD_STYLE = {
-  food: ["#3b6fb6", "Fo"], grain: ["#e2b93b", "Gr"], flax: ["#5f9e4a", "Fl"],
-  wool: ["#b5b5b5", "Wo"], hide: ["#8b5a2b", "Hi"],
+const GOOD_STYLE = {  // the indicator's colour, its letters and theirs
+  food: ["#3b6fb6", "Fo", "#fff"], grain: ["#e2b93b", "Gr", "#222"], flax: ["#5f9e4a", "Fl", "#fff"],
+  wool: ["#b5b5b5", "Wo", "#222"], hide: ["#8b5a2b", "Hi", "#fff"],
 };
 const TILE_FILL = {
   grain_field: "#f1d77a", flax_field: "#9fc5a8", forest: "#3f7a3a", park: "#9ccf7f",
@@ -142,10 +142,10 @@ function drawGoodsTrack(svg, markers, cat, x0, y0, width, height) {
     const k = perSpace[m.space] = (perSpace[m.space] || 0) + 1;
     const y = y0 + (n - 1 - m.space) * h + h / 2;
     const x = x0 + 21 + (k - 1) * 11;
-    const [fill, short] = GOOD_STYLE[m.good];
+    const [fill, short, ink] = GOOD_STYLE[m.good];
     const mk = svgEl("g", { "data-piece": "goods-marker", "data-good": m.good, "data-space": String(m.space) });
     mk.append(svgEl("circle", { cx: x, cy: y, r: 5.6, fill, stroke: "#0008", "stroke-width": 0.7 }));
-    mk.append(svgEl("text", { x, y: y + 2.5, "font-size": 6.5, "text-anchor": "middle", fill: m.good === "wool" || m.good === "grain" ? "#222" : "#fff" }, short));
+    mk.append(svgEl("text", { x, y: y + 2.5, "font-size": 6.5, "text-anchor": "middle", fill: ink }, short));
     grp.append(svgTitle(mk, `${nameOf(m.good)} ${m.space}`));
   }
   svg.append(grp);
@@ -211,7 +211,7 @@ function drawPiece(grp, piece, x, y, w, h, player, cat) {
 }
 
 function drawSupply(svg, p, cat, x0, y0, width, height) {
-  const keys = [...cat.goods.materials, "peat", ...cat.goods.textiles];
+  const keys = [...cat.goods.materials, ...cat.goods.other, ...cat.goods.textiles];
   const cols = width > 230 ? 3 : 2;
   const rows = Math.ceil(keys.length / cols);
   const rowH = height ? Math.min(22, (height - 14) / rows) : 19;

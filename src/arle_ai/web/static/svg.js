@@ -50,13 +50,13 @@ export function wrapText(parent, text, x, y, width, size, attrs = {}) {
 }
 
 export function animalIcon(x, y, kind, scale = 1) {
-  const fills = { sheep: ["#f7f4ea", "#555"], cattle: ["#7a4a25", "#3a220f"], horse: ["#2f241c", "#000"] };
-  const [fill, stroke] = fills[kind] || ["#999", "#333"];
+  const fills = { sheep: ["#f7f4ea", "#555"], cattle: ["#7a4a25", "#3a220f", "#fff"], horse: ["#2f241c", "#000"] };
+  const [fill, stroke, spots] = fills[kind] || ["#999", "#333"];
   const g = svgEl("g", { transform: `translate(${x},${y}) scale(${scale})`, "data-piece": "animal", "data-kind": kind, class: "animal" });
   g.append(svgEl("ellipse", { cx: 0, cy: 0, rx: 5.2, ry: 3.6, fill, stroke, "stroke-width": 0.8 }));
   g.append(svgEl("circle", { cx: 5.4, cy: -2.4, r: 2.4, fill, stroke, "stroke-width": 0.8 }));
   for (const lx of [-3, 3]) g.append(svgEl("line", { x1: lx, y1: 3, x2: lx, y2: 5.5, stroke, "stroke-width": 1 }));
-  if (kind === "cattle") g.append(svgEl("circle", { cx: -1.5, cy: -0.5, r: 1.4, fill: "#fff" }));
+  if (spots) g.append(svgEl("circle", { cx: -1.5, cy: -0.5, r: 1.4, fill: spots }));
   return svgTitle(g, nameOf(kind));
 }
 
