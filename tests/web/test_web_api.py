@@ -295,6 +295,43 @@ def test_seats_and_ai_moves(client):
     assert "needs 'seats'" in error(client.post(f"/api/games/{gid}/seats", json={}), 400)
 
 
+def test_the_ai_move_carries_what_its_search_expected(client):
+    """Issue 34: the page's expected-lead bar reads the AI's own search (no search of its
+    own): the reply and the move in the game view carry the chosen move's root statistics for
+    the mover; an AI that does not search carries none."""
+    gid, g = new(client, seats=["ai", "ai"])
+    r = client.post(f"/api/games/{gid}/ai", json={"ai": {"kind": "mcts", "seconds": 0.2}})
+    assert r.status_code == 200, r.text
+    ai = r.json()["ai"]
+    assert 0.0 <= ai["value"] <= 1.0 and isinstance(ai["margin"], float)
+    move = r.json()["game"]["moves"][0]
+    assert move["ai"] == {k: ai[k] for k in ("agent", "seconds", "value", "margin")}
+    r = client.post(f"/api/games/{gid}/ai", json={"ai": {"kind": "greedy"}})
+    assert r.json()["ai"]["value"] is None and r.json()["ai"]["margin"] is None
+    moves = r.json()["game"]["moves"]
+    assert moves[1]["ai"]["agent"] == "greedy" and moves[0]["ai"]["margin"] == ai["margin"]
+    # a move of a person carries no "ai"
+    g = client.post(f"/api/games/{gid}/seats", json={"seats": ["human", "human"]}).json()
+    g = client.post(f"/api/games/{gid}/move",
+                    json={"action": g["game"]["legal"][0]["action"]}).json()["game"]
+    assert "ai" not in g["moves"][-1]
+
+
+def test_the_move_payload_is_the_searchs_statistics_of_the_chosen_move():
+    from arle_ai.play.agents import GreedyAgent, MCTSAgent
+    from arle_ai.web.jobs import move_payload
+
+    state = arle_ai.new_game(seed=3)
+    agent = MCTSAgent(iterations=300, seed=1)
+    action = agent.select(state)
+    best = agent.last_result.best
+    assert move_payload(agent, action, 0.5) == {
+        "action": action, "seconds": 0.5, "value": best.win_rate, "margin": best.mean_margin,
+        "visits": best.visits}
+    greedy = GreedyAgent()
+    assert move_payload(greedy, greedy.select(state), 0.0).keys() == {"action", "seconds"}
+
+
 @pytest.mark.parametrize("ai, words", [
     ({"kind": "py:os.System"}, "not loaded from the web"),
     ("py:arle_ai.play.agents.RandomAgent", "not loaded from the web"),

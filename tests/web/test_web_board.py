@@ -203,3 +203,83 @@ def test_clicking_a_vehicle_offers_its_load_moves(open_page, tmp_path):
     before = page.inner_text("#ply-text")
     page.locator("#legal .move-btn.picked").first.click()
     page.wait_for_function(f"document.querySelector('#ply-text').textContent !== '{before}'")
+
+
+def hinted(page) -> list[dict]:
+    """The hint table's ranked moves (action, margin text) and the marks the page drew for
+    them: on the board (the piece's targets, the mark's and the piece's boxes) or, for a move
+    about no one piece, on its button."""
+    return page.evaluate("""(() => [...document.querySelectorAll('#hint-table .hint-row')]
+      .filter((row) => row.querySelector('.rank')).map((row) => {
+        const rank = row.querySelector('.rank').textContent;
+        const mark = document.querySelector(`#board .board-mark[data-mark-rank='${rank}']`);
+        const on = mark && mark.getAttribute('data-mark-on');
+        const piece = mark && [...document.querySelectorAll('#board [data-on]')]
+          .find((n) => n.getAttribute('data-on') === on);
+        const box = (n) => { const r = n.getBoundingClientRect();
+          return { x: r.x, y: r.y, width: r.width, height: r.height }; };
+        const button = document.querySelector(
+          `#legal .move-btn[data-action='${row.dataset.action}'] .move-mark`);
+        return { rank, action: Number(row.dataset.action),
+                 margin: row.querySelector('td:nth-child(4)').textContent,
+                 on, text: mark && mark.querySelector('text').textContent,
+                 mark: mark && box(mark), piece: piece && box(piece),
+                 button: button && button.textContent };
+      }))()""")
+
+
+def inside(a: dict, b: dict, slack: float = 0.5) -> bool:
+    return (a["x"] >= b["x"] - slack and a["y"] >= b["y"] - slack
+            and a["x"] + a["width"] <= b["x"] + b["width"] + slack
+            and a["y"] + a["height"] <= b["y"] + b["height"] + slack)
+
+
+@pytest.mark.parametrize("width", [1280, 800, 390])
+def test_the_hinted_moves_are_drawn_on_the_board_and_nothing_overlaps(open_page, rich_record,
+                                                                      shots, width):
+    """Issue 34: the hint's best moves on the board (as lichess's arrows, KaTrain's coloured
+    top moves): each of the three best on the piece it is about, ranked, with its VP margin,
+    inside that piece; a move about no piece marked on its button; no panel overlaps."""
+    from arle_ai.web.board import move_target
+
+    rec, path = rich_record
+    state = rec.final_state()
+    page = open_page(width=width, height=800)
+    open_record(page, path)
+    page.fill("#hint-seconds", "1")
+    page.click("#hint-start")
+    page.wait_for_function("document.body.dataset.hintUpdates !== undefined", timeout=30000)
+    found = hinted(page)
+    assert [m["rank"] for m in found] == ["1", "2", "3"], found
+    on_board = 0
+    for m in found:
+        target = move_target(m["action"], state.current_player)
+        # every ranked move is marked on its button with its rank and margin
+        assert m["button"] == f"{m['rank']} {m['margin']}", m
+        if target is None:
+            assert m["mark"] is None, m
+            continue
+        on_board += 1
+        assert target in m["on"].split(), m  # on the piece the move is about
+        assert m["text"] == f"{m['rank']} {m['margin']}", m  # ranked, with its margin
+        assert inside(m["mark"], m["piece"]), m  # inside its piece, nothing covered around it
+    assert on_board >= 2, found
+    marks = [m["mark"] for m in found if m["mark"]]
+    for i, a in enumerate(marks):
+        for b in marks[i + 1:]:
+            assert overlap(a, b) < 1, (a, b)
+    found_panels = boxes(page)
+    for i, a in enumerate(PANELS):
+        for b in PANELS[i + 1:]:
+            if a in found_panels and b in found_panels:
+                assert overlap(found_panels[a], found_panels[b]) < 1, (width, a, b)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    if width in (1280, 390):  # docs/web-hint-board-1280.png, docs/web-hint-board-390.png
+        page.evaluate("window.scrollTo(0, 0)")
+        found_panels = boxes(page)
+        top = found_panels["#moves-panel" if width < 1000 else "#status"]["y"]
+        bottom = max(found_panels[k]["y"] + found_panels[k]["height"]
+                     for k in ("#gameboard", "#moves-panel", "#hint-panel") if width >= 1000
+                     or k != "#hint-panel")
+        page.screenshot(path=str(shots / f"web-hint-board-{width}.png"), full_page=True,
+                        clip={"x": 0, "y": top, "width": width, "height": bottom - top + 4})

@@ -59,10 +59,15 @@ SEAT_KINDS = (HUMAN, AI)  # who plays a seat: a person at the keyboard, or the A
 
 @dataclass(frozen=True)
 class AIChoice:
-    """How the AI chose a move: its agent (the spec) and the seconds it took."""
+    """How the AI chose a move: its agent (the spec), the seconds it took and, when it
+    searched, what its search expected of the move it chose, for the player who made it
+    (``value``: the mean value, a ranking score; ``margin``: the mean final VP lead, the
+    final score in the solo game; None for an AI that does not search)."""
 
     agent: str
     seconds: float
+    value: float | None = None
+    margin: float | None = None
 
 
 @dataclass

@@ -40,7 +40,7 @@ from arle_ai.play.agents import agent_from_spec, choose_action, mcts_spec
 from arle_ai.play.session import AIChoice, Session, check_seats
 from arle_ai.search.config import WEB_AI_BUDGET, WEB_ANALYZE_BUDGET, WEB_HINT_BUDGET, Budget
 from arle_ai.web import jobs, view
-from arle_ai.web.games import Game, GameStore, analysis_view
+from arle_ai.web.games import Game, GameStore, ai_view, analysis_view
 from arle_ai.web.guard import RequestGuard
 from arle_ai.web.tournaments import TournamentFileError, read_results
 
@@ -299,12 +299,11 @@ class WebApp:
                 self._finish(gid, job)
         if session.cursor != ply or session.state.key() != key:
             raise _bad(changed, 409)
-        node = session.nodes[session.play(result["action"],
-                                          ai=AIChoice(spec, result["seconds"]))]
+        # with what its search expected of the move (no search for the page's lead bar)
+        choice = AIChoice(spec, result["seconds"], result.get("value"), result.get("margin"))
+        node = session.nodes[session.play(result["action"], ai=choice)]
         self._moved(gid)
-        assert node.ai is not None  # the choice just attached
-        return self._reply(gid, game, ai={"action": node.action, "agent": node.ai.agent,
-                                          "seconds": node.ai.seconds})
+        return self._reply(gid, game, ai={"action": node.action, **ai_view(choice)})
 
     async def hint(self, request: Request) -> Response:
         gid, game = self.game(request)

@@ -18,13 +18,13 @@ from typing import Any
 
 from arle_ai.formats.records import GameRecord
 from arle_ai.play.analysis import GameAnalysis
-from arle_ai.play.session import AI, Session
+from arle_ai.play.session import AI, AIChoice, Session
 from arle_ai.text import effects, narration
 from arle_ai.text.notation import action_label
 from arle_ai.text.reading import pv_steps
 from arle_ai.web import board, view
 
-__all__ = ["Game", "GameStore", "analysis_view", "review_of"]
+__all__ = ["Game", "GameStore", "ai_view", "analysis_view", "review_of"]
 
 
 @dataclass
@@ -101,6 +101,9 @@ class Game:
 
     def _move(self, nid: int, marks: dict[int, dict[str, Any]]) -> dict[str, Any]:
         out = {**self.entry(nid), "node": nid}
+        choice = self.session.nodes[nid].ai
+        if choice is not None:  # the AI made it: how, and what its search expected
+            out["ai"] = ai_view(choice)
         d = marks.get(nid)
         if d is not None:
             out["review"] = _review_entry(d)
@@ -153,6 +156,14 @@ def _step_text(step: effects.Step) -> str:
     if step.what != effects.NEW_HALF_YEAR:
         return f"{step.what} (half-year {step.half_year}): {step.text()}"
     return f"half-year {step.half_year} over; {narration.what_follows(step)}"
+
+
+def ai_view(choice: AIChoice) -> dict[str, Any]:
+    """How the AI chose a move, as the page shows it: its agent and seconds and, when it
+    searched, its search's mean value and final VP margin of the move for the mover (the
+    expected lead; the expected final score in the solo game), else None."""
+    return {"agent": choice.agent, "seconds": choice.seconds, "value": choice.value,
+            "margin": choice.margin}
 
 
 def _review_entry(d: dict[str, Any]) -> dict[str, Any]:

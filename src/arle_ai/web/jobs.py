@@ -25,7 +25,7 @@ from typing import Any
 from arle_ai.base import procs
 from arle_ai.engine import _core
 from arle_ai.formats.records import GameRecord
-from arle_ai.play.agents import agent_from_spec, choose_action
+from arle_ai.play.agents import MCTSAgent, agent_from_spec, choose_action
 from arle_ai.play.analysis import analyze_game
 from arle_ai.play.why import explain_ranking
 from arle_ai.search.config import Budget, SearchConfig
@@ -35,7 +35,7 @@ from arle_ai.search.tree import SearchProgress
 from arle_ai.text.notation import action_label
 from arle_ai.text.reading import within_noise
 
-__all__ = ["Job", "JobError", "JobStopped", "hint_payload", "start_job"]
+__all__ = ["Job", "JobError", "JobStopped", "hint_payload", "move_payload", "start_job"]
 
 MEMORY_LIMIT = 1536 * 2**20  # bytes of address space per search process
 HINT_MEMORY = 512 * 2**20  # bytes of a hint's search tree (MCTS max_memory)
@@ -152,14 +152,28 @@ def _hint_main(conn: Any, state: _core.GameState, budget: Budget, seed: int,
         conn.close()
 
 
+def move_payload(agent: Any, action: int, seconds: float) -> dict[str, Any]:
+    """The AI's move as the server is told it: the action, its seconds and, for a search,
+    what the search expected of it for the mover (its root statistics of that move: the
+    mean value and the mean final VP margin, the score in the solo game), so the page can
+    show the expected lead with no search of its own."""
+    out: dict[str, Any] = {"action": action, "seconds": seconds}
+    result = agent.last_result if isinstance(agent, MCTSAgent) else None
+    chosen = [m for m in result.moves if m.action == action and m.visits] if result else []
+    if chosen:
+        out.update(value=chosen[0].win_rate, margin=chosen[0].mean_margin,
+                   visits=chosen[0].visits)
+    return out
+
+
 def _move_main(conn: Any, state: _core.GameState, spec: str, seed: int) -> None:
-    """Choose the agent's move in ``state`` and send it."""
+    """Choose the agent's move in ``state`` and send it (:func:`move_payload`)."""
     _limit_memory()
     try:
         agent = agent_from_spec(spec, seed=seed)
         start = time.perf_counter()
         action = choose_action(agent, state, spec)
-        conn.send(("done", {"action": action, "seconds": time.perf_counter() - start}))
+        conn.send(("done", move_payload(agent, action, time.perf_counter() - start)))
     except (ValueError, MemoryError) as exc:
         conn.send(("error", f"the AI ({spec}) failed: {exc}"))
     finally:

@@ -8,6 +8,7 @@
 import { $, el, showMessage, signed } from "./dom.js";
 import { streamLines } from "./api.js";
 import { state, update, isSolo, positionKey } from "./state.js";
+import { TONES, renderBoardMarks } from "./overlay.js";
 
 export function stopHint() {
   if (state.hint) { state.hint.abort(); update({ hint: null }); }
@@ -23,7 +24,8 @@ export function cancelHint() {
 
 export function clearHint() {
   cancelHint();
-  update({ hintFor: null });
+  update({ hintFor: null, hintMoves: null });
+  renderBoardMarks();
   $("hint-table").replaceChildren();
   $("hint-why").replaceChildren();
   $("hint-status").textContent = "";
@@ -57,9 +59,10 @@ export async function startHint(seconds) {
       if (msg.kind === "start") document.body.dataset.hintPly = String(msg.ply);
       else if (msg.kind === "update") {
         updates++;
-        update({ hintFor: asked });
+        update({ hintFor: asked, hintMoves: msg.data.moves });
         renderHint(msg.data, asked);
         renderHintFreshness();
+        renderBoardMarks();  // the best moves on the board
       } else if (msg.kind === "done") {
         const why = msg.data.reason;
         $("hint-status").textContent += why === "memory" ? " - stopped at its memory bound"
@@ -84,9 +87,11 @@ function renderHint(d, asked) {
   const t = $("hint-table");
   const solo = isSolo(state.game);  // the solo game: the expected final score, not a lead
   t.replaceChildren(el("tr", {}, el("th", { text: "move" }), el("th", { class: "n", text: "visits" }), el("th", { class: "n", text: "value" }), el("th", { class: "n", text: solo ? "score" : "margin" }), el("th", { text: "" })));
-  for (const m of d.moves.slice(0, 6)) {
-    const row = el("tr", { class: "hint-row" },
-      el("td", {}, el("b", { text: asked.labels[m.action] || m.move })),
+  d.moves.slice(0, 6).forEach((m, i) => {
+    // the rank drawn on the board, in its colour
+    const rank = TONES[i + 1] && m.visits ? el("span", { class: "rank", style: `background:${TONES[i + 1]}`, text: String(i + 1) }) : null;
+    const row = el("tr", { class: "hint-row", "data-action": String(m.action) },
+      el("td", {}, rank, el("b", { text: asked.labels[m.action] || m.move })),
       el("td", { class: "n", text: String(m.visits) }),
       el("td", { class: "n", text: m.value.toFixed(3), title: (solo ? state.catalog.solo_legend : state.catalog.legend)[1] }),
       el("td", { class: "n", text: solo ? m.margin.toFixed(1) : signed(m.margin), title: solo ? "the mean final score the search expects" : "the mover's mean final VP lead" }),
@@ -97,7 +102,7 @@ function renderHint(d, asked) {
       for (const step of m.pv.slice(1)) pv.append(el("span", { class: `tag p${step.player}`, text: `P${step.player}` }), ` ${step.label}  `);
       t.append(el("tr", {}, pv));
     }
-  }
+  });
 }
 
 // Why the better move is better, in the library's words (arle_ai.play.why): the mover's lead

@@ -6,6 +6,7 @@ import { $, el, num, signed, title } from "./dom.js";
 import { state, isSolo, nameOf, seatName } from "./state.js";
 import { act, navigate } from "./game.js";
 import { renderHintFreshness } from "./hint.js";
+import { renderBoardMarks } from "./overlay.js";
 import { branchPly, mainLine, renderGraph, renderLog, renderMoveList, renderReviewDetail } from "./moves.js";
 import { drawGameBoard } from "./gameboard.js";
 import { drawHomeBoard } from "./homeboard.js";
@@ -24,6 +25,7 @@ export function render() {
   renderLog(g);
   renderGraph(g);
   renderHintFreshness();
+  renderBoardMarks();
   $("seat0").value = g.seats[0];
   if (g.seats.length > 1) $("seat1").value = g.seats[1];
   $("seat1-label").hidden = isSolo(g);

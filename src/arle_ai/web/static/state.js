@@ -12,6 +12,8 @@ const FIELDS = {
   hint: null,           // the running hint's AbortController
   hintFollow: null,     // {seconds}: the hint starts again when the board's position changes
   hintFor: null,        // what the hint shown answers: {key, decision, player, prompt, labels}
+  hintMoves: null,      // the hint's moves as its last update ranked them (drawn on the board)
+  learn: null,          // the mistakes mode (mistakes.js): its decisions, where it is, its marks
   editorBase: null,     // the position the editor started from (its answers apply to it)
   editorInitial: null,  // the editor's answers as it started: only changed ones are sent
   editorOccupied: null, // the editor's workers on the action spaces: space key -> player
