@@ -283,3 +283,50 @@ def test_the_hinted_moves_are_drawn_on_the_board_and_nothing_overlaps(open_page,
                      or k != "#hint-panel")
         page.screenshot(path=str(shots / f"web-hint-board-{width}.png"), full_page=True,
                         clip={"x": 0, "y": top, "width": width, "height": bottom - top + 4})
+
+
+def the_game(page) -> dict:
+    """The tab's game as the server gives it."""
+    return page.evaluate("""(async () => (await (await fetch('/api/games/'
+        + sessionStorage.getItem('arle-game'))).json()).game)()""")
+
+
+@pytest.mark.parametrize("width", [1280, 800, 390])
+def test_the_expected_lead_bar_stands_beside_the_board(open_page, rich_record, width):
+    """Issue 34: while the AI plays, a bar beside the game board shows the lead its own search
+    expected when it last moved (the AI's move carries it: no search of the page's own), P0's
+    red from below, P1's blue from above; no panel overlaps it."""
+    page = open_page(width=width, height=800)
+    open_record(page, rich_record[1])
+    assert page.is_hidden("#lead-bar")  # no move of the AI yet
+    page.select_option("#ai-kind", "mcts")
+    page.fill("#ai-seconds", "0.2")
+    page.select_option("#seat1", "ai")  # P1 is to move: the AI plays
+    page.wait_for_selector("#lead-bar:not([hidden])", timeout=30000)
+    page.wait_for_function("!document.querySelector('#ai-status').textContent"
+                           ".includes('thinking')", timeout=30000)
+    g = the_game(page)
+    searched = [m for m in g["moves"][:g["ply"]] if m.get("ai") and m["ai"]["margin"] is not None]
+    last = searched[-1]
+    lead = last["ai"]["margin"] * (1 if last["player"] == 0 else -1)
+    assert last["player"] == 1 and last["ai"]["agent"].startswith("mcts")
+    assert float(page.get_attribute("#lead-bar", "data-lead")) == pytest.approx(lead, abs=0.006)
+    assert page.get_attribute("#lead-bar", "data-ply") == str(last["ply"])
+    said = page.inner_text("#lead-bar .lead-text").split()  # the lead, and who has it
+    assert said[0].lstrip("+") in (f"{abs(lead):.1f}", f"{round(abs(lead))}"), said
+    assert said[1] == f"P{0 if lead >= 0 else 1}", said
+    assert f"P{0 if lead >= 0 else 1} +" in page.get_attribute("#lead-bar", "title")
+    # P0's part of the bar grows with P0's lead
+    p0, p1 = (page.locator(f"#lead-bar .p{p}-part").bounding_box()["height"] for p in (0, 1))
+    assert (p0 > p1) == (lead > 0) or abs(lead) < 0.05
+    # beside the game board, as tall, and apart from every panel
+    bar, board = (page.locator(s).bounding_box() for s in ("#lead-bar", "#gameboard"))
+    assert bar["x"] + bar["width"] <= board["x"] + 0.5
+    assert abs(bar["y"] - board["y"]) < 1 and abs(bar["height"] - board["height"]) < 1
+    found = boxes(page)
+    for sel, box in found.items():
+        assert overlap(bar, box) < 1, (width, sel)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    # stepped back before the AI's move: no estimate to show
+    page.click("#nav-first")
+    page.wait_for_selector("#lead-bar", state="hidden")

@@ -7,6 +7,7 @@ import { state, isSolo, nameOf, seatName } from "./state.js";
 import { act, navigate } from "./game.js";
 import { renderHintFreshness } from "./hint.js";
 import { renderBoardMarks } from "./overlay.js";
+import { renderLeadBar } from "./leadbar.js";
 import { branchPly, mainLine, renderGraph, renderLog, renderMoveList, renderReviewDetail } from "./moves.js";
 import { drawGameBoard } from "./gameboard.js";
 import { drawHomeBoard } from "./homeboard.js";
@@ -16,6 +17,7 @@ export function render() {
   if (!g) return;
   renderStatus(g);
   renderHistoryCue(g);
+  renderLeadBar(g);  // before the board: the board takes the width the bar leaves
   drawGameBoard($("gameboard"), g, state.catalog);
   renderPlayers(g);
   markTargets(g);
