@@ -109,3 +109,43 @@ def shots(tmp_path_factory):
     path = Path(folder) if folder else tmp_path_factory.mktemp("screens")
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+@pytest.fixture(scope="session")
+def reviewed_record(tmp_path_factory):
+    """(record, path, analysis, states): 30 random decisions of seed 5, reviewed at 1,000
+    simulations a decision (random moves: several of each player's are marked ? or ??),
+    saved with the review as ``arle analyze --save`` saves it."""
+    import random
+
+    from arle_ai.formats.records import GameRecord
+    from arle_ai.play.analysis import analyze_game
+    from arle_ai.search.config import Budget, SearchConfig
+
+    rng = random.Random(5)
+    rec = GameRecord.new(seed=5)
+    for _ in range(30):
+        rec.push(rng.choice(rec.final_state().legal_actions()))
+    analysis = analyze_game(rec, budget=Budget(iterations=1000), config=SearchConfig(seed=0))
+    rec.review = analysis.to_review()
+    path = tmp_path_factory.mktemp("reviewed") / "reviewed.json"
+    rec.save(path)
+    return rec, path, analysis, list(rec.states())
+
+
+@pytest.fixture()
+def open_reviewed(open_page, reviewed_record):
+    """``open_reviewed(width=1280, seats=("human", "ai"))``: the page with the reviewed
+    record opened, its seats as given."""
+
+    def opener(width: int = 1280, seats: tuple[str, str] = ("human", "ai")):
+        page = open_page(width=width, height=800)
+        page.select_option("#seat0", seats[0])
+        page.select_option("#seat1", seats[1])
+        page.wait_for_function(f"document.querySelector('#seat1').value === '{seats[1]}'")
+        page.set_input_files("#load-file", str(reviewed_record[1]))
+        page.wait_for_function("document.querySelector('#message').textContent"
+                               ".includes('Opened')")
+        return page
+
+    return opener

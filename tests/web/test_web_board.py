@@ -330,3 +330,36 @@ def test_the_expected_lead_bar_stands_beside_the_board(open_page, rich_record, w
     # stepped back before the AI's move: no estimate to show
     page.click("#nav-first")
     page.wait_for_selector("#lead-bar", state="hidden")
+
+
+@pytest.mark.parametrize("width", [1280, 800, 390])
+def test_the_mistakes_mode_fits_every_width(open_reviewed, shots, width):
+    """The mode's panel and its answer on the board: nothing overlaps, nothing off the side,
+    each mark inside its piece."""
+    page = open_reviewed(width=width)
+    page.click("#learn-start")
+    page.wait_for_selector(".learn-ask")
+    page.click("#learn-answer")
+    page.wait_for_selector("#board .board-mark[data-mark-rank='better']")
+    page.evaluate("window.scrollTo(0, 0)")
+    panels = [*PANELS, "#learn-panel"]
+    found = boxes(page) | {"#learn-panel": page.locator("#learn-panel").bounding_box()}
+    assert set(panels) - {"#history-cue"} <= set(found)
+    for i, a in enumerate(panels):
+        for b in panels[i + 1:]:
+            if a in found and b in found:
+                assert overlap(found[a], found[b]) < 1, (width, a, b)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    for mark in page.locator("#board .board-mark").all():
+        on = mark.get_attribute("data-mark-on")
+        piece = page.locator(f"#board [data-on='{on}']").first.bounding_box()
+        assert inside(mark.bounding_box(), piece), (on, width)
+    if width < 1000:  # one column: the mode's panel first, then the decision and the board
+        assert found["#learn-panel"]["y"] < found["#moves-panel"]["y"] < found["#gameboard"]["y"]
+    else:
+        assert found["#learn-panel"]["x"] > found["#gameboard"]["x"]
+    if width == 390:  # docs/web-mistakes-390.png: the panel, the decision, the board
+        top = found["#status"]["y"]
+        bottom = found["#gameboard"]["y"] + found["#gameboard"]["height"]
+        page.screenshot(path=str(shots / "web-mistakes-390.png"), full_page=True,
+                        clip={"x": 0, "y": top, "width": width, "height": bottom - top + 4})

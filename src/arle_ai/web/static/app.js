@@ -7,6 +7,9 @@
 //   play.js       the board page: status, boards, legal moves (svg.js, gameboard.js, homeboard.js)
 //   moves.js      the move list, the review of a move, the event log, the analysis and graph
 //   hint.js       the hint, streamed
+//   overlay.js    the hint's best moves and the mistakes mode's answer drawn on the boards
+//   leadbar.js    the expected lead beside the board, from the AI's own search
+//   mistakes.js   learn from your mistakes: the review's marked decisions one at a time
 //   editor.js     the position editor, over the position entry arle edit asks with
 //   tournament.js the tournament results page
 // Every game fact comes from the server (/api/catalog and the game view). Each tab keeps
@@ -21,6 +24,7 @@ import { cancelHint, startHint } from "./hint.js";
 import { startAnalysis } from "./moves.js";
 import { buildEditor, editorTyped } from "./editor.js";
 import { openTournament } from "./tournament.js";
+import { startLearning } from "./mistakes.js";
 
 function showPage(name) {
   for (const p of ["play", "editor", "tournament"]) {
@@ -70,6 +74,7 @@ function wire() {
   $("hint-start").addEventListener("click", () => startHint(Number($("hint-seconds").value)));
   $("hint-stop").addEventListener("click", () => { cancelHint(); stopSearch(state.id, "hint"); });
   $("analysis-start").addEventListener("click", startAnalysis);
+  $("learn-start").addEventListener("click", startLearning);
   $("nav-first").addEventListener("click", () => navigate("start"));
   $("nav-prev").addEventListener("click", () => navigate(-1));
   $("nav-next").addEventListener("click", () => navigate(1));

@@ -72,10 +72,13 @@ export function drawGameBoard(box, g, cat, opts = {}) {
     svg.append(svgEl("text", { x: 4, y: 14, class: "board-head" }, `Action spaces (${season})`));
     bySeason[season].forEach((s, i) => drawSpace(s, (i % 3) * (W / 3), 20 + Math.floor(i / 3) * (rowH + 6), W / 3, rowH + 6));
     let y = 20 + 5 * (rowH + 6) + 6;
-    const other = bySeason[season === "summer" ? "winter" : "summer"].filter((s) => pos.occupied[s.key] !== undefined);
+    // the other season's spaces: those with a worker (the special action) and those a mark
+    // on the board is about (opts.show), two a row
+    const shown = opts.show || [];
+    const other = bySeason[season === "summer" ? "winter" : "summer"].filter((s) => pos.occupied[s.key] !== undefined || shown.includes(s.key));
     svg.append(svgEl("text", { x: 4, y: y + 10, class: "board-sub" }, other.length ? "Special action:" : "Special action: free"));
-    other.forEach((s, i) => drawSpace(s, 110 + i * 140, y - 4, 140, rowH));
-    y += rowH + 4;
+    other.forEach((s, i) => drawSpace(s, 110 + (i % 2) * 152, y - 4 + Math.floor(i / 2) * (rowH + 2), 148, rowH));
+    y += Math.max(1, Math.ceil(other.length / 2)) * (rowH + 2) + 2;
     svg.append(svgEl("text", { x: 4, y: y + 12, class: "board-head" }, "Tool tracks"));
     const listRows = {};
     let r = 1;

@@ -61,7 +61,12 @@ export function renderMoveList(g) {
   };
   if (g.root_children.length) chain(g.root_children[0], ol, g.root_children.slice(1));
   const cur = ol.querySelector(".current");
-  if (cur) cur.scrollIntoView({ block: "nearest" });
+  // the move shown scrolled into the list's view, the list only (scrollIntoView scrolled the
+  // side column too, taking the panels above the list out of sight)
+  if (cur) {
+    const top = cur.getBoundingClientRect().top - ol.getBoundingClientRect().top + ol.scrollTop;
+    if (top < ol.scrollTop || top + cur.offsetHeight > ol.scrollTop + ol.clientHeight) ol.scrollTop = top - ol.clientHeight / 2;
+  }
   $("ply-text").textContent = `decision ${g.ply} of ${g.length}`;
 }
 

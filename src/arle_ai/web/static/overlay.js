@@ -27,22 +27,44 @@ function hintMarks(g) {
   }));
 }
 
-// Redraw the marks: the mistakes mode's answer when it shows one here, else the hint's.
-export function renderBoardMarks() {
+// The marks of the position shown: the mistakes mode's answer when it shows one here, else
+// the hint's.
+function currentMarks(g) {
+  const learn = state.learn;
+  return learn && learn.marks && learn.marksAt === g.node ? learn.marks : hintMarks(g);
+}
+
+// The action spaces the marks are about: the narrow game board shows the other season's
+// spaces only when a worker stands there or a mark is about them.
+export function markedSpaces(g) {
+  const onOf = Object.fromEntries(g.legal.map((m) => [m.action, m.on]));
+  return currentMarks(g).map((m) => onOf[m.action]).filter((on) => on && on.startsWith("space:")).map((on) => on.slice(6));
+}
+
+// How the page draws the game board again (play.js): when a marked space is not on it.
+let redrawBoard = null;
+export function onBoardRedraw(fn) { redrawBoard = fn; }
+
+// Redraw the marks (after the boards, and with each hint update).
+export function renderBoardMarks(again = true) {
   for (const n of document.querySelectorAll("#board .board-marks, #legal .move-mark")) n.remove();
   const g = state.game;
   if (!g) return;
-  const learn = state.learn;
-  const marks = learn && learn.marks && learn.marksAt === g.node ? learn.marks : hintMarks(g);
+  const marks = currentMarks(g);
   if (!marks.length) return;
   const onOf = Object.fromEntries(g.legal.map((m) => [m.action, m.on]));
+  const find = (on) => (on ? $("board").querySelector(`[data-on~="${on}"]`) : null);
+  if (again && redrawBoard && marks.some((m) => (onOf[m.action] || "").startsWith("space:") && !find(onOf[m.action]))) {
+    redrawBoard(g);  // with the marked spaces shown
+    renderBoardMarks(false);
+    return;
+  }
   const taken = new Map();  // a piece's node -> the first (best) mark on it
   for (const mark of marks) {
     const button = $("legal").querySelector(`.move-btn[data-action="${mark.action}"]`);
     if (button) button.querySelector(".label").prepend(moveMark(mark));
-    const on = onOf[mark.action];
     // a target may match several pieces (any empty land space): the first one is marked
-    const node = on ? $("board").querySelector(`[data-on~="${on}"]`) : null;
+    const node = find(onOf[mark.action]);
     if (!node) continue;
     if (taken.has(node)) { taken.get(node).others.push(mark); continue; }
     taken.set(node, { ...mark, others: [] });

@@ -6,8 +6,9 @@ import { $, el, num, signed, title } from "./dom.js";
 import { state, isSolo, nameOf, seatName } from "./state.js";
 import { act, navigate } from "./game.js";
 import { renderHintFreshness } from "./hint.js";
-import { renderBoardMarks } from "./overlay.js";
+import { markedSpaces, onBoardRedraw, renderBoardMarks } from "./overlay.js";
 import { renderLeadBar } from "./leadbar.js";
+import { renderLearn } from "./mistakes.js";
 import { branchPly, mainLine, renderGraph, renderLog, renderMoveList, renderReviewDetail } from "./moves.js";
 import { drawGameBoard } from "./gameboard.js";
 import { drawHomeBoard } from "./homeboard.js";
@@ -18,15 +19,16 @@ export function render() {
   renderStatus(g);
   renderHistoryCue(g);
   renderLeadBar(g);  // before the board: the board takes the width the bar leaves
-  drawGameBoard($("gameboard"), g, state.catalog);
+  drawGameBoard($("gameboard"), g, state.catalog, { show: markedSpaces(g) });
   renderPlayers(g);
-  markTargets(g);
+  markTargets(g, $("board"));
   renderLegal(g);
   renderMoveList(g);
   renderReviewDetail(g);
   renderLog(g);
   renderGraph(g);
   renderHintFreshness();
+  renderLearn(g);  // (its answer's marks, drawn next)
   renderBoardMarks();
   $("seat0").value = g.seats[0];
   if (g.seats.length > 1) $("seat1").value = g.seats[1];
@@ -38,6 +40,12 @@ export function render() {
   $("ai-move").disabled = g.terminal;
   $("hint-start").disabled = g.terminal || !!state.hint;
 }
+
+// The game board alone drawn again, with the spaces the marks are about (overlay.js asks).
+onBoardRedraw((g) => {
+  drawGameBoard($("gameboard"), g, state.catalog, { show: markedSpaces(g) });
+  markTargets(g, $("gameboard"));
+});
 
 function renderStatus(g) {
   const s = $("status");
@@ -109,12 +117,12 @@ function renderPlayers(g) {
 
 // Pieces a legal move is about become clickable: one move plays it, several are picked out
 // in the list of moves.
-function markTargets(g) {
+function markTargets(g, root) {
   const aiTurn = g.ai_to_move && g.ply === g.length && !state.paused;
   if (g.terminal || aiTurn || state.aiBusy) return;
   const byTarget = {};
   for (const m of g.legal) if (m.on) (byTarget[m.on] = byTarget[m.on] || []).push(m);
-  for (const node of $("board").querySelectorAll("[data-on]")) {
+  for (const node of root.querySelectorAll("[data-on]")) {
     const moves = node.getAttribute("data-on").split(" ").flatMap((t) => byTarget[t] || []);
     if (!moves.length) continue;
     node.classList.add("clickable");

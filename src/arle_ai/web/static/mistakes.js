@@ -1,0 +1,160 @@
+// "Learn from your mistakes" (as lichess offers after a review): the reviewed game's `?` and
+// `??` decisions of the seats you play (every seat's when you play none, or made none), one
+// at a time: the position before the move and "find a better move" (played on the board, it
+// starts a variation: the game's moves are kept), then the answer: the review's better move
+// drawn on the board beside the move played, the line the search expects and why. It reads
+// the review as the server gives it (arle_ai.play.analysis, play.why): no search of its own.
+
+import { $, el } from "./dom.js";
+import { state, update } from "./state.js";
+import { act } from "./game.js";
+import { whyLine } from "./hint.js";
+import { TONES, renderBoardMarks } from "./overlay.js";
+
+const markClass = (mark) => (mark === "??" ? "mark-qq" : "mark-q");
+
+// The marked decisions of the review, of the seats played at the keyboard when they made any.
+function mistakesOf(g) {
+  const a = g.analysis;
+  if (!a) return { items: [], who: [] };
+  const marked = a.decisions.filter((d) => d.mark && d.ply <= a.nodes.length);
+  const mine = g.seats.map((s, p) => (s === "human" ? p : null)).filter((p) => p !== null);
+  const yours = marked.filter((d) => mine.includes(d.player));
+  const items = yours.length ? yours : marked;
+  return { items, who: [...new Set(items.map((d) => d.player))].sort() };
+}
+
+// The position before decision `d` (a node of the line reviewed).
+const baseOf = (g, d) => (d.ply > 1 ? g.analysis.nodes[d.ply - 2] : 0);
+
+export function startLearning() {
+  const g = state.game;
+  const { items, who } = mistakesOf(g);
+  if (!items.length) return;
+  update({ paused: true, learn: { gid: state.id, items, who, index: 0, found: 0, phase: "find", marks: null } });
+  goTo(0);
+}
+
+function goTo(index) {
+  const learn = state.learn;
+  update({ learn: { ...learn, index, phase: index < learn.items.length ? "find" : "done", attempt: null, marks: null } });
+  if (index < learn.items.length) act("goto", { node: baseOf(state.game, learn.items[index]) }, { autoAI: false });
+  else render(state.game);
+}
+
+function setPhase(phase, extra = {}) {
+  update({ learn: { ...state.learn, phase, marks: null, ...extra } });
+}
+
+// The panel and the learn button, drawn with the board (play.js): an attempt made at the
+// decision's position is judged here, when the board comes back with the move played.
+export function renderLearn(g) {
+  const button = $("learn-start");
+  const { items, who } = mistakesOf(g);
+  button.disabled = !items.length;
+  button.textContent = items.length ? `Learn from ${whose(who)} mistakes (${items.length})` : "Learn from your mistakes";
+  const learn = state.learn;
+  if (learn && (learn.gid !== state.id || !g.analysis)) update({ learn: null });
+  render(g);
+}
+
+const whose = (who) => (who.length === 1 ? `P${who[0]}'s` : "both players'");
+
+function render(g) {
+  const learn = state.learn;
+  const panel = $("learn-panel");
+  panel.hidden = !learn;
+  if (!learn) return;
+  const d = learn.items[learn.index];
+  const base = d ? baseOf(g, d) : null;
+  const parent = (g.tree.find((n) => n.node === g.node) || {}).parent;
+  if (learn.phase === "find" && g.node !== base && parent === base) judge(g, d);
+  $("learn-count").textContent = learn.index < learn.items.length
+    ? `${learn.index + 1} of ${learn.items.length}, ${whose(learn.who)}; found ${state.learn.found}` : "";
+  const body = $("learn-body");
+  const actions = $("learn-actions");
+  body.replaceChildren();
+  actions.replaceChildren();
+  const button = (id, text, onclick) => actions.append(el("button", { id, onclick }, text));
+  const stop = () => button("learn-stop", "Stop", () => { update({ learn: null }); render(state.game); renderBoardMarks(); });
+  if (!d) {
+    body.append(el("div", {}, el("b", { text: "Done: " }), `you found ${learn.found} of ${learn.items.length} better moves.`));
+    button("learn-again", "Again", startLearning);
+    stop();
+    return;
+  }
+  const { phase } = state.learn;
+  body.append(el("div", {}, el("b", { text: `Decision ${d.ply}` }), ` (half-year ${d.half_year}): `,
+    el("span", { class: `tag p${d.player}`, text: `P${d.player}` }), ` played ${d.played_label || d.played} `,
+    el("span", { class: `mark ${markClass(d.mark)}`, text: d.mark }), ` and lost ${d.vp_lost.toFixed(1)} VP.`));
+  const here = g.node === base;
+  if (phase === "find") {
+    if (here) body.append(el("div", { class: "learn-ask" }, el("b", { text: "Find a better move: " }), "play it on the board or from the list of moves."));
+    else {
+      body.append(el("div", { class: "hint-text", text: "The board shows another position." }));
+      button("learn-back", `Back to decision ${d.ply}`, () => act("goto", { node: base }, { autoAI: false }));
+    }
+    button("learn-answer", "Show the answer", showAnswer);
+    button("learn-skip", "Skip", () => goTo(learn.index + 1));
+  } else if (phase === "wrong") {
+    const a = state.learn.attempt;
+    body.append(el("div", { class: "learn-wrong" }, el("b", { text: "✗ " }), a.played
+      ? `${a.label} is the move played in the game.` : `${a.label} is not the better move the review found (the review rated the move played and its own choice only).`));
+    button("learn-retry", "Try again", () => { setPhase("find"); act("goto", { node: base }, { autoAI: false }); });
+    button("learn-answer", "Show the answer", showAnswer);
+  } else {  // right, or the answer shown
+    if (phase === "right") {
+      const a = state.learn.attempt;
+      body.append(el("div", { class: "learn-right" }, el("b", { text: "✓ " }), a.best
+        ? `${a.label}: the better move the review found.` : `${a.label}: as good as the better move the review found.`));
+    }
+    answer(body, d);
+    if (phase === "answer" && !here) button("learn-back", `Back to decision ${d.ply}`, () => act("goto", { node: base }, { autoAI: false }));
+    if (phase === "answer" && here) button("learn-play", "Play the better move", () => act("move", { move: d.best }, { autoAI: false }));
+    button("learn-next", learn.index + 1 < learn.items.length ? "Next mistake" : "Finish", () => goTo(learn.index + 1));
+  }
+  stop();
+  if (phase === "answer" && here && !state.learn.marks) update({ learn: { ...state.learn, marks: answerMarks(g, d), marksAt: base } });
+}
+
+// The move made at the decision's position: the review's better move or one as good as it
+// (its `near_best`), the move played in the game, or another one.
+function judge(g, d) {
+  const m = g.moves[g.ply - 1];
+  const best = m.text === d.best;
+  const good = best || (d.near_best || []).includes(m.text);
+  const attempt = { label: m.label, best, played: m.text === d.played };
+  setPhase(good ? "right" : "wrong", { attempt, found: state.learn.found + (good ? 1 : 0) });
+}
+
+function showAnswer() {
+  const d = state.learn.items[state.learn.index];
+  setPhase("answer");
+  act("goto", { node: baseOf(state.game, d) }, { autoAI: false });
+}
+
+// The answer in the review's words: the better move and its value against the move played's,
+// the moves as good, the line the search expects after it, and why by scoring category.
+function answer(body, d) {
+  const named = d.near_best_labels || [];
+  const asGood = named.length ? `; as good: ${named.slice(0, 3).join(", ")}${named.length > 3 ? ` and ${named.length - 3} more` : ""}` : "";
+  const apart = d.unseparated ? `; the search could not separate ${d.unseparated} other moves` : "";
+  body.append(el("div", {}, el("b", { text: "Better: " }), d.best_label || d.best,
+    ` (value ${d.best_value.toFixed(3)} against ${d.played_value.toFixed(3)})${asGood}${apart}`));
+  if (d.best_line && d.best_line.length > 1) {
+    const line = el("div", { class: "pv" }, el("b", { text: "The better line: " }));
+    for (const step of d.best_line) line.append(el("span", { class: `tag p${step.player}`, text: `P${step.player}` }), ` ${step.label}  `);
+    body.append(line);
+  }
+  if (d.why) body.append(whyLine(d.why));
+}
+
+// The answer on the board: the better move's piece and the move played's.
+function answerMarks(g, d) {
+  const byText = Object.fromEntries(g.legal.map((m) => [m.text, m]));
+  const marks = [];
+  const better = byText[d.best], played = byText[d.played];
+  if (better) marks.push({ action: better.action, badge: "better", text: "", tone: TONES.better, title: `the better move: ${better.label}` });
+  if (played) marks.push({ action: played.action, badge: d.mark, text: "played", tone: TONES.played, title: `the move played: ${played.label} (${d.mark})` });
+  return marks;
+}
