@@ -387,9 +387,11 @@ def _lock(out: str | os.PathLike[str]) -> Any:
 
 
 def _sweep(out: str | os.PathLike[str]) -> None:
-    """Remove the temporary files of a run that was killed while it wrote a part (under the
-    lock, so no running writer owns them)."""
-    for tmp in parts_dir(out).glob(".game-*.npz.*.tmp"):
+    """Remove the temporary files of a run that was killed while it wrote a part, its
+    settings stamp or OUT (under the lock, so no running writer owns them)."""
+    for tmp in [*parts_dir(out).glob(".game-*.npz.*.tmp"),
+                *files.temporary_files(parts_dir(out) / "config.json"),
+                *files.temporary_files(out)]:
         tmp.unlink(missing_ok=True)
 
 
