@@ -105,7 +105,7 @@ MUTANTS = [
            ("tests/test_npz_reading.py::test_a_zip_bomb_is_refused_before_it_is_inflated",)),
     Mutant("play-save", "arle play saves its record after every decision",
            "src/arle_cli/play_cmd.py",
-           "            _save(session, out)\n    except QuitGame as stop:\n",
+           "            _save(game, out)\n    except QuitGame as stop:\n",
            "            pass  # mutant: saved only when the game stops\n"
            "    except QuitGame as stop:\n",
            ("tests/test_cli_play.py::"
