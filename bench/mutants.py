@@ -4,7 +4,8 @@
 
 Each mutant is one deliberate break of one guarantee (the search's memory ceiling, a rules
 number read from rules.py, the illegal-action check, the position's JSON round trip, the
-atomic write's rename, the order sustenance is paid in, ...), written as a text
+atomic write's rename, the order sustenance is paid in, grain paying a space's food, the
+gate's verdict without an SPRT decision, PUCT's priors, ...), written as a text
 replacement in one source file. The script copies the working tree (tracked and untracked,
 not ignored files) and the compiled core into a scratch folder, checks that the named tests
 pass there unchanged, then for each mutant applies it, rebuilds the core when a core file
@@ -104,7 +105,7 @@ MUTANTS = [
            ("tests/test_npz_reading.py::test_a_zip_bomb_is_refused_before_it_is_inflated",)),
     Mutant("play-save", "arle play saves its record after every decision",
            "src/arle_cli/play_cmd.py",
-           "            _save(session, out)\n    except QuitGame as stop:\n",
+           "            _save(game, out)\n    except QuitGame as stop:\n",
            "            pass  # mutant: saved only when the game stops\n"
            "    except QuitGame as stop:\n",
            ("tests/test_cli_play.py::"
@@ -114,6 +115,24 @@ MUTANTS = [
            "            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)\n",
            "            pass  # mutant: no lock\n",
            ("tests/test_datagen_safety.py::test_a_second_run_on_the_same_out_is_refused_at_once",)),
+    Mutant("grain-pays-food", "grain pays a space's food when it is exactly enough",
+           "src/arle_ai/engine/_spaces.pxi",
+           "(SPACE_GRAIN_PAYS[space] and p.goods[G_GRAIN] >= cost)\n",
+           "(SPACE_GRAIN_PAYS[space] and p.goods[G_GRAIN] > cost)  # mutant\n",
+           ("tests/rules/test_winter.py::test_wood_trader_exactly_one_grain_pays_when_no_food",)),
+    Mutant("gate-interval", "a gate with no verdict accepts on its score's interval",
+           "src/arle_ai/learn/loop.py",
+           '            accepted = p["score_interval"][0] > expected_score(s.sprt[0])\n',
+           '            accepted = p["score"] > expected_score(s.sprt[0])  # mutant\n',
+           ("tests/test_learn.py::"
+            "test_a_gate_without_a_verdict_accepts_on_the_score_interval_not_the_score",)),
+    Mutant("puct-priors", "PUCT selects by its priors",
+           "src/arle_ai/engine/_search.pxi",
+           "                prior = priors[i] if priors != NULL else self._prior(node, &e[i])\n",
+           "                prior = 1.0 / node.n  # mutant: PUCT ignores its priors\n",
+           ("tests/test_mcts.py::"
+            "test_puct_spends_its_visits_as_its_priors_say_when_the_values_say_nothing",
+            "tests/test_policy.py::test_the_policy_moves_the_visits")),
 ]
 
 

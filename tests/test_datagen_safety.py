@@ -115,9 +115,12 @@ def test_a_second_run_on_the_same_out_is_refused_at_once(tmp_path):
 def test_temporary_files_of_a_killed_writer_are_removed(tmp_path):
     out = tmp_path / "d.npz"
     parts_dir(out).mkdir()
-    left = parts_dir(out) / ".game-000000.npz.1a2b3c4d.tmp"
-    left.write_bytes(b"half a part")
+    left = [parts_dir(out) / ".game-000000.npz.1a2b3c4d.tmp",
+            parts_dir(out) / ".config.json.0a0b0c0d.tmp", tmp_path / ".d.npz.89abcdef.tmp"]
+    other = tmp_path / ".e.npz.89abcdef.tmp"  # another output's
+    for path in [*left, other]:
+        path.write_bytes(b"half written")
     generate(out, DatagenConfig(games=1, seed=2, iterations=8, explore=2))
-    assert not left.exists()
+    assert [p for p in left if p.exists()] == [] and other.exists()
     assert sorted(p.name for p in parts_dir(out).iterdir()) == [
         "config.json", "game-000000.npz", "lock"]

@@ -218,6 +218,21 @@ def test_the_gate_counts_whole_setups_and_decides_by_sprt(tmp_path: Path) -> Non
     assert judge(tmp_path, [True, False] * 4, small)["decided"]
 
 
+def test_a_gate_without_a_verdict_accepts_on_the_score_interval_not_the_score(
+        tmp_path: Path) -> None:
+    """Every game played and no SPRT verdict: the candidate is accepted only if the Wilson
+    95% interval of its score lies above H0's expected score, not when the score alone does
+    (5 of 8 won is 62.5%, its interval [30.6%, 86.3%])."""
+    s = LearnSettings(gate_games=8, sprt=(0.0, 100.0))
+    j = judge(tmp_path, [True, True, True, False, True, False, True, False], s)
+    assert (j["wins"], j["losses"], j["verdict"], j["decided"]) == (5, 3, "continue", True)
+    assert j["score"] == 0.625 and j["score_interval"][0] == pytest.approx(0.3057, abs=1e-4)
+    assert not j["accepted"]
+    # 8 of 8: its interval's low end (67.6%) is above 50%
+    j = judge(tmp_path, [True] * 8, s)
+    assert j["verdict"] == "continue" and j["score_interval"][0] > 0.5 and j["accepted"]
+
+
 def test_chained_elo_adds_the_gates_along_the_promotions() -> None:
     def gen(k: int, w: int, lo: int, promoted: bool) -> dict[str, Any]:
         return {"generation": k, "promoted": promoted,

@@ -114,6 +114,29 @@ def test_transpositions_share_statistics():
     assert shared == n1 + n2 - 1
 
 
+def test_puct_spends_its_visits_as_its_priors_say_when_the_values_say_nothing():
+    """PUCT selects by q + c * P * sqrt(N + 1) / (1 + n). With every leaf valued 0.5 (leaf
+    "null") the values are all equal, so the root's visits follow its priors alone: whenever
+    an edge was chosen, its P / n was the largest, which stays so, and the visits are as
+    uneven as the priors. A search that ignored its priors spreads them evenly."""
+    s = arle_ai.new_game(3)
+    r = MCTS(SearchConfig(leaf="null", puct=True, seed=0), Budget(iterations=400)).search(s)
+    moves = r.moves
+    assert sum(m.visits for m in moves) == 400 and all(m.win_rate == 0.5 for m in moves)
+    priors = sorted(m.prior for m in moves)
+    assert priors[-1] > 5 * priors[0]  # the heuristic's priors are far from even here
+    for m in moves:
+        if m.visits:
+            for other in moves:
+                assert m.prior / m.visits >= other.prior / (1 + other.visits) - 1e-12, \
+                    (m.action, m.visits, m.prior, other.action, other.visits, other.prior)
+    top = max(moves, key=lambda m: m.prior)
+    assert top.visits == max(m.visits for m in moves) > 3 * min(m.visits for m in moves)
+    # UCT (puct=False) on the same values ignores them
+    uct = MCTS(SearchConfig(leaf="null", puct=False, seed=0), Budget(iterations=400)).search(s)
+    assert max(m.visits for m in uct.moves) - min(m.visits for m in uct.moves) <= 1
+
+
 def test_time_budget_stops_the_search():
     """The search ends by itself on its time budget (a bound for a hang, far above it, is the
     only clock here) and uses the budget rather than stopping short of it."""

@@ -224,6 +224,12 @@ def _rewrite(src, dst, change_meta=None, drop=(), **arrays) -> None:
     ({"wp": np.zeros((A, 3), np.float32)}, "wp must have shape (673, 24)"),
     ({"bp": np.full(A, np.nan, np.float32)}, "bp holds a value that is not finite"),
     ({"wa": np.zeros((3, 24), np.float32)}, "wa must have shape (16, 24)"),
+    # a trunk array at fault is named as the trunk's, not as the auxiliary head's (whose
+    # shapes follow from w1's): w1 of 1 hidden unit was "wa must have shape (16, 1)"
+    ({"w1": np.zeros((1, F), np.float32)}, "b1 must have shape (1,), not (24,)"),
+    ({"w1": np.zeros((24, 3), np.float32)}, f"w1 must have shape (hidden, {F}), not (24, 3)"),
+    ({"w2": np.zeros((2, 5), np.float32)}, "w2 must have shape (2, 24), not (2, 5)"),
+    ({"b1": np.full(24, np.nan, np.float32)}, "b1 holds a value that is not finite"),
     ({"ba": np.full(16, np.inf, np.float32)}, "ba holds a value that is not finite"),
     ({"drop": ("wa0",)}, "without wa0"),
     ({"wp": np.array(["x"] * 4)}, "wp: <U1 values, not real numbers"),
@@ -235,6 +241,8 @@ def test_malformed_format_2_files_are_refused_by_name(tmp_path, change, words) -
     _rewrite(good, bad, **change)
     with pytest.raises(NetError, match=re.escape(words)):
         load_net(bad)
+    with pytest.raises(NetError, match=re.escape(words)):  # what the weights' readers see
+        weights_digest(bad)
 
 
 def test_every_format_this_version_reads_loads() -> None:

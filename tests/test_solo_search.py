@@ -182,6 +182,49 @@ def test_arle_datagen_and_train_make_a_solo_model_through_the_cli(tmp_path):
     assert r.exit_code == 2 and "--players" in r.output
 
 
+def test_datagen_of_solo_games_searches_with_the_solo_model_it_is_given(solo_data, tmp_path):
+    """datagen --players 1 --leaf net --net FILE: FILE values the solo positions (it was
+    loaded as the two-player model, which a solo game never asks, and recorded in the data's
+    meta all the same); a two-player model is refused by name before any game."""
+    from click.testing import CliRunner
+
+    from arle_ai.learn.datagen import parts_dir, play_game
+    from arle_ai.search.net import default_solo_weights_path, weights_digest
+    from arle_cli.main import cli
+    from helpers import assert_bad_input
+
+    path, _ = solo_data
+    a, b = tmp_path / "a.npz", tmp_path / "b.npz"
+    train_files([path], a, TrainConfig(epochs=1, hidden=8, seed=0, val_fraction=0.34))
+    train_files([path], b, TrainConfig(epochs=1, hidden=8, seed=1, val_fraction=0.34))
+    settings = dict(games=1, seed=5, iterations=24, explore=2, players=1, leaf="net")
+    by_a = play_game(DatagenConfig(**settings, net=str(a)), 0)
+    by_b = play_game(DatagenConfig(**settings, net=str(b)), 0)
+    assert by_a["visit_count"].tolist() != by_b["visit_count"].tolist()  # the model searched
+    assert by_a["visit_count"].tolist() == \
+        play_game(DatagenConfig(**settings, net=str(a)), 0)["visit_count"].tolist()
+    data = generate(tmp_path / "d.npz", DatagenConfig(**settings, net=str(a)))
+    meta = json.loads(str(data["meta"]))
+    assert meta["search"]["net_digest"] == weights_digest(a) and meta["net"] == "a.npz"
+    two = _two_player_weights()
+    with pytest.raises(NetError, match="a two-player model, where a solo model"):
+        generate(tmp_path / "x.npz", DatagenConfig(**settings, net=str(two)))
+    assert not parts_dir(tmp_path / "x.npz").exists()
+    command = ["datagen", "--games", "1", "--players", "1", "--iterations", "8", "--explore",
+               "1", "--leaf", "net"]
+    r = CliRunner().invoke(cli, [*command, "-o", str(tmp_path / "y.npz"), "--net", str(two)])
+    assert_bad_input(r, two.name, "a two-player model, where a solo model")
+    r = CliRunner().invoke(cli, [*command, "-o", str(tmp_path / "y.npz"), "--net", str(a)])
+    assert r.exit_code == 0, r.output
+    if not default_solo_weights_path().exists():  # no solo model shipped: one must be named
+        r = CliRunner().invoke(cli, [*command, "-o", str(tmp_path / "z.npz")])
+        assert_bad_input(r, "no solo model is shipped")
+    # and a solo model in two-player games is refused the same way
+    with pytest.raises(NetError, match="a solo model .trained on solo games., where a "
+                                       "two-player model is needed"):
+        generate(tmp_path / "w.npz", DatagenConfig(**{**settings, "players": 2}, net=str(a)))
+
+
 def test_solo_rollouts_take_the_heuristic_policy_by_default():
     """Without a solo model, the default search rolls a solo leaf out with the heuristic
     policy (it scored 6 VP a game more than random moves, docs/solo.md): move for move the

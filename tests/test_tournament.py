@@ -129,6 +129,30 @@ def test_happy_path_random_vs_greedy(tmp_path):
         summary["pairings"]
 
 
+def test_results_may_name_the_agents_otherwise_than_the_specs_played(tmp_path):
+    """play_as: the games are played with those specs, the results name the agents (the
+    learning loop's models, named by their place in a run folder that can move); a
+    tournament built to read results builds no agent."""
+    plain, named = tmp_path / "plain.jsonl", tmp_path / "named.jsonl"
+    Tournament(["random", "greedy"], 2, seed=4).run(out=plain)
+    t = Tournament(["first one", "second one"], 2, seed=4, play_as=["random", "greedy"])
+    t.run(out=named)
+    head, games = read_out(named)
+    assert head["agents"] == ["first one", "second one"]
+    assert [g["meta"]["agents"] for g in by_game(games)] == [["first one", "second one"],
+                                                             ["second one", "first one"]]
+    played = by_game(read_out(plain)[1])
+    assert [g["moves"] for g in by_game(games)] == [g["moves"] for g in played]
+    assert len(Tournament(["first one", "second one"], 2, seed=4,
+                          play_as=["random", "greedy"]).load(named)) == 2
+    # the specs played are checked when the games start, by name
+    gone = Tournament(["a", "b"], 2, play_as=["random", f"mcts:eval=net,net={tmp_path}/x.npz"])
+    with pytest.raises(TournamentError, match="x.npz: no such weights file"):
+        gone.run()
+    with pytest.raises(TournamentError, match="one spec per agent"):
+        Tournament(["a", "b"], 2, play_as=["random"])
+
+
 def test_agents_option_forms():
     spaced = run_json("--agents", "random", "mcts:iterations=10,c=1.0", "--games", "2")
     repeated = run_json("--agents", "random", "--agents", "mcts:iterations=10,c=1.0",

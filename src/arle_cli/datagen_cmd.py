@@ -82,7 +82,8 @@ def search_options(command: F) -> F:
                    "weights' first data), or 'net': a random rollout of 2 half-years valued "
                    "by the value model, as the default agent searches.")
 @click.option("--net", "net", type=IN_FILE, default=None,
-              help="With --leaf net: the weights file (default: the shipped weights); its "
+              help="With --leaf net: the weights file (default: the shipped weights; with "
+                   "--players 1 a solo model, 'arle train' on solo games makes one); its "
                    "digest is recorded in the data.")
 @variant_option()
 @players_option("2, or 1: solo games (the data of a solo model, 'arle train' makes it).")
@@ -106,8 +107,8 @@ def datagen(out: str, games: int, seed: int, iterations: int, explore: int,
     if net is not None and leaf != "net":
         fail("--net is for --leaf net only")
     try:
-        if net is not None:
-            load_net(net)  # a bad file is named before any game is played
+        if leaf == "net":  # a bad file, or one of the other kind, is named before any game
+            load_net(net, players=players)
         config = DatagenConfig(games=games, seed=seed, iterations=iterations, explore=explore,
                                variant=variant, leaf=leaf, net=net, players=players,
                                **{k: v for k, v in search.items() if v is not None})

@@ -193,7 +193,7 @@ def learn(run_dir: str, generations: int, workers: int | None, backend: str,
         fail(str(exc))
     except OSError as exc:
         bar.close()
-        fail(f"{run_dir}: {exc.strerror or exc}")
+        fail(f"{exc.filename or run_dir}: {exc.strerror or exc}")
     except KeyboardInterrupt:
         bar.close()
         interrupted(f"{run_dir} keeps every finished piece (self-play games, trained "

@@ -528,6 +528,15 @@ def test_wood_trader_grain_only_when_no_food():
     check(s, d, goods={"grain": 1, "wood": 8})
 
 
+def test_wood_trader_exactly_one_grain_pays_when_no_food():
+    # actions.md W10: the cost is 1 food, or 1 grain with no food left; one grain is enough
+    d = pos({"goods": {"food": 0, "grain": 1}})
+    s = make(d)
+    assert place("wood_trader") in legal(s)
+    s = run(d, place("wood_trader"))  # nothing left to build with: the wood is forced
+    check(s, d, goods={"food": 0, "grain": 0, "wood": 8})
+
+
 def test_wood_trader_food_paid_while_grain_held():
     d = pos({"goods": {"food": 1, "grain": 5}})
     s = run(d, place("wood_trader"), good("wood"))

@@ -15,17 +15,20 @@ merged files, weights) goes through :func:`atomic_writer` (or :func:`write_bytes
 flushed to the disk (fsync) and then renamed over the target, and the folder is synced. A
 reader, a crash, a power loss or a full disk thus leaves the old file or the whole new one,
 never a mix or a truncated file; on any failure the temporary file is removed and the old
-file is untouched. A target that exists and is not a regular file (``/dev/stdout``, a fifo)
+file is untouched (a writer killed outright leaves it: :func:`temporary_files` finds them for
+the lock holder to remove). A target that exists and is not a regular file (``/dev/stdout``, a fifo)
 is written in place: it cannot be replaced by a rename, nor does it keep old contents.
 """
 
 from __future__ import annotations
 
+import glob
 import os
 import secrets
 import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import BinaryIO
 
 try:
@@ -34,8 +37,8 @@ except ImportError:  # pragma: no cover - not POSIX
     fcntl = None  # type: ignore[assignment]
 
 __all__ = ["MAX_FILE_BYTES", "atomic_writer", "check_regular", "fsync_folder", "kind_of",
-           "lock_exclusive", "read_bytes", "read_text", "regular_or_missing", "write_bytes",
-           "write_text"]
+           "lock_exclusive", "read_bytes", "read_text", "regular_or_missing",
+           "temporary_files", "write_bytes", "write_text"]
 
 # 64 MiB: thousands of times a position (~5 kB) or a game record (~10 kB). A results file
 # grows by a line per game (~4 kB): it is read a line at a time, each line under this bound.
@@ -174,6 +177,14 @@ def atomic_writer(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
             pass
         raise
     fsync_folder(folder or os.curdir)
+
+
+def temporary_files(path: str | os.PathLike[str]) -> list[Path]:
+    """The temporary files that writers of ``path`` (:func:`atomic_writer`) killed before
+    their rename left next to it. Remove them only where no writer can be running (under the
+    lock of whatever writes ``path``)."""
+    folder, name = os.path.split(_target(path))
+    return sorted(Path(folder or os.curdir).glob(f".{glob.escape(name)}.*.tmp"))
 
 
 def write_bytes(path: str | os.PathLike[str], data: bytes) -> None:

@@ -36,7 +36,9 @@ weights' first data) searches with heuristic rollouts truncated after 2 half-yea
 candidate moves per decision (``SEARCH_SAMPLE``); ``leaf="net"`` searches as the default agent
 of 2026-12-04 does, a uniformly random rollout of 2 half-years valued by a value model: the
 weights file ``net`` (default: the shipped weights), whose digest the run records (the next
-round of learning from self-play: data made by the current model). Files of format 1 (before
+round of learning from self-play: data made by the current model). In solo games ``net`` is a
+solo model (default: the one shipped, if any); a two-player model is refused there by name, as
+a solo model is in two-player games. Files of format 1 (before
 ``root_value`` and ``root_margin``) still load for training on the outcome alone.
 """
 
@@ -60,7 +62,12 @@ from arle_ai.play.tournament import Runner
 from arle_ai.search.config import Budget, SearchConfig
 from arle_ai.search.heuristics import DEFAULT_WEIGHTS
 from arle_ai.search.mcts import MCTS
-from arle_ai.search.net import DEFAULT_WEIGHTS_FILE, weights_digest
+from arle_ai.search.net import (
+    default_solo_weights_path,
+    default_weights_path,
+    load_net,
+    weights_digest,
+)
 from arle_ai.search.root import completed_q_policy, visit_policy
 
 __all__ = ["DamagedPart", "DatagenConfig", "generate", "play_game", "position_from_row",
@@ -146,8 +153,10 @@ class DatagenConfig:
         self.search_config(0)  # the search options' own checks (c, puct, root_noise)
 
     def search_config(self, g: int) -> SearchConfig:
-        """The search of game `g`."""
-        return SearchConfig(**SEARCHES[self.leaf], net=self.net,
+        """The search of game `g` (solo games: `net` is the solo model)."""
+        solo = self.players == 1
+        return SearchConfig(**SEARCHES[self.leaf], net=None if solo else self.net,
+                            solo_net=self.net if solo else None,
                             seed=self.seed * 1_000_003 + g,
                             weights=DEFAULT_WEIGHTS.with_(sample=SEARCH_SAMPLE),
                             c=self.c, puct=self.puct, root_noise=self.root_noise)
@@ -157,10 +166,24 @@ class DatagenConfig:
         settings = dict(SEARCHES[self.leaf], sample=SEARCH_SAMPLE, c=self.c, puct=self.puct,
                         root_noise=self.root_noise)
         if self.leaf == "net":
-            settings["net_digest"] = weights_digest(self.net)
+            settings["net_digest"] = weights_digest(self.model_file())
             settings["net_file"] = (os.path.basename(self.net) if self.net is not None
-                                    else "(shipped) " + DEFAULT_WEIGHTS_FILE)
+                                    else "(shipped) " + self.model_file().name)
         return settings
+
+    def model_file(self) -> Path:
+        """leaf "net": the weights file that values the run's positions, `net` or the model
+        shipped for its games (two-player or solo)."""
+        if self.net is not None:
+            return Path(self.net)
+        return default_solo_weights_path() if self.players == 1 else default_weights_path()
+
+    def check_model(self) -> None:
+        """leaf "net": NetError naming a model that cannot value the run's games (a
+        two-player model for solo games, a solo model for two-player games, a bad file, no
+        solo model shipped), before any game is played."""
+        if self.leaf == "net":
+            load_net(self.net, players=self.players)
 
 
 def parts_dir(out: str | os.PathLike[str]) -> Path:
@@ -314,7 +337,7 @@ def _check_config(out: str | os.PathLike[str], config: DatagenConfig) -> None:
         del mine["players"]  # the runs from before the solo game: two players
     mine["format"] = FORMAT
     if config.leaf == "net":  # the weights by content, wherever the file is
-        mine["net_digest"] = weights_digest(config.net)
+        mine["net_digest"] = weights_digest(config.model_file())
     if stamp.exists():
         try:
             theirs = parse_json(files.read_text(stamp, ValueError, "settings file"), ValueError)
@@ -364,9 +387,11 @@ def _lock(out: str | os.PathLike[str]) -> Any:
 
 
 def _sweep(out: str | os.PathLike[str]) -> None:
-    """Remove the temporary files of a run that was killed while it wrote a part (under the
-    lock, so no running writer owns them)."""
-    for tmp in parts_dir(out).glob(".game-*.npz.*.tmp"):
+    """Remove the temporary files of a run that was killed while it wrote a part, its
+    settings stamp or OUT (under the lock, so no running writer owns them)."""
+    for tmp in [*parts_dir(out).glob(".game-*.npz.*.tmp"),
+                *files.temporary_files(parts_dir(out) / "config.json"),
+                *files.temporary_files(out)]:
         tmp.unlink(missing_ok=True)
 
 
@@ -388,6 +413,7 @@ def generate(out: str | os.PathLike[str], config: DatagenConfig, workers: int = 
     counted, damage deeper in a part when it is merged."""
     if not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive integer, not {workers!r}")
+    config.check_model()
     lock = _lock(out)
     try:
         _sweep(out)

@@ -23,10 +23,19 @@ ones would learn from one generation's games only).
 
 Interrupting the run at any moment (Ctrl-C, SIGKILL, a power cut) loses at most the games and
 the training in progress: every finished piece is a file written whole (or a line appended to
-the gate's results) and is not redone; the same command resumes. What the run measured is in
-``ledger.json`` (every generation's weights digest, data digest and self-play VP, training
-figures and gate result; rebuilt from the pieces after every step) and drawn in ``chart.svg``
-(:mod:`arle_ai.learn.chart`).
+the gate's results) and is not redone; the same command resumes (and removes the temporary
+files of the writes it cut short). A new run writes ``learn.json`` first, then generation 0's
+pieces it lists; every start checks them against it.
+
+Nothing in the folder names where the folder is: the gates name their models by their place
+in it (``net=gen-001/weights.npz``; gates begun by older versions, by the absolute paths of
+that time, are read as the same generations), so a run can be moved, renamed or reached
+through a symbolic link. The gate's players load the models by absolute path, an agent spec
+each: a run folder whose path holds ',' or '=' is refused when the run is opened.
+
+What the run measured is in ``ledger.json`` (every generation's weights digest, data digest
+and self-play VP, training figures and gate result; rebuilt from the pieces after every step)
+and drawn in ``chart.svg`` (:mod:`arle_ai.learn.chart`).
 
 The data and training of a generation depend only on the settings and the seed (the search
 runs on iteration budgets): run again, a generation gives the same files. The gate plays on a
@@ -42,12 +51,13 @@ import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, fields, replace
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 import numpy as np
 
 from arle_ai.base import files, limits
+from arle_ai.base.jsontext import parse_json
 from arle_ai.base.npzfile import read_npz
 from arle_ai.learn import datagen
 from arle_ai.learn.chart import write_chart
@@ -58,6 +68,7 @@ from arle_ai.play.tournament import Runner, Tournament, json_safe, summarize
 from arle_ai.search.net import (
     NetError,
     default_weights_path,
+    load_net,
     load_weights,
     weights_digest,
 )
@@ -161,11 +172,11 @@ class LearnSettings:
             full_share=self.full_share, cheap_iterations=self.cheap_iterations)
 
     def gate_spec(self, weights: str | os.PathLike[str]) -> str:
-        """The gate's agent spec of the model in `weights`."""
-        path = os.path.abspath(weights)
+        """The gate's agent spec of the model in the file `weights` (named as given)."""
+        path = os.fspath(weights)
         if "," in path or "=" in path:
-            raise LearnError(f"{path}: a run folder whose path holds ',' or '=' cannot be "
-                             f"named in an agent spec; use another folder")
+            raise LearnError(f"{path}: a weights file whose path holds ',' or '=' cannot be "
+                             f"named in an agent spec")
         budget = (f"time={self.gate_time:g}" if self.gate_time is not None
                   else f"iterations={self.gate_iterations}")
         extra = self.agent.strip().strip(",")
@@ -282,13 +293,18 @@ class LearnRun:
                  init: str | os.PathLike[str] | None = None,
                  init_data: str | os.PathLike[str] | None = None) -> None:
         self.folder = Path(folder)
+        where = os.path.abspath(self.folder)
+        if "," in where or "=" in where:  # refused before anything is played or written
+            raise LearnError(f"{where}: a run folder whose path holds ',' or '=' cannot be "
+                             f"named in the gate's agent specs; use another folder")
         stored = self._stored_settings()
         if stored is None:
             if init is not None:
-                try:
+                try:  # the model as self-play will load it: shapes, finite values, kind
+                    load_net(init)
                     weights_digest(init)
                 except NetError as exc:
-                    raise LearnError(str(exc)) from None
+                    raise LearnError(f"--init: {exc}") from None
             if init_data is not None:
                 try:
                     load_data(init_data)
@@ -306,8 +322,8 @@ class LearnRun:
                                  + ", ".join(diff) + "; give the same settings or none")
             self._check_same_start(init, init_data)
             self.settings = stored
-            self._init = None
-            self._init_data = None
+            self._init = init  # the files the run began from (by digest): see _begin
+            self._init_data = init_data
 
     def _check_same_start(self, init: str | os.PathLike[str] | None,
                           init_data: str | os.PathLike[str] | None) -> None:
@@ -375,36 +391,110 @@ class LearnRun:
         finally:
             os.close(fd)  # releases the lock
 
+    def _sweep(self) -> None:
+        """Remove the temporary files of the run's writes that a kill cut short (under the
+        run's lock: none of its writers is running)."""
+        for name in (SETTINGS_FILE, LEDGER_FILE, CHART_FILE):
+            for tmp in files.temporary_files(self.folder / name):
+                tmp.unlink(missing_ok=True)
+        for gen in self.folder.glob("gen-[0-9][0-9][0-9]*"):
+            for name in ("weights.npz", "data.npz"):
+                for tmp in files.temporary_files(gen / name):
+                    tmp.unlink(missing_ok=True)
+
     def _begin(self) -> None:
-        """Write learn.json and generation 0 (a new run), or check they are there."""
-        head = self.folder / SETTINGS_FILE
-        first = self.weights_path(0)
-        if not first.exists():
-            first.parent.mkdir(parents=True, exist_ok=True)
-            source = default_weights_path() if self._init is None else Path(self._init)
-            files.write_bytes(first, source.read_bytes())
-        data = self.data_path(0)
-        if self._init_data is not None and not data.exists():
-            files.write_bytes(data, Path(self._init_data).read_bytes())
-        if not head.exists():
-            init = "(shipped) " + default_weights_path().name if self._init is None else \
-                os.path.abspath(self._init)
-            extra = {} if self._init_data is None else {
-                "init_data": os.path.abspath(self._init_data),
-                "init_data_digest": file_digest(data)}
-            _write_json(head, {"format": RUN_FORMAT, "settings": self.settings.as_dict(),
-                               "init": init, "init_digest": weights_digest(first)} | extra)
+        """A new run: write learn.json first (what the run is), then generation 0's pieces
+        it lists. Every start: those pieces checked against it (a replaced or damaged one
+        refused by name), a missing one copied again from where the run began."""
+        head_path = self.folder / SETTINGS_FILE
+        if not head_path.exists():
+            pieces = sorted(p.name for p in self.folder.glob("gen-[0-9][0-9][0-9]*"))
+            if pieces:  # an older version wrote generation 0 before learn.json
+                raise LearnError(f"{self.folder} holds {', '.join(pieces)} but no "
+                                 f"{SETTINGS_FILE}: not a run (a start interrupted before "
+                                 f"its settings were written?); remove them or use another "
+                                 f"folder")
+            self.folder.mkdir(parents=True, exist_ok=True)
+            _write_json(head_path, self._new_head())
+        head = json.loads(head_path.read_text(encoding="utf-8"))
+        shipped = "(shipped) " + default_weights_path().name
+        self._first_piece(
+            self.weights_path(0), weights_digest, head["init_digest"], "first model", "--init",
+            [self._init, default_weights_path() if head["init"] == shipped else head["init"]])
+        if "init_data_digest" in head:
+            self._first_piece(self.data_path(0), file_digest, head["init_data_digest"],
+                              "init data", "--init-data", [self._init_data, head["init_data"]])
+        elif self.data_path(0).exists():
+            raise LearnError(f"{self.data_path(0)}: {SETTINGS_FILE} lists no init data (the "
+                             f"run began without --init-data): remove it")
+
+    def _new_head(self) -> dict[str, Any]:
+        """learn.json of a new run: its settings and the files it begins from, by digest."""
+        source = default_weights_path() if self._init is None else Path(self._init)
+        head = {"format": RUN_FORMAT, "settings": self.settings.as_dict(),
+                "init": "(shipped) " + source.name if self._init is None
+                else os.path.abspath(source),
+                "init_digest": weights_digest(source)}
+        if self._init_data is not None:
+            head |= {"init_data": os.path.abspath(self._init_data),
+                     "init_data_digest": file_digest(self._init_data)}
+        return head
+
+    def _first_piece(self, path: Path, digest: Callable[[Any], str], want: str, what: str,
+                     option: str, sources: list[Any]) -> None:
+        """Generation 0's `path` as learn.json lists it (by `digest`): copied from the first
+        of `sources` that is that file if it is missing, else checked."""
+        if not path.exists():
+            for source in filter(None, sources):
+                try:
+                    same = digest(source) == want
+                except (OSError, ValueError):  # gone, or not such a file (NetError)
+                    same = False
+                if same:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    files.write_bytes(path, Path(source).read_bytes())
+                    break
+            else:
+                raise LearnError(f"{path} is missing: give {option} with the run's {what} "
+                                 f"(digest {want}; {SETTINGS_FILE} says where it began)")
+        try:
+            have = digest(path)
+        except (OSError, ValueError) as exc:
+            raise LearnError(f"{path}: the run's {what} cannot be read "
+                             f"({str(exc).removeprefix(f'{path}: ')}): delete it and the same "
+                             f"command copies it again") from None
+        if have != want:
+            raise LearnError(f"{path} is not the run's {what} (digest {have}, {SETTINGS_FILE} "
+                             f"lists {want}): delete it and the same command copies it again")
 
     # ---- the state of the run, from its files ----
 
     def _gate(self, k: int, best: int) -> Tournament:
         """Generation k's gate: its candidate (first: the results are its view) against
-        generation `best`."""
+        generation `best`. Its results name the models by their place in the run folder
+        (which can move); they are played from where they are now."""
         s = self.settings
-        return Tournament([s.gate_spec(self.weights_path(k)),
-                           s.gate_spec(self.weights_path(best))],
-                          s.gate_games, seed=_derived_seed(s.seed, k, "gate", 2**31),
-                          variant=s.variant)
+        names = [s.gate_spec(self._rel(self.weights_path(g))) for g in (k, best)]
+        return Tournament(self._names_in_file(k, names, (k, best)), s.gate_games,
+                          seed=_derived_seed(s.seed, k, "gate", 2**31), variant=s.variant,
+                          play_as=[s.gate_spec(os.path.abspath(self.weights_path(g)))
+                                   for g in (k, best)])
+
+    def _names_in_file(self, k: int, names: list[str], gens: tuple[int, int]) -> list[str]:
+        """The names of generation k's gate models in its results: `names`, or in a gate
+        begun by an older version the absolute paths of that time, when they name the
+        weights of the same generations (`gens`) with the same options."""
+        try:
+            with self.gate_path(k).open("rb") as fh:
+                head = parse_json(fh.readline(1 << 20), ValueError)
+        except (OSError, ValueError):  # none yet, or damaged: Tournament.load says so
+            return names
+        agents = head.get("agents") if isinstance(head, dict) else None
+        if isinstance(agents, list) and len(agents) == len(names) and all(
+                _same_model(old, name, self._rel(self.weights_path(g)))
+                for old, name, g in zip(agents, names, gens, strict=True)):
+            return [str(a) for a in agents]
+        return names
 
     def _judge_file(self, k: int, best: int) -> dict[str, Any]:
         """Generation k's gate so far (from its results file; no games if none)."""
@@ -481,6 +571,7 @@ class LearnRun:
         rep = reporter or Reporter()
         saved = on_saved or (lambda _: None)
         with self._locked():
+            self._sweep()
             self._begin()
             ledger = self.write_ledger()
             done = self.history()
@@ -531,6 +622,11 @@ class LearnRun:
         s = self.settings
         first = 0 if self.data_path(0).exists() else 1  # generation 0's data: init_data
         window = [self.data_path(g) for g in range(max(first, k - s.window + 1), k + 1)]
+        for g, path in enumerate(window, start=k + 1 - len(window)):
+            if not path.exists():
+                raise LearnError(f"{path} is missing: generation {g}'s self-play data, which "
+                                 f"generation {k}'s candidate trains on (the data of the last "
+                                 f"{s.window} generations); restore it")
         config = replace(s.train, seed=_derived_seed(s.seed, k, "train", 2**31))
         rep.step(k, "training", 0, config.epochs)
 
@@ -586,7 +682,7 @@ class LearnRun:
         head = json.loads((self.folder / SETTINGS_FILE).read_text(encoding="utf-8"))
         gens: list[dict[str, Any]] = [{
             "generation": 0, "weights": self._rel(self.weights_path(0)),
-            "weights_digest": weights_digest(self.weights_path(0)), "source": head["init"],
+            "weights_digest": self._read_weights(0)[1], "source": head["init"],
             "promoted": True}]
         if "init_data" in head:
             gens[0]["data"] = {"file": self._rel(self.data_path(0)), "source": head["init_data"],
@@ -612,12 +708,23 @@ class LearnRun:
         entry: dict[str, Any] = {"generation": k, "best_before": best,
                                  "data": self._data_entry(k, best)}
         if self.weights_path(k).exists():
-            _, meta = load_weights(self.weights_path(k))
+            meta, digest = self._read_weights(k)
             entry["weights"] = self._rel(self.weights_path(k))
-            entry["weights_digest"] = weights_digest(self.weights_path(k))
+            entry["weights_digest"] = digest
             entry["train"] = {key: meta.get(key) for key in
                               ("data", "data_digests", "config", "report", "seconds")}
         return entry
+
+    def _read_weights(self, k: int) -> tuple[dict[str, Any], str]:
+        """Generation k's model's meta and digest (LearnError naming a damaged file)."""
+        path = self.weights_path(k)
+        try:
+            return load_weights(path)[1], weights_digest(path)
+        except NetError as exc:
+            again = ("the same command copies it again" if k == 0 else
+                     "the same command trains it again from its data")
+            raise LearnError(f"{exc} (generation {k}'s model: restore the file, or delete it "
+                             f"and {again})") from None
 
     def _data_entry(self, k: int, best: int) -> dict[str, Any]:
         path = self.data_path(k)
@@ -677,6 +784,18 @@ def chained_elo(generations: list[dict[str, Any]], z: float = 1.96) -> list[dict
         out.append({"generation": g["generation"], "elo": elo, "low": elo - half,
                     "high": elo + half, "gate_elo": step})
     return out
+
+
+def _same_model(old: Any, name: str, weights: str) -> bool:
+    """Whether the gate player `old` is `name`, whose model is the run's file `weights`,
+    named by an absolute path ending in it (how older versions named it)."""
+    key = f"net={weights}"
+    if not isinstance(old, str) or old == name or key not in name:
+        return bool(old == name)
+    before, after = name[:name.index(key) + 4], name[name.index(key) + len(key):]
+    path = old[len(before):len(old) - len(after)] if len(old) > len(before) + len(after) else ""
+    return (old.startswith(before) and old.endswith(after) and os.path.isabs(path)
+            and PurePath(path).parts[-2:] == PurePath(weights).parts)
 
 
 def _verdict_line(k: int, best: int, result: dict[str, Any]) -> str:

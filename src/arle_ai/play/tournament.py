@@ -22,6 +22,10 @@ Results stream to a JSON-lines file: a header line (``format``, ``version``, ``a
 Running again with the same file skips the games already in it (after checking that the header
 is the same tournament).
 
+The agents' specs are also their names in the results. A tournament may record names other
+than the specs it plays (``play_as``): the learning loop names a model by its file's place in
+the run folder, which can move, and plays it from where the file is now.
+
 With ``players=1`` it is the solo benchmark instead: each agent plays ``games`` solo games,
 one on each of ``games`` setups drawn from the seed (the same setups for every agent); game
 ``g`` is agent ``g // games`` on setup ``g % games``. Its results have one seat (``seats``,
@@ -116,8 +120,9 @@ def play_game(task: dict[str, Any]) -> dict[str, Any]:
     count = task.get("player_count", 2)
     state = _core.new_game(seed=task["setup_seed"], variant=task["variant"], players=count)
     start = state.copy()
+    specs = task.get("play_as", task["agents"])
     agents = [agent_from_spec(spec, seed=s)
-              for spec, s in zip(task["agents"], task["agent_seeds"], strict=True)]
+              for spec, s in zip(specs, task["agent_seeds"], strict=True)]
     actions: list[int] = []
     while not state.is_terminal():
         if len(actions) >= MAX_DECISIONS:
@@ -208,7 +213,12 @@ class Tournament:
     """A planned round robin; :meth:`run` plays the games not yet in the results file."""
 
     def __init__(self, agents: Sequence[str], games: int, seed: int = 0,
-                 variant: str = "standard", players: int = 2) -> None:
+                 variant: str = "standard", players: int = 2,
+                 play_as: Sequence[str] | None = None) -> None:
+        """`agents`: the agents' specs, as the results name them. `play_as`: the specs the
+        games are played with instead, one per agent (checked when the games start: a
+        tournament built to read its results builds no agent; without it, `agents` are
+        checked here)."""
         agents = [str(a).strip() for a in agents]
         if isinstance(players, bool) or players not in _core.PLAYER_COUNTS:
             raise TournamentError(f"players must be 1 (the solo benchmark) or 2, not "
@@ -216,8 +226,13 @@ class Tournament:
         solo = players == 1
         if len(agents) < (1 if solo else 2):
             raise TournamentError(f"a tournament needs at least 2 agents, not {len(agents)}")
-        for spec in agents:
-            agent_from_spec(spec)  # ValueError naming the bad part
+        if play_as is None:
+            for spec in agents:
+                agent_from_spec(spec)  # ValueError naming the bad part
+        elif len(play_as) != len(agents):
+            raise TournamentError(f"play_as needs one spec per agent ({len(agents)}), not "
+                                  f"{len(play_as)}")
+        self.play_as = None if play_as is None else [str(a).strip() for a in play_as]
         if (isinstance(games, bool) or not isinstance(games, int)
                 or not 0 < games <= limits.MAX_GAMES):
             raise TournamentError(f"--games must be a positive {'' if solo else 'even '}number "
@@ -260,7 +275,11 @@ class Tournament:
             "setup_seed": self.setups[k // 2],
             "variant": self.variant,
             "players": [self.labels[a] for a in seats],
-        }
+        } | self._played(seats)
+
+    def _played(self, seats: list[int]) -> dict[str, Any]:
+        """A task's specs to play, when they are not its agents' names."""
+        return {} if self.play_as is None else {"play_as": [self.play_as[a] for a in seats]}
 
     def _solo_task(self, g: int) -> dict[str, Any]:
         i, k = divmod(g, self.games)
@@ -275,7 +294,7 @@ class Tournament:
             "variant": self.variant,
             "players": [self.labels[i]],
             "player_count": 1,
-        }
+        } | self._played([i])
 
     @property
     def total(self) -> int:
@@ -356,6 +375,11 @@ class Tournament:
         """
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise TournamentError(f"--workers must be a positive integer, not {workers!r}")
+        for spec in self.play_as or ():
+            try:
+                agent_from_spec(spec)
+            except ValueError as exc:  # a weights file gone or damaged since
+                raise TournamentError(str(exc)) from None
         lock = _lock_results(Path(out)) if out is not None else None
         try:
             return self._run_locked(workers, out, on_start, on_result, mp_context, runner)

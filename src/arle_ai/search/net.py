@@ -194,7 +194,8 @@ def load_weights(path: str | os.PathLike[str]) -> tuple[dict[str, np.ndarray], d
                        f"{meta.get('actions_digest')!r}, the engine has {actions_digest()!r})")
     if meta.get("format") == FORMAT_3:
         _check_trunk(path, arrays, meta["trunk"])
-    if "wa" in arrays:
+    if "wa" in arrays:  # the trunk first (the core's checks name its arrays): the auxiliary
+        _core_net(path, arrays)  # head's shapes follow from the trunk's last layer
         _check_aux(path, arrays)
     return arrays, meta
 
