@@ -34,8 +34,9 @@ _SETTINGS = {"games": "games", "iterations": "iterations", "explore": "explore",
              "gate_games": "gate_games", "sprt": "sprt", "seed": "seed", "variant": "variant",
              "agent": "agent", "puct": "puct", "c": "c", "root_noise": "root_noise",
              "temperature": "temperature", "full_share": "full_share",
-             "cheap_iterations": "cheap_iterations"}
-_TRAIN = {"epochs": "epochs", "hidden": "hidden"}
+             "cheap_iterations": "cheap_iterations", "window_games": "window_games",
+             "players": "players"}
+_TRAIN = {"epochs": "epochs", "hidden": "hidden", "layers": "layers"}
 
 
 class BarReporter(Reporter):
@@ -121,6 +122,14 @@ def _show(value: Any) -> str:
 @click.option("--window", type=click.IntRange(1, 10_000), default=None,
               help="The candidate trains on the data of this many recent generations.  "
                    "[new run: 4]")
+@click.option("--window-games", type=Count(limits.MAX_GAMES), default=None,
+              help="Instead of --window: the candidate trains on the newest generations' data "
+                   "that holds at least this many games (generation 0's --init-data "
+                   "counts).  [new run: none]")
+@click.option("--players", type=click.IntRange(1, 2), default=None,
+              help="2, or 1: a solo run (solo models, whose value is the final score; the "
+                   "gate plays --gate-games setups with each model and promotes the candidate "
+                   "on a one-sided paired t-test of the scores, alpha 0.05).  [new run: 2]")
 @click.option("--gate-time", type=Seconds(), default=None,
               help="Seconds a decision for both players of the gate match.  [new run: 0.25]")
 @click.option("--gate-iterations", type=Count(limits.MAX_ITERATIONS), default=None,
@@ -142,7 +151,9 @@ def _show(value: Any) -> str:
 @click.option("--epochs", type=click.IntRange(1, 100_000), default=None,
               help="Training epochs of each candidate (the best is kept).  [new run: 4]")
 @click.option("--hidden", type=click.IntRange(1, 1024), default=None,
-              help="Hidden units of each candidate.  [new run: 64]")
+              help="Hidden units of each layer of each candidate's trunk.  [new run: 64]")
+@click.option("--layers", type=click.IntRange(1, 3), default=None,
+              help="Hidden layers of each candidate's trunk.  [new run: 1]")
 @click.option("--init", type=IN_FILE, default=None,
               help="Generation 0's weights file (a new run only).  [default: the shipped "
                    "weights]")
@@ -208,6 +219,8 @@ def _is_run(run_dir: str) -> bool:
 
 def format_ledger(ledger: dict[str, Any], run_dir: str) -> str:
     """A table of the run's generations, the best model and where the chart is."""
+    if ledger.get("settings", {}).get("players") == 1:
+        return _format_solo_ledger(ledger, run_dir)
     rows = ["gen  model  self-play VP  val margin MAE  gate W-D-L   score   Elo       LLR     "
             "verdict"]
     elo = {p["generation"]: p for p in ledger["elo"]}
@@ -235,6 +248,36 @@ def format_ledger(ledger: dict[str, Any], run_dir: str) -> str:
             verdict += f", {p['elo']:+.0f} [{p['low']:+.0f}, {p['high']:+.0f}] vs gen 0"
         rows.append(f"{g['generation']:3d}  {g['best_before']:5d}  {vp:>12}  {mae:>14}  "
                     f"{wdl:<11}  {score:>6}  {gate_elo:>5}  {llr:>8}  {verdict}")
-    rows.append(f"best: generation {ledger['best']} ({run_dir}/{ledger['best_weights']}); "
-                f"figures in {run_dir}/ledger.json, chart in {run_dir}/chart.svg")
+    rows.append(_best_line(ledger, run_dir))
+    return "\n".join(rows)
+
+
+def _best_line(ledger: dict[str, Any], run_dir: str) -> str:
+    model = ("no model: the search's own solo value" if ledger["best_weights"] is None
+             else f"{run_dir}/{ledger['best_weights']}")
+    return (f"best: generation {ledger['best']} ({model}); figures in {run_dir}/ledger.json, "
+            f"chart in {run_dir}/chart.svg; {ledger.get('games', 0):,} self-play games")
+
+
+def _format_solo_ledger(ledger: dict[str, Any], run_dir: str) -> str:
+    """A solo run's table: the self-play score, the model's score error and the gate's
+    paired comparison."""
+    rows = ["gen  model  self-play VP  val score MAE  setups  gate VP  best VP  gain    p      "
+            "verdict"]
+    for g in ledger["generations"][1:]:
+        data = g.get("data", {})
+        vp = f"{data['mean_vp']:.1f}" if data.get("mean_vp") is not None else "-"
+        report = (g.get("train") or {}).get("report") or {}
+        mae = f"{report['val_margin_mae']:.2f}" if "val_margin_mae" in report else "-"
+        gate = g.get("gate") or {}
+        if gate.get("setups"):
+            cols = (f"{gate['setups']:6d}  {gate['mean_score']:7.1f}  {gate['best_score']:7.1f}"
+                    f"  {gate['mean_difference']:+6.2f}  {gate['p']:.3f}")
+        else:
+            cols = f"{'-':>6}  {'-':>7}  {'-':>7}  {'-':>6}  {'-':>5}"
+        verdict = (("promoted" if g.get("promoted") else "rejected")
+                   if gate.get("decided") else "in progress")
+        rows.append(f"{g['generation']:3d}  {g['best_before']:5d}  {vp:>12}  {mae:>13}  "
+                    f"{cols}  {verdict}")
+    rows.append(_best_line(ledger, run_dir))
     return "\n".join(rows)

@@ -63,7 +63,13 @@ from arle_ai.learn import datagen
 from arle_ai.learn.chart import write_chart
 from arle_ai.learn.train import TrainConfig, load_data, train_files
 from arle_ai.play.agents import agent_from_spec
-from arle_ai.play.ratings import elo_from_score, expected_score, sprt_bounds, wilson_interval
+from arle_ai.play.ratings import (
+    elo_from_score,
+    expected_score,
+    paired_t_test,
+    sprt_bounds,
+    wilson_interval,
+)
 from arle_ai.play.tournament import Runner, Tournament, json_safe, summarize
 from arle_ai.search.net import (
     NetError,
@@ -78,12 +84,14 @@ try:
 except ImportError:  # pragma: no cover - not POSIX
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["LearnSettings", "LearnRun", "LearnError", "Reporter", "chained_elo", "file_digest",
+__all__ = ["LearnSettings", "LearnRun", "LearnError", "Reporter", "chained_elo", "solo_scores",
+           "file_digest",
            "RUN_FORMAT", "LEDGER_FORMAT", "DEFAULT_TRAIN"]
 
 RUN_FORMAT = "arle-learn-run/1"
 LEDGER_FORMAT = "arle-learn-ledger/1"
 SETTINGS_FILE = "learn.json"
+NO_MODEL = "(none: the search's own solo value)"   # a solo run's first generation
 LEDGER_FILE = "ledger.json"
 CHART_FILE = "chart.svg"
 # The training recipe of the shipped weights (docs/benchmarks.md, "Learned evaluation"): 64
@@ -106,6 +114,7 @@ class LearnSettings:
     iterations: int = 800          # search iterations per self-play decision
     explore: int = 24              # first decisions of a game drawn by root visits
     window: int = 4                # generations of data the candidate trains on
+    window_games: int | None = None  # instead: the newest generations holding this many games
     gate_time: float | None = 0.25  # seconds a decision in the gate (equal for both)
     gate_iterations: int | None = None  # instead of gate_time: iterations a decision
     gate_games: int = 400          # the most gate games (even; setups seat-swapped)
@@ -124,6 +133,7 @@ class LearnSettings:
     temperature: float = 1.0
     full_share: float = 1.0
     cheap_iterations: int = 0
+    players: int = 2               # 1: a solo run (solo models; the gate a paired test)
 
     def __post_init__(self) -> None:
         for name in ("games", "iterations", "window", "gate_games"):
@@ -133,7 +143,14 @@ class LearnSettings:
         if self.games < 2:
             raise LearnError(f"games must be at least 2 (training holds out whole games), "
                              f"not {self.games}")
-        if self.gate_games % 2:
+        if self.window_games is not None and (
+                isinstance(self.window_games, bool) or not isinstance(self.window_games, int)
+                or self.window_games < 1):
+            raise LearnError(f"window_games must be a positive integer, not "
+                             f"{self.window_games!r}")
+        if isinstance(self.players, bool) or self.players not in (1, 2):
+            raise LearnError(f"players must be 1 (a solo run) or 2, not {self.players!r}")
+        if self.gate_games % 2 and self.players == 2:
             raise LearnError(f"gate_games must be even (each setup is played twice, seats "
                              f"swapped), not {self.gate_games}")
         if (self.gate_time is None) == (self.gate_iterations is None):
@@ -164,16 +181,20 @@ class LearnSettings:
                 raise LearnError(f"agent options {self.agent!r}: {exc}") from None
 
     def datagen_config(self, seed: int, net: str | None) -> datagen.DatagenConfig:
-        """The self-play of a generation: seeded `seed`, searched by the model `net`."""
+        """The self-play of a generation: seeded `seed`, searched by the model `net` (a solo
+        run's first generation may have none: the heuristic leaf then values its games)."""
+        leaf = "heuristic" if self.players == 1 and net is None else "net"
         return datagen.DatagenConfig(
             games=self.games, seed=seed, iterations=self.iterations, explore=self.explore,
-            variant=self.variant, leaf="net", net=net, puct=self.puct, c=self.c,
+            variant=self.variant, leaf=leaf, net=net, puct=self.puct, c=self.c,
             root_noise=self.root_noise, temperature=self.temperature,
-            full_share=self.full_share, cheap_iterations=self.cheap_iterations)
+            full_share=self.full_share, cheap_iterations=self.cheap_iterations,
+            players=self.players)
 
-    def gate_spec(self, weights: str | os.PathLike[str]) -> str:
-        """The gate's agent spec of the model in the file `weights` (named as given)."""
-        path = os.fspath(weights)
+    def gate_spec(self, weights: str | os.PathLike[str] | None) -> str:
+        """The gate's agent spec of the model in the file `weights` (named as given; None: a
+        solo run's first generation, the search without a solo model)."""
+        path = "" if weights is None else os.fspath(weights)
         if "," in path or "=" in path:
             raise LearnError(f"{path}: a weights file whose path holds ',' or '=' cannot be "
                              f"named in an agent spec")
@@ -182,13 +203,14 @@ class LearnSettings:
         extra = self.agent.strip().strip(",")
         for part in filter(None, extra.split(",")):
             if part.partition("=")[0].strip() in ("time", "iterations", "eval", "net", "puct",
-                                                   "c"):
+                                                   "c", "solo_net"):
                 raise LearnError(f"agent option {part.strip()!r}: the gate's budget, model and "
                                  f"search (puct, c) are the run's settings")
         search = ("" if self.puct is None else f",puct={int(self.puct)}") + (
             f",c={self.c!r}" if self.c != 0.9 else "")
-        return (f"mcts:{budget},eval=net,net={path}{search}"
-                + (f",{extra}" if extra else ""))
+        model = (f",solo_net={path}" if path else "") if self.players == 1 else \
+            f",eval=net,net={path}"
+        return f"mcts:{budget}{model}{search}" + (f",{extra}" if extra else "")
 
     def as_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -223,7 +245,8 @@ class LearnSettings:
 
 # the settings added after the first runs, with the value those runs had
 _BEFORE: dict[str, Any] = {"puct": None, "c": 0.9, "root_noise": "none", "temperature": 1.0,
-                           "full_share": 1.0, "cheap_iterations": 0}
+                           "full_share": 1.0, "cheap_iterations": 0, "window_games": None,
+                           "players": 2}
 
 
 class Reporter:
@@ -248,6 +271,7 @@ def _derived_seed(seed: int, generation: int, what: str, bound: int) -> int:
 
 
 _DIGESTS: dict[tuple[str, int, int], str] = {}  # (path, mtime_ns, size) -> digest
+_GAME_COUNTS: dict[str, int] = {}  # a datagen file's digest -> its games
 
 
 def file_digest(path: str | os.PathLike[str]) -> str:
@@ -299,9 +323,10 @@ class LearnRun:
                              f"named in the gate's agent specs; use another folder")
         stored = self._stored_settings()
         if stored is None:
+            players = (settings or LearnSettings()).players
             if init is not None:
                 try:  # the model as self-play will load it: shapes, finite values, kind
-                    load_net(init)
+                    load_net(init, players=players)
                     weights_digest(init)
                 except NetError as exc:
                     raise LearnError(f"--init: {exc}") from None
@@ -418,9 +443,15 @@ class LearnRun:
             _write_json(head_path, self._new_head())
         head = json.loads(head_path.read_text(encoding="utf-8"))
         shipped = "(shipped) " + default_weights_path().name
-        self._first_piece(
-            self.weights_path(0), weights_digest, head["init_digest"], "first model", "--init",
-            [self._init, default_weights_path() if head["init"] == shipped else head["init"]])
+        if head["init_digest"] is not None:
+            self._first_piece(
+                self.weights_path(0), weights_digest, head["init_digest"], "first model",
+                "--init", [self._init, default_weights_path() if head["init"] == shipped
+                           else head["init"]])
+        elif self.weights_path(0).exists() or self._init is not None:
+            raise LearnError(f"{self.weights_path(0)}: the run began without a model (a solo "
+                             f"run's first generation searches without one): remove it, or "
+                             f"start another run with --init")
         if "init_data_digest" in head:
             self._first_piece(self.data_path(0), file_digest, head["init_data_digest"],
                               "init data", "--init-data", [self._init_data, head["init_data"]])
@@ -431,10 +462,12 @@ class LearnRun:
     def _new_head(self) -> dict[str, Any]:
         """learn.json of a new run: its settings and the files it begins from, by digest."""
         source = default_weights_path() if self._init is None else Path(self._init)
-        head = {"format": RUN_FORMAT, "settings": self.settings.as_dict(),
-                "init": "(shipped) " + source.name if self._init is None
-                else os.path.abspath(source),
-                "init_digest": weights_digest(source)}
+        head: dict[str, Any] = {"format": RUN_FORMAT, "settings": self.settings.as_dict(),
+                                "init": "(shipped) " + source.name if self._init is None
+                                else os.path.abspath(source),
+                                "init_digest": weights_digest(source)}
+        if self.settings.players == 1 and self._init is None:  # no solo model is shipped
+            head.update(init=NO_MODEL, init_digest=None)
         if self._init_data is not None:
             head |= {"init_data": os.path.abspath(self._init_data),
                      "init_data_digest": file_digest(self._init_data)}
@@ -474,11 +507,22 @@ class LearnRun:
         generation `best`. Its results name the models by their place in the run folder
         (which can move); they are played from where they are now."""
         s = self.settings
-        names = [s.gate_spec(self._rel(self.weights_path(g))) for g in (k, best)]
+        models = [self.model_path(g) for g in (k, best)]
+        names = [s.gate_spec(None if m is None else self._rel(m)) for m in models]
         return Tournament(self._names_in_file(k, names, (k, best)), s.gate_games,
                           seed=_derived_seed(s.seed, k, "gate", 2**31), variant=s.variant,
-                          play_as=[s.gate_spec(os.path.abspath(self.weights_path(g)))
-                                   for g in (k, best)])
+                          players=s.players,
+                          play_as=[s.gate_spec(None if m is None else os.path.abspath(m))
+                                   for m in models])
+
+    def model_path(self, g: int) -> Path | None:
+        """Generation g's model file; None for the first generation of a solo run begun
+        without one (its search values solo positions without a model)."""
+        if g == 0 and self.settings.players == 1:
+            head = json.loads((self.folder / SETTINGS_FILE).read_text(encoding="utf-8"))
+            if head.get("init_digest") is None:
+                return None
+        return self.weights_path(g)
 
     def _names_in_file(self, k: int, names: list[str], gens: tuple[int, int]) -> list[str]:
         """The names of generation k's gate models in its results: `names`, or in a gate
@@ -526,8 +570,10 @@ class LearnRun:
 
     def _judge(self, t: Tournament, results: list[dict[str, Any]]) -> dict[str, Any]:
         """The gate's statistics over its complete setups (both seat orders played), the
-        SPRT verdict and whether the candidate is accepted."""
+        SPRT verdict and whether the candidate is accepted (a solo run: _judge_solo)."""
         s = self.settings
+        if s.players == 1:
+            return self._judge_solo(t, results)
         by_setup: dict[int, list[dict[str, Any]]] = {}
         for r in results:
             by_setup.setdefault(r["meta"]["setup_index"], []).append(r)
@@ -556,6 +602,30 @@ class LearnRun:
                     "accepted": accepted, "played": len(results),
                     "most_games": t.total})
         return out
+
+    def _judge_solo(self, t: Tournament, results: list[dict[str, Any]]) -> dict[str, Any]:
+        """A solo gate: the candidate's and the best's scores on the same setups (both
+        played), the one-sided paired t-test of their difference at the run's alpha; decided
+        when every setup is played by both, the candidate accepted if its gain is
+        significant."""
+        s = self.settings
+        scores: dict[tuple[int, int], float] = {}
+        for r in results:
+            meta = r["meta"]
+            scores[(int(meta["pairing"][0]), int(meta["setup_index"]))] = \
+                float(meta["scores"][0])
+        setups = sorted(k for a, k in scores if a == 0 and (1, k) in scores)
+        mine = [scores[(0, k)] for k in setups]
+        theirs = [scores[(1, k)] for k in setups]
+        test = paired_t_test(mine, theirs, s.alpha)
+        every = len(results) >= t.total
+        accepted = every and test.significant
+        verdict = "continue" if not every else ("H1" if accepted else "H0")
+        return {"games": len(setups), "setups": len(setups), "players": 1,
+                "mean_score": _mean(mine), "best_score": _mean(theirs),
+                "mean_difference": test.mean, "sd": test.sd, "t": test.t, "p": test.p,
+                "alpha": s.alpha, "verdict": verdict, "decided": every, "accepted": accepted,
+                "played": len(results), "most_games": t.total}
 
     # ---- the loop ----
 
@@ -591,8 +661,9 @@ class LearnRun:
 
     def _datagen_config(self, k: int, best: int) -> datagen.DatagenConfig:
         s = self.settings
+        model = self.model_path(best)
         return s.datagen_config(_derived_seed(s.seed, k, "data", datagen.MAX_SEED - s.games),
-                                os.fspath(self.weights_path(best)))
+                                None if model is None else os.fspath(model))
 
     def _self_play(self, k: int, best: int, workers: int, runner: Runner | None,
                    rep: Reporter, saved: Callable[[Path], None]) -> None:
@@ -620,13 +691,14 @@ class LearnRun:
         if out.exists():
             return
         s = self.settings
-        first = 0 if self.data_path(0).exists() else 1  # generation 0's data: init_data
-        window = [self.data_path(g) for g in range(max(first, k - s.window + 1), k + 1)]
+        window = [self.data_path(g) for g in self.window_generations(k)]
+        what = (f"the newest generations' {s.window_games:,} games or more"
+                if s.window_games is not None else f"the data of the last {s.window} "
+                f"generations")
         for g, path in enumerate(window, start=k + 1 - len(window)):
             if not path.exists():
                 raise LearnError(f"{path} is missing: generation {g}'s self-play data, which "
-                                 f"generation {k}'s candidate trains on (the data of the last "
-                                 f"{s.window} generations); restore it")
+                                 f"generation {k}'s candidate trains on ({what}); restore it")
         config = replace(s.train, seed=_derived_seed(s.seed, k, "train", 2**31))
         rep.step(k, "training", 0, config.epochs)
 
@@ -640,6 +712,40 @@ class LearnRun:
             "data_digests": [file_digest(p) for p in window], "generation": k})
         saved(out)
 
+    def window_generations(self, k: int) -> list[int]:
+        """The generations whose data generation k's candidate trains on, oldest first: the
+        last ``window`` generations, or with ``window_games`` the newest ones that hold at
+        least that many games together (all there are, if fewer); generation 0's data (init
+        data) counts when the run has it."""
+        s = self.settings
+        first = 0 if self._has_init_data() else 1
+        if s.window_games is None:
+            return list(range(max(first, k - s.window + 1), k + 1))
+        gens: list[int] = []
+        total = 0
+        for g in range(k, first - 1, -1):
+            gens.insert(0, g)
+            total += self._games_of(g)
+            if total >= s.window_games:
+                break
+        return gens
+
+    def _has_init_data(self) -> bool:
+        head = json.loads((self.folder / SETTINGS_FILE).read_text(encoding="utf-8"))
+        return "init_data_digest" in head
+
+    def _games_of(self, g: int) -> int:
+        """The games of generation g's data: the run's games a generation, or the init
+        data's own count (read from the file, remembered by its digest)."""
+        if g > 0:
+            return self.settings.games
+        path = self.data_path(0)
+        key = file_digest(path)
+        if key not in _GAME_COUNTS:
+            z = read_npz(path, ("game",), LearnError, "datagen file")
+            _GAME_COUNTS[key] = int(len(np.unique(z["game"])))
+        return _GAME_COUNTS[key]
+
     def _play_gate(self, k: int, best: int, workers: int, runner: Runner | None,
                    rep: Reporter, saved: Callable[[Path], None]) -> dict[str, Any]:
         t = self._gate(k, best)
@@ -650,6 +756,8 @@ class LearnRun:
             return judged
 
         def status(j: dict[str, Any]) -> str:
+            if j.get("players") == 1:
+                return f"{j['setups']} setups paired, {j['mean_difference']:+.2f} VP"
             return f"W-D-L {j['wins']}-{j['draws']}-{j['losses']} LLR {j['llr']:+.2f}"
 
         def on_start(to_play: int, done: int) -> None:
@@ -680,10 +788,11 @@ class LearnRun:
         digest, the data's digest and self-play VP, the training figures, the gate result
         and whether it was promoted; the chained Elo of the promoted generations."""
         head = json.loads((self.folder / SETTINGS_FILE).read_text(encoding="utf-8"))
+        first = self.model_path(0)
         gens: list[dict[str, Any]] = [{
-            "generation": 0, "weights": self._rel(self.weights_path(0)),
-            "weights_digest": self._read_weights(0)[1], "source": head["init"],
-            "promoted": True}]
+            "generation": 0, "weights": None if first is None else self._rel(first),
+            "weights_digest": None if first is None else self._read_weights(0)[1],
+            "source": head["init"], "promoted": True}]
         if "init_data" in head:
             gens[0]["data"] = {"file": self._rel(self.data_path(0)), "source": head["init_data"],
                                "digest": head["init_data_digest"]}
@@ -699,9 +808,16 @@ class LearnRun:
             if self.weights_path(k).exists():
                 entry["gate"] = json_safe(self._judge_file(k, best))
             gens.append(entry)
-        return {"format": LEDGER_FORMAT, "settings": head["settings"], "init": head["init"],
-                "best": best, "best_weights": self._rel(self.weights_path(best)),
-                "generations": gens, "elo": json_safe(chained_elo(gens))}
+        best_model = self.model_path(best)
+        extra = {"solo_scores": json_safe(solo_scores(gens))} if self.settings.players == 1 \
+            else {}
+        return extra | {"format": LEDGER_FORMAT, "settings": head["settings"], "init": head["init"],
+                "best": best,
+                "best_weights": None if best_model is None else self._rel(best_model),
+                "generations": gens, "elo": json_safe(chained_elo(gens)),
+                "games": sum(int(g["data"].get("games", 0)) for g in gens[1:]
+                             if "digest" in g.get("data", {}))
+                + (self._games_of(0) if "init_data" in head else 0)}
 
     def _entry(self, k: int, best: int) -> dict[str, Any]:
         """Generation k's data and training figures (as far as they exist)."""
@@ -739,10 +855,12 @@ class LearnRun:
         final, game = z["final_vp"], z["game"]
         first = np.unique(game, return_index=True)[1]
         per_game = final[first]
+        solo = self.settings.players == 1   # final_vp is (score, 0): the score alone
         entry.update({"digest": file_digest(path), "positions": int(len(game)),
-                      "mean_vp": float(per_game.mean()) if len(per_game) else None,
+                      "mean_vp": (float((per_game[:, 0] if solo else per_game).mean())
+                                  if len(per_game) else None),
                       "mean_abs_margin": float(np.abs(per_game[:, 0] - per_game[:, 1]).mean())
-                      if len(per_game) else None})
+                      if len(per_game) and not solo else None})
         return entry
 
     def _rel(self, path: Path) -> str:
@@ -756,6 +874,27 @@ class LearnRun:
         return ledger
 
 
+def solo_scores(generations: list[dict[str, Any]], z: float = 1.96) -> list[dict[str, Any]]:
+    """A solo run's chain: generation 0's mean score in the first decided gate, then each
+    promoted generation's mean score in the gate that promoted it, with the 95% interval of
+    its gain over the model it replaced added to that model's mean."""
+    out: list[dict[str, Any]] = []
+    for g in generations[1:]:
+        gate = g.get("gate") or {}
+        if not gate.get("decided") or gate.get("best_score") is None:
+            continue
+        if not out:
+            out.append({"generation": g["best_before"], "score": gate["best_score"],
+                        "low": None, "high": None})
+        if g.get("promoted"):
+            n, sd = gate["setups"], gate["sd"]
+            half = z * sd / math.sqrt(n) if n > 1 and sd == sd else 0.0
+            out.append({"generation": g["generation"], "score": gate["mean_score"],
+                        "low": gate["best_score"] + gate["mean_difference"] - half,
+                        "high": gate["best_score"] + gate["mean_difference"] + half})
+    return out
+
+
 def chained_elo(generations: list[dict[str, Any]], z: float = 1.96) -> list[dict[str, Any]]:
     """Elo of each promoted generation against generation 0: the sum of the gate Elo
     differences along the chain of promotions, with a 95% interval whose variance is the sum
@@ -765,7 +904,7 @@ def chained_elo(generations: list[dict[str, Any]], z: float = 1.96) -> list[dict
     elo, var = 0.0, 0.0
     for g in generations[1:]:
         gate = g.get("gate")
-        if not g.get("promoted") or not gate:
+        if not g.get("promoted") or not gate or "wins" not in gate:  # a solo gate: no Elo
             continue
         w, d, lo = gate["wins"], gate["draws"], gate["losses"]
         n = w + d + lo
@@ -798,7 +937,18 @@ def _same_model(old: Any, name: str, weights: str) -> bool:
             and PurePath(path).parts[-2:] == PurePath(weights).parts)
 
 
+def _mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
 def _verdict_line(k: int, best: int, result: dict[str, Any]) -> str:
+    if result.get("players") == 1:
+        gain = result["mean_difference"]
+        return (f"generation {k} against generation {best}: {result['setups']} setups, "
+                f"{result['mean_score'] or 0:.1f} VP against {result['best_score'] or 0:.1f} "
+                f"({gain:+.2f} a setup, p {result['p']:.3f}), "
+                + ("promoted" if result["accepted"] else "rejected")
+                + f" (one-sided paired t-test, alpha {result['alpha']:g})")
     games = f"{result['wins']}-{result['draws']}-{result['losses']}"
     if result["accepted"] and result["verdict"] == "H1":
         what = f"promoted (H1 accepted, LLR {result['llr']:+.2f})"
