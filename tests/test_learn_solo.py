@@ -13,12 +13,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from test_learn import ENV, arle, stamps
 
 from arle_ai.learn.loop import LearnError, LearnRun, LearnSettings, solo_scores
 from arle_ai.learn.train import TrainConfig
 from arle_ai.play.tournament import Tournament
 from arle_ai.search.net import load_weights
-from test_learn import ENV, arle, stamps
 
 # a solo generation in a few seconds: 4 solo games at 10 iterations, 1 epoch, a gate of 3
 # setups each played by both models at 8 iterations a decision (reproducible)
