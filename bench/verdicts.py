@@ -3,6 +3,7 @@
 
     python bench/verdicts.py hint [--games N] [--every K] [--out FILE]
     python bench/verdicts.py web [--game-seed S] [--out FILE]
+    python bench/verdicts.py as-good [--positions N] [--every K] [--out FILE]
 
 ``hint``: over the decisions of recorded games (two 400-iteration searches playing each other,
 bench/stability.py's games; every K-th decision with a choice), the move the hint names best
@@ -15,7 +16,17 @@ under 5%).
 seed) and as the browser's "Analyse game" does (``arle_ai.web.jobs``: its default budget): the
 share of decisions with the same mark (target: at least 90%).
 
-Both write one JSON line per decision to FILE (resumable: decisions already there are kept)
+``as-good``: positions of recorded games (every K-th decision with a choice, N in all),
+each reviewed as ``arle analyze`` reviews its recorded move (its default budget): the moves the
+review names as good as the best must number at most 3, and each must have been measured
+(its interval at most :data:`~arle_ai.text.reading.MEASURED_HALF_WIDTH` either side) with an
+interval overlapping the best's (target: no named move outside the best's interval). As a
+check that does not take the review's word for it, each named move is then searched on from
+the position after it, as a played move is (as many simulations as the best got, at most the
+budget again): the share whose interval still overlaps the best's, and whose mean lies inside
+it.
+
+All write one JSON line per decision to FILE (resumable: decisions already there are kept)
 and print the figures with the machine's load (``os.getloadavg``) and the simulations the
 searches ran: a time budget gives fewer on a loaded machine (docs/benchmarks.md, "One
 verdict").
@@ -36,7 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from stability import recorded_game  # noqa: E402
 
 import arle_ai  # noqa: E402
-from arle_ai.play.analysis import analyze_game, review_position  # noqa: E402
+from arle_ai.play.analysis import _value_after, analyze_game, review_position  # noqa: E402
 from arle_ai.search.config import (  # noqa: E402
     ANALYZE_BUDGET,
     HINT_BUDGET,
@@ -44,6 +55,8 @@ from arle_ai.search.config import (  # noqa: E402
     Budget,
     SearchConfig,
 )
+from arle_ai.search.mcts import MCTS  # noqa: E402
+from arle_ai.text.reading import AS_GOOD_NAMED, VALUE  # noqa: E402
 
 
 def _done(path: Path) -> dict[tuple[int, int], dict]:
@@ -135,6 +148,85 @@ def web_against_cli(game_seed: int, out: Path, cli_budget: Budget = ANALYZE_BUDG
           f"({marks} marked by arle analyze); {_load()}")
 
 
+def named_against_best(positions: int, every: int, out: Path, first_seed: int,
+                       budget: Budget = ANALYZE_BUDGET) -> None:
+    """The moves a review names as good as the best: how many, and are they within the best's
+    interval, as the review found them and searched on?"""
+    rows = _done(out)
+    with out.open("a") as f:
+        g = first_seed
+        while len(rows) < positions:
+            rec = recorded_game(g)
+            states = list(rec.states())
+            chosen = [ply for ply in range(len(rec.actions))
+                      if len(states[ply].legal_actions()) > 1][::every]
+            for ply in chosen:
+                if len(rows) >= positions:
+                    break
+                if (g, ply + 1) in rows:
+                    continue
+                rows[(g, ply + 1)] = row = _as_good_row(g, ply, states[ply], rec.actions[ply],
+                                                        budget)
+                f.write(json.dumps(row) + "\n")
+                f.flush()
+                print(f"game {g} ply {ply + 1}: {row['mark'] or 'no mark'}, "
+                      f"{len(row['named'])} named as good "
+                      f"({sum(n['overlaps'] for n in row['named'])} overlapping the best), "
+                      f"{row['unseparated']} more unseparated, {row['simulations']} simulations",
+                      flush=True)
+            g += 1
+    _report_as_good(list(rows.values())[:positions], budget)
+
+
+def _as_good_row(game: int, ply: int, state: arle_ai.GameState, action: int,
+                 budget: Budget) -> dict:
+    """One position reviewed, and each move named as good checked against the best's
+    interval, as found and searched on."""
+    review, first = review_position(state, action, budget, SearchConfig(seed=0), ply=ply)
+    stats = {m.move: m for m in first.moves}
+    best = (review.best_value, review.best_visits)
+    low, high = VALUE.interval(*best)
+    named = []
+    for text in review.near_best:
+        m = stats[text]
+        entry = {"move": text, "value": m.win_rate, "visits": m.visits,
+                 "measured": VALUE.measured(m.win_rate, m.visits),
+                 "overlaps": VALUE.as_good(best, (m.win_rate, m.visits))}
+        if text != review.top:  # searched on, as a played move is
+            more = MCTS(SearchConfig(seed=1000 + ply, reuse=False),
+                        Budget(iterations=max(1, review.best_visits), seconds=budget.seconds))
+            value, _, visits, _ = _value_after(state, m.action, first.player, more)
+            entry.update(again_value=value, again_visits=visits,
+                         again_overlaps=VALUE.interval(value, visits)[0] <= high
+                         and low <= VALUE.interval(value, visits)[1],
+                         again_inside=low <= value <= high)
+        named.append(entry)
+    return {"game": game, "ply": ply + 1, "mark": review.mark, "best": review.best,
+            "top": review.top, "best_value": review.best_value,
+            "best_visits": review.best_visits, "best_interval": [low, high], "named": named,
+            "unseparated": review.unseparated, "simulations": first.iterations,
+            "load": os.getloadavg()[0]}
+
+
+def _report_as_good(rows: list[dict], budget: Budget) -> None:
+    named = [n for r in rows for n in r["named"]]
+    outside = [n for n in named if not (n["measured"] and n["overlaps"])]
+    most = max((len(r["named"]) for r in rows), default=0)
+    again = [n for n in named if "again_value" in n]
+    sims = sorted(r["simulations"] for r in rows)
+    counts = {k: sum(len(r["named"]) == k for r in rows) for k in range(AS_GOOD_NAMED + 1)}
+    print(f"{len(rows)} positions reviewed at {budget}: {len(named)} moves named as good "
+          f"(positions with 0/1/2/3 named: {'/'.join(str(counts[k]) for k in counts)}), at "
+          f"most {most} in a position (target: at most {AS_GOOD_NAMED}); {len(outside)} "
+          f"named outside the best's interval or unmeasured (target: 0); "
+          f"{sum(r['unseparated'] for r in rows)} more counted as unseparated")
+    if again:
+        print(f"searched on from the position after it: {sum(n['again_overlaps'] for n in again)}"
+              f" of {len(again)} named moves still overlap the best's interval, "
+              f"{sum(n['again_inside'] for n in again)} have their mean inside it")
+    print(f"median simulations {sims[len(sims) // 2]}; {_load()}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="what", required=True)
@@ -146,6 +238,15 @@ def main() -> None:
     w = sub.add_parser("web", help="the browser's analysis against arle analyze")
     w.add_argument("--game-seed", type=int, default=100)
     w.add_argument("--out", type=Path, default=Path("verdicts-web.jsonl"))
+    a = sub.add_parser("as-good", help="the moves a review names as good as the best")
+    a.add_argument("--positions", type=int, default=30)
+    a.add_argument("--first-seed", type=int, default=100)
+    a.add_argument("--every", type=int, default=12, help="every K-th decision with a choice")
+    a.add_argument("--out", type=Path, default=Path("verdicts-as-good.jsonl"))
+    a.add_argument("--seconds", type=float, default=None,
+                   help="the review's budget in seconds instead of its default")
+    a.add_argument("--iterations", type=int, default=None,
+                   help="the review's budget in simulations instead of its default")
     for p, first, second in ((h, "hint", "review"), (w, "cli", "web")):
         for who in (first, second):
             p.add_argument(f"--{who}-seconds", type=float, default=None,
@@ -160,6 +261,10 @@ def main() -> None:
         return Budget.of(getattr(args, f"{who}_iterations"), getattr(args, f"{who}_seconds"),
                          default)
 
+    if args.what == "as-good":
+        named_against_best(args.positions, args.every, args.out, args.first_seed,
+                           Budget.of(args.iterations, args.seconds, ANALYZE_BUDGET))
+        return
     if args.what == "hint":
         hint_against_review(args.games, args.every, args.out, args.first_seed,
                             budget("hint", HINT_BUDGET), budget("review", ANALYZE_BUDGET))

@@ -323,29 +323,40 @@ def test_an_option_may_be_typed_without_its_first_word():
         parse_choice(state, "")
 
 
-def test_analyze_text_marks_moves_within_noise_and_has_a_legend():
+def test_analyze_text_names_moves_as_good_and_has_a_legend():
     from arle_ai.play.analysis import DecisionReview, GameAnalysis
     from arle_cli.analyze_cmd import LEGEND, format_analysis
 
-    def review(ply: int, near: tuple[str, ...], played_value: float) -> DecisionReview:
+    def review(ply: int, near: tuple[str, ...], played_value: float, unseparated: int = 0
+               ) -> DecisionReview:
+        marked = played_value < 0.5
         return DecisionReview(ply=ply, player=0, half_year=1, pending="action",
-                              played="pass", best="place colonist", played_value=played_value,
+                              played="pass", best="place colonist" if marked else "pass",
+                              played_value=played_value,
                               best_value=0.6, value_lost=0.6 - played_value,
-                              played_margin=-3.0, best_margin=1.0, vp_lost=4.0,
-                              best_visits=5000, played_visits=5000, near_best=near)
+                              played_margin=-3.0, best_margin=1.0,
+                              vp_lost=4.0 if marked else 0.0,
+                              best_visits=5000, played_visits=5000, near_best=near,
+                              unseparated=unseparated)
 
     analysis = GameAnalysis(decisions=[review(1, ("place fisherman",), 0.2),
-                                       review(2, (), 0.59)])
+                                       review(2, (), 0.59),
+                                       review(3, ("place a", "place b", "place c"), 0.3, 4)])
     text = format_analysis(analysis, ["a", "b"])
     rows = text.splitlines()
     # the budget first, shown with the answer (a time, or here the iterations: none given)
     assert rows[0].startswith("each decision searched for 0 iterations")
     assert rows[2].split()[4:] == ["place", "colonist", "~", "0.400", "4.0", "??"]
-    assert rows[3].split()[4:] == ["place", "colonist", "0.010", "4.0"]  # within noise
+    # a move without a mark is named the best and loses nothing: no value or VP lost shown
+    assert rows[3].split()[3:] == ["pass", "pass"]
     timed = format_analysis(GameAnalysis(decisions=analysis.decisions, time_limit=1.0),
                             ["a", "b"])
     assert timed.splitlines()[0] == ("each decision searched for 1 s (a move played other than "
                                      "the engine's choice is searched again, up to 1 s more)")
     assert all(line in rows for line in LEGEND)
-    assert ("ply 1 (player 0, half-year 1): played pass, best place colonist (within noise: "
+    assert ("ply 1 (player 0, half-year 1): played pass, best place colonist (as good: "
             "place fisherman), lost 0.400 (4.0 VP) ??") in text
+    # at most 3 named, the others counted
+    assert ("ply 3 (player 0, half-year 1): played pass, best place colonist (as good: "
+            "place a, place b, place c; the search could not separate 4 other moves), lost "
+            "0.300 (4.0 VP) ??") in text

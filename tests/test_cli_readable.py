@@ -96,7 +96,7 @@ def test_suggest_table_has_printed_names_value_and_a_legend():
     assert "value" in header and "win%" not in header
     assert "_" not in "\n".join(lines[3:8])
     assert "a ranking score, not a chance to win" in result.output
-    assert "within statistical noise" in result.output
+    assert "~: as good as the best: measured" in result.output
 
 
 def test_info_prints_cost_vp_and_ability_by_printed_name_or_key():
@@ -336,3 +336,26 @@ def test_edit_asks_for_workers_moors_vehicles_loads_travel_and_bottlenecks(tmp_p
     assert sorted(p0["travel"]) == ["aurich", "dornum"] and p0["bottlenecks"] == 1
     assert p1["barn"]["vehicles"] == [{"kind": "wagon", "used": [0, 1]}]
     assert p1["loaded"]["clay"] == 2 and p1["travel"] == ["norden"]
+
+
+def test_suggest_marks_at_most_three_measured_moves_as_good():
+    # issue 34: "~" stood beside every move of a few hundred simulations
+    import arle_ai
+    from arle_ai.search.result import ActionStats, SearchResult
+    from arle_ai.text.reading import within_noise
+    from arle_cli.suggest_cmd import format_report
+
+    state = arle_ai.new_game(seed=0)
+    texts = [state.action_to_string(a) for a in state.legal_actions()]
+    stats = [(40000, 0.600), (6000, 0.598), (5000, 0.592), (4000, 0.595), (3500, 0.597),
+             (3500, 0.560), (300, 0.58), (250, 0.57), (200, 0.56)]
+    moves = [ActionStats(rank=i + 1, action=state.parse_action(texts[i]), move=texts[i],
+                         visits=n, win_rate=v, mean_margin=0.0, prior=0.0, pv=[texts[i]])
+             for i, (n, v) in enumerate(stats)]
+    report = SearchResult(player=0, pending=state.pending, moves=moves, iterations=63000,
+                          time_taken=1.0)
+    assert all(within_noise(0.6, 40000, v, n) for n, v in stats[1:5] + stats[6:])
+    text = format_report(report, state, legend=False, width=200)
+    rows = [ln for ln in text.splitlines()[3:] if ln[:3].strip().isdigit()]
+    marked = [int(ln.split()[0]) for ln in rows if " ~ " in ln]
+    assert marked == [2, 3, 4]  # measured and overlapping: the first 3 of ranks 2-5

@@ -128,6 +128,8 @@ def review_data(reviewed) -> dict:
     (lambda r: r["decisions"][0].update(near_best=[7]),
      "review.decisions[0].near_best must be a list of moves in notation"),
     (lambda r: r.update(decisions=[3]), "review.decisions[0] must be an object"),
+    (lambda r: r["decisions"][0].update(unseparated=-2),
+     "review.decisions[0].unseparated must be a whole number, 0 or more, not -2"),
 ])
 def test_a_review_that_does_not_match_the_moves_is_named(reviewed, change, message):
     data = review_data(reviewed)

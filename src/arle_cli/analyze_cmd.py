@@ -12,7 +12,7 @@ from arle_ai.formats.records import GameRecord
 from arle_ai.play.analysis import GameAnalysis, analyze_game
 from arle_ai.search.config import ANALYZE_BUDGET, Budget, SearchConfig
 from arle_ai.text.display import table_rows
-from arle_ai.text.reading import printed_move
+from arle_ai.text.reading import as_good_text, printed_move
 from arle_cli.common import (
     IN_FILE,
     OUT_FILE,
@@ -30,14 +30,14 @@ LEGEND = (
     "best: the engine's best move; the move played when it got no mark (it did not lose over",
     "  0.01 beyond statistical noise; a move other than the engine's is searched on from the",
     "  position after it)",
-    "lost: the engine's choice's value minus the played move's (value: the mover's mean "
-    "result,",
-    "  1 win, 0 loss, blended with the VP margin); VP lost: the drop in the mean final VP "
-    "margin",
+    "lost, VP lost: on a marked move, the engine's choice's value minus the played move's",
+    "  (value: the mover's mean result, 1 win, 0 loss, blended with the VP margin) and the drop",
+    "  in the mean final VP margin; a move without a mark is one of the best and lost nothing",
     "?, ??: the played move lost over 0.01, 0.05 beyond statistical noise (2 standard "
     "errors)",
-    "~: other moves are as good as the best: the engine's choice, or within statistical noise",
-    "  of it (the search cannot tell them apart)",
+    "~: other moves are as good as the best: measured (the value known within 0.02) and within",
+    "  2 standard errors of the engine's choice (at most 3 named, the others counted)",
+    "accuracy: 100 x (1 - the mean value lost over all decisions, marked or not)",
 )
 # The solo game: no win, the score in place of the margin.
 SOLO_LEGEND = (
@@ -48,8 +48,8 @@ SOLO_LEGEND = (
     "  squashed into 0..1); VP lost: the drop in the mean final score the search expects",
     "?, ??: the played move lost over 0.01, 0.05 beyond statistical noise (2 standard "
     "errors)",
-    "~: other moves are as good as the best: the engine's choice, or within statistical noise",
-    "  of it (the search cannot tell them apart)",
+    "~: other moves are as good as the best: measured (the value known within 0.02) and within",
+    "  2 standard errors of the engine's choice (at most 3 named, the others counted)",
 )
 
 
@@ -77,19 +77,20 @@ def format_analysis(analysis: GameAnalysis, players: list[str],
 
     for d in analysis.decisions:
         played, best = moves(d)
+        lost = (f"{d.value_lost:.3f}", f"{d.vp_lost:.1f}") if d.mark else ("", "")
         lines += table_rows([(str(d.ply), -4), (str(d.player), -1), (str(d.half_year), -2),
-                             ("", 0), (played, 34), (best + (" ~" if d.near_best else ""), 34),
-                             (f"{d.value_lost:.3f}", -6), (f"{d.vp_lost:.1f}", -7),
+                             ("", 0), (played, 34),
+                             (best + (" ~" if d.near_best or d.unseparated else ""), 34),
+                             (lost[0], -6), (lost[1], -7),
                              (d.mark, 2)])  # a long name wraps in its column, never cut
     lines.extend(SOLO_LEGEND if analysis.players == 1 else LEGEND)
     lines.append("")
     lines.append("largest mistakes:")
     for d in analysis.mistakes():
         played, best = moves(d)
-        if d.near_best:
-            rivals = [printed(d, t) for t in d.near_best]
-            more = f" and {len(rivals) - 3} more" if len(rivals) > 3 else ""
-            best += f" (within noise: {', '.join(rivals[:3])}{more})"
+        rivals = as_good_text([printed(d, t) for t in d.near_best], d.unseparated)
+        if rivals:
+            best += f" ({rivals})"
         lines.append(f"  ply {d.ply} (player {d.player}, half-year {d.half_year}): played "
                      f"{played}, best {best}, lost {d.value_lost:.3f} ({d.vp_lost:.1f} VP)"
                      f"{' ' + d.mark if d.mark else ''}")

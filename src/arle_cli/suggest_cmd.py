@@ -33,7 +33,8 @@ def format_report(report: arle_ai.SearchResult, state: arle_ai.GameState,
                   width: int | None = None, why: Why | None = None,
                   budget: Budget | None = None) -> str:
     """The ranked moves as a table with printed names: visits, value, mean margin, a ``~``
-    for moves within noise of the best, and the continuation with who moves; a legend
+    for at most 3 moves as good as the best (:meth:`arle_ai.text.reading.Measure.as_good`: the
+    search measured them, close to it), and the continuation with who moves; a legend
     under it, in ``width`` columns (default: the terminal's): a long continuation goes on
     over the next lines, under its column."""
     labels = [action_label(state, m.action) for m in report.moves]
@@ -50,9 +51,11 @@ def format_report(report: arle_ai.SearchResult, state: arle_ai.GameState,
              f"{'score' if solo else 'margin':>7}    "
              + ("continuation" if solo else "continuation (who moves)")]
     best = report.moves[0]
+    named, _ = reading.as_good_moves(reading.VALUE, (best.win_rate, best.visits),
+                                     [(m.win_rate, m.visits) for m in report.moves[1:]])
+    near = {report.moves[1 + i].action for i in named}
     for m, label in zip(report.moves, labels, strict=True):
-        close = m is not best and reading.within_noise(best.win_rate, best.visits,
-                                                       m.win_rate, m.visits)
+        close = m.action in near
         after = state.copy()
         after.apply(m.action)
         pv = reading.pv_text(after, m.pv[1:], players, limit=3)

@@ -670,6 +670,32 @@ def test_variations_and_the_review_are_saved_and_reopened(client):
         client.post("/api/games", json={"record": saved}), 422)
 
 
+def test_a_review_names_at_most_three_moves_as_good_and_no_vp_lost_on_the_best(client):
+    # issue 34: a "??" came with "as good: 26 moves"; moves named the best showed VP lost.
+    # A review stored under the earlier rule is shown under today's.
+    rec = _record(seed=3, plies=8)
+    state = rec.state_at(0)
+    names = [m for m in (state.action_to_string(a) for a in state.legal_actions())
+             if m != rec.moves()[0]][:26]
+    base = {"ply": 1, "player": 0, "half_year": 1, "pending": state.pending,
+            "played": rec.moves()[0], "best_visits": 40000, "played_visits": 40000}
+    rec.review = {"iterations": 0, "time_limit": 1.0, "decisions": [
+        dict(base, best=names[0], played_value=0.40, best_value=0.60, value_lost=0.2,
+             played_margin=-5.0, best_margin=1.0, vp_lost=6.0, near_best=names[1:]),
+        dict(base, ply=2, player=1, played=rec.moves()[1], best=rec.moves()[1],
+             pending=rec.state_at(1).pending, played_value=0.595, best_value=0.60,
+             value_lost=0.005, played_margin=-4.0, best_margin=1.0, vp_lost=5.0)]}
+    gid, g = new(client, record=rec.to_dict(), seats=["human", "human"])
+    marked, best = g["moves"][0]["review"], g["moves"][1]["review"]
+    assert marked["mark"] == "??" and marked["vp_lost"] == 6.0
+    assert len(marked["near_best"]) == 3 and marked["unseparated"] == 22
+    assert marked["as_good"] == (f"as good: {', '.join(marked['near_best'])}; the search "
+                                 f"could not separate 22 other moves")
+    assert best["mark"] == "" and best["vp_lost"] == 0.0 and best["as_good"] == ""
+    points = {p["ply"]: p for p in g["analysis"]["points"]}
+    assert points[2]["vp_lost"] == 0.0
+
+
 # ---- the editor's checks ----
 
 def test_position_check_uses_the_library_messages(client):

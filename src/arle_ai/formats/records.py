@@ -61,6 +61,7 @@ REVIEW_FIELDS: dict[str, tuple[str, bool]] = {
     "near_best": ("moves", False), "best_pv": ("moves", False),
     "simulations": ("int", False), "top": ("str", False),
     "played_pv": ("moves", False), "why": ("why", False),
+    "unseparated": ("count", False),
 }
 
 
@@ -427,7 +428,8 @@ def _review(rec: GameRecord, review: Any) -> dict[str, Any]:
     return review
 
 
-_TYPE_WORDS = {"int": "an integer", "number": "a number", "str": "text",
+_TYPE_WORDS = {"int": "an integer", "count": "a whole number, 0 or more", "number": "a number",
+               "str": "text",
                "moves": "a list of moves in notation",
                "why": "null or an object whose by_category gives VP by scoring category"}
 
@@ -435,6 +437,8 @@ _TYPE_WORDS = {"int": "an integer", "number": "a number", "str": "text",
 def _of_type(value: Any, kind: str) -> bool:
     if kind == "int":
         return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "count":
+        return isinstance(value, int) and not isinstance(value, bool) and value >= 0
     if kind == "number":
         return _is_number(value)
     if kind == "str":

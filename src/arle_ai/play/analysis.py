@@ -7,9 +7,11 @@ minus the played move's value, never below 0. A player's accuracy is 100 Ã— (1 â
 lost).
 
 Values saturate: once a game is all but decided every move is worth about 0 (or 1), so a
-player who has fallen far behind loses little value whatever they play. The VP lost by a move
-(the best move's mean final VP margin minus the played move's, never below 0) does not
-saturate, so each player's mean VP lost per decision is reported too.
+player who has fallen far behind loses little value whatever they play. The VP lost by a
+marked move (the best move's mean final VP margin minus the played move's, never below 0)
+does not saturate, so each player's mean VP lost per decision is reported too. A move without
+a mark is one of the best and loses no VP (``vp_lost`` 0): the review never says that the
+best lost something.
 
 The played move is valued as surely as the engine's choice (the search's most visited move):
 when it is another move with fewer simulations, the position after it is searched to as many
@@ -23,9 +25,15 @@ A move the review does not mark is one of the best, and the review names it the 
 the most visited move, or within statistical noise of it, or what it lost beyond noise is
 under :data:`DOUBTFUL`, a difference the review does not count (as a chess site names a
 better move only for an inaccuracy or worse). Only a marked move gets another move named
-the best: the most visited one, the others within noise of it following with ``~`` (the
-search cannot tell them apart, and which of them it visits most depends on its seed). Values
-lost are measured against the most visited move (``best_value``, kept as ``top``).
+the best: the most visited one. Values lost are measured against the most visited move
+(``best_value``, kept as ``top``).
+
+Other moves are named as good as the best (``near_best``) only when the search measured them
+and measured them close to it (:meth:`arle_ai.text.reading.Measure.as_good`: an interval at
+most 0.02 either side that overlaps the most visited move's); at most three are named, the
+others as good counted (``unseparated``: the search could not separate them either). Which
+of two equal moves the search visits most depends on its seed, so the most visited move is
+named as good when the played one is named the best.
 """
 
 from __future__ import annotations
@@ -42,11 +50,13 @@ from arle_ai.search.config import ANALYZE_BUDGET, Budget, SearchConfig, from_key
 from arle_ai.search.mcts import MCTS
 from arle_ai.search.result import SearchResult
 from arle_ai.text.reading import (
+    AS_GOOD_NAMED,
     EXACT_VISITS,
     NOISE_Z,
+    VALUE,
+    as_good_moves,
     printed_move,
     standard_error,
-    within_noise,
 )
 
 __all__ = ["DecisionReview", "GameAnalysis", "analyze_game", "mark", "confident_loss",
@@ -86,11 +96,11 @@ class DecisionReview:
     value_lost: float
     played_margin: float
     best_margin: float
-    vp_lost: float
+    vp_lost: float  # the drop in the mean margin on a marked move; 0 without a mark
     best_visits: int = 0  # simulations behind best_value
     played_visits: int = 0  # simulations behind played_value (exact: EXACT_VISITS)
-    # other moves as good as the best: the most visited move when the played move is named
-    # the best, and the moves within statistical noise of the most visited one
+    # at most 3 other moves as good as the best: measured, and their interval overlapping the
+    # most visited move's (arle_ai.text.reading.Measure.as_good), most visited first
     near_best: tuple[str, ...] = ()
     best_pv: tuple[str, ...] = ()  # the best move and the continuation the search expects
     simulations: int = 0  # the search's simulations in this position (the first search)
@@ -101,6 +111,9 @@ class DecisionReview:
     # a marked move: why the best is better, by scoring category (arle_ai.play.why.Why's
     # dict: by_category, source, where, text...); None for a move without a mark
     why: dict[str, Any] | None = None
+    # other moves as good as the best beyond the ones named in near_best: the search could
+    # not separate them
+    unseparated: int = 0
 
     @property
     def loss_beyond_noise(self) -> float:
@@ -196,9 +209,18 @@ class GameAnalysis:
             for key in ("near_best", "best_pv", "played_pv"):
                 if key in fields:
                     fields[key] = tuple(fields[key])
-            decisions.append(DecisionReview(**fields))
+            decisions.append(_as_verdicts_read(DecisionReview(**fields)))
         return cls(decisions=decisions, iterations=int(review.get("iterations") or 0),
                    time_limit=review.get("time_limit"), players=players)
+
+
+def _as_verdicts_read(d: DecisionReview) -> DecisionReview:
+    """A stored decision as the verdicts read today: no VP lost without a mark, and at most
+    :data:`~arle_ai.text.reading.AS_GOOD_NAMED` moves named as good, the rest counted (a
+    review written before either rule)."""
+    named = d.near_best[:AS_GOOD_NAMED]
+    return replace(d, vp_lost=d.vp_lost if d.mark else 0.0, near_best=named,
+                   unseparated=d.unseparated + len(d.near_best) - len(named))
 
 
 def _stored(d: DecisionReview) -> dict[str, Any]:
@@ -319,8 +341,11 @@ def _review(state: _core.GameState, ply: int, action: int, result: SearchResult,
     unmarked = action == top.action or mark(confident_loss(
         top.win_rate, top.visits, played_value, played_visits)) == ""
     best, best_pv = (played, played_pv) if unmarked else (top, list(top.pv))
-    rivals = tuple(a.move for a in result.moves if a is not best and a is not played and (
-        a is top or within_noise(top.win_rate, top.visits, a.win_rate, a.visits)))
+    # as good as the best: measured and overlapping the most visited move (itself included
+    # when the played move is named the best), at most AS_GOOD_NAMED of them named
+    others = [a for a in result.moves if a is not best and a is not played]
+    named, unseparated = as_good_moves(VALUE, (top.win_rate, top.visits),
+                                       [(a.win_rate, a.visits) for a in others])
     # a marked move: why the best is better, by scoring category, from the two lines
     why = None if unmarked else explain(state, list(top.pv) or [top.move], played_pv,
                                         seed=config.seed + ply).to_dict()
@@ -330,7 +355,8 @@ def _review(state: _core.GameState, ply: int, action: int, result: SearchResult,
         played_value=played_value, best_value=top.win_rate,
         value_lost=max(0.0, top.win_rate - played_value),
         played_margin=played_margin, best_margin=top.mean_margin,
-        vp_lost=max(0.0, top.mean_margin - played_margin),
+        vp_lost=0.0 if unmarked else max(0.0, top.mean_margin - played_margin),
         best_visits=top.visits, played_visits=played_visits,
-        near_best=rivals, best_pv=tuple(best_pv), simulations=result.iterations,
-        top=top.move, played_pv=tuple(played_pv), why=why)
+        near_best=tuple(others[i].move for i in named), best_pv=tuple(best_pv),
+        simulations=result.iterations, top=top.move, played_pv=tuple(played_pv), why=why,
+        unseparated=unseparated)

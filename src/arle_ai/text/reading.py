@@ -1,6 +1,6 @@
 """Search results a player can read: who moves in a principal variation, printed names, and
-which moves the search cannot tell apart from the best (what ``arle suggest``, ``hint`` and
-the browser app show).
+which moves the search cannot tell apart from the best (what ``arle suggest``, ``hint``, the
+review and the browser app show).
 
 A move's *value* is the search's mean result for the player to decide over the simulations
 through it: a win counts 1, a loss 0, blended with a squashed VP margin
@@ -10,11 +10,22 @@ value's standard error has two parts: its sampling error, the variance taken at 
 bound ``v (1 - v)`` (values lie in 0..1, so it errs on the side of calling moves equal), and
 the spread between two searches of one position, which grow different trees
 (:data:`SEARCH_SPREAD`, measured).
+
+A move is *as good* as the best (``~`` in a hint, "as good" in a review) only when the search
+measured it, and measured it close to the best: its interval (its mean, give or take
+:data:`NOISE_Z` standard errors) is at most :data:`MEASURED_HALF_WIDTH` wide on either side
+(about 2,700 simulations at a value near 0.5), and it overlaps the best move's interval
+(:meth:`Measure.as_good`). A move of a few hundred simulations has an interval so wide that it
+overlaps almost anything; the search did not measure it, so it is not named. At most
+:data:`AS_GOOD_NAMED` moves are named; the others as good are counted
+(:func:`as_good_moves`).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from arle_ai.base.errors import IllegalActionError
@@ -23,9 +34,10 @@ from arle_ai.text.notation import action_label
 if TYPE_CHECKING:  # pragma: no cover
     from arle_ai.engine._core import GameState
 
-__all__ = ["LEGEND", "SOLO_LEGEND", "NOISE_Z", "SEARCH_SPREAD", "EXACT_VISITS", "binomial_error",
-           "standard_error", "printed_move", "within_noise", "pv_steps", "pv_text",
-           "turn_end", "same_move"]
+__all__ = ["LEGEND", "SOLO_LEGEND", "NOISE_Z", "SEARCH_SPREAD", "EXACT_VISITS",
+           "MEASURED_HALF_WIDTH", "AS_GOOD_NAMED", "Measure", "VALUE", "binomial_error",
+           "standard_error", "printed_move", "within_noise", "as_good_moves", "as_good_text",
+           "pv_steps", "pv_text", "turn_end", "same_move"]
 
 NOISE_Z = 2.0
 # The spread of a move's value between two searches of one position that sampling error does
@@ -38,13 +50,21 @@ NOISE_Z = 2.0
 SEARCH_SPREAD = 0.003
 # Visits standing for an exact value (a finished game's): no error.
 EXACT_VISITS = 10**9
+# The widest interval (NOISE_Z standard errors on either side of its mean) of a move the
+# search measured: twice the smallest loss a review marks ("?": 0.01), so that a move named
+# as good is never one whose interval could hide a "??" (0.05). About 2,700 simulations at a
+# value near 0.5, 1,000 near 0.9; the best move of a 1-second search has tens of thousands.
+MEASURED_HALF_WIDTH = 0.02
+# The most moves a verdict names as good as the best; the rest are counted.
+AS_GOOD_NAMED = 3
 
 LEGEND = (
     "visits: simulations through the move (the search plays the most visited one)",
     "value: the mover's mean result in them, 1 = win and 0 = loss, blended with the VP margin;",
     "       a ranking score, not a chance to win",
     "margin: the mover's mean final VP lead",
-    "~: within statistical noise of the best move (under 2 standard errors apart)",
+    "~: as good as the best: measured (its value known within 0.02) and within 2 standard",
+    "   errors of it (at most 3 marked; a move of few visits is never marked)",
     "continuation: the moves the search expects next, each with the player who makes it",
     "why: the best move's line against the second's, the mover's lead in VP by scoring",
     "     category where the lines meet (docs/search.md, \"Why a move is better\")",
@@ -81,10 +101,70 @@ def standard_error(value: float, visits: int) -> float:
 
 
 def within_noise(best_value: float, best_visits: int, value: float, visits: int) -> bool:
-    """Whether a move's value cannot be told apart from the best move's at this many visits."""
-    gap = best_value - value
-    spread = math.hypot(standard_error(best_value, best_visits), standard_error(value, visits))
-    return gap <= NOISE_Z * spread
+    """Whether a move's value cannot be told apart from the best move's at this many visits
+    (:meth:`Measure.within_noise` of :data:`VALUE`)."""
+    return VALUE.within_noise((best_value, best_visits), (value, visits))
+
+
+@dataclass(frozen=True)
+class Measure:
+    """What the verdicts compare a move by, and how surely the search knows it: a mean over a
+    move's simulations, its standard error at so many visits (``error(mean, visits)``), and
+    the widest interval that counts as measured (``widest``: :data:`NOISE_Z` standard errors,
+    either side)."""
+
+    name: str
+    error: Callable[[float, int], float]
+    widest: float
+
+    def interval(self, mean: float, visits: int) -> tuple[float, float]:
+        """The mean give or take :data:`NOISE_Z` standard errors."""
+        half = NOISE_Z * self.error(mean, visits)
+        return mean - half, mean + half
+
+    def measured(self, mean: float, visits: int) -> bool:
+        """Whether the search measured a move: its interval is at most ``widest`` either side
+        (a move it never tried is not measured)."""
+        return visits > 0 and NOISE_Z * self.error(mean, visits) <= self.widest
+
+    def as_good(self, best: tuple[float, int], move: tuple[float, int]) -> bool:
+        """Whether ``move`` (mean, visits) is as good as ``best`` (mean, visits): measured,
+        and its interval overlaps the best's."""
+        if not self.measured(*move):
+            return False
+        low, high = self.interval(*move)
+        best_low, best_high = self.interval(*best)
+        return low <= best_high and best_low <= high
+
+    def within_noise(self, best: tuple[float, int], move: tuple[float, int]) -> bool:
+        """Whether the difference of two means is under :data:`NOISE_Z` standard errors of the
+        difference (however few the visits: a test of a loss, not a claim of equality)."""
+        spread = math.hypot(self.error(*best), self.error(*move))
+        return best[0] - move[0] <= NOISE_Z * spread
+
+
+VALUE = Measure("value", standard_error, MEASURED_HALF_WIDTH)
+
+
+def as_good_moves(measure: Measure, best: tuple[float, int],
+                  moves: Sequence[tuple[float, int]], named: int = AS_GOOD_NAMED
+                  ) -> tuple[list[int], int]:
+    """Which of ``moves`` (mean, visits; most visited first) are as good as ``best``
+    (:meth:`Measure.as_good`): the indexes of the first ``named`` of them, and how many more
+    there are (the search could not separate them either)."""
+    found = [i for i, move in enumerate(moves) if measure.as_good(best, move)]
+    return found[:named], max(0, len(found) - named)
+
+
+def as_good_text(names: Sequence[str], unseparated: int) -> str:
+    """The moves named as good as the best, and how many more the search could not separate:
+    ``as good: place Forester, place Fisherman; the search could not separate 2 other moves``
+    (empty when there are none)."""
+    parts = [f"as good: {', '.join(names)}"] if names else []
+    if unseparated:
+        parts.append(f"the search could not separate {unseparated} other "
+                     f"move{'s' if unseparated != 1 else ''}")
+    return "; ".join(parts)
 
 
 def printed_move(state: GameState, text: str) -> str:

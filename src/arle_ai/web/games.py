@@ -21,7 +21,7 @@ from arle_ai.play.analysis import GameAnalysis
 from arle_ai.play.session import AI, AIChoice, Session
 from arle_ai.text import effects, narration
 from arle_ai.text.notation import action_label
-from arle_ai.text.reading import pv_steps
+from arle_ai.text.reading import as_good_text, pv_steps
 from arle_ai.web import board, view
 
 __all__ = ["Game", "GameStore", "ai_view", "analysis_view", "review_of"]
@@ -172,6 +172,8 @@ def _review_entry(d: dict[str, Any]) -> dict[str, Any]:
             "best_line": d.get("best_line", []), "lost": d["value_lost"],
             "vp_lost": d["vp_lost"], "best_value": d["best_value"],
             "played_value": d["played_value"], "near_best": d.get("near_best_labels", []),
+            "unseparated": d.get("unseparated", 0),
+            "as_good": as_good_text(d.get("near_best_labels", []), d.get("unseparated", 0)),
             "why": d.get("why")}
 
 

@@ -33,7 +33,7 @@ from arle_ai.search.mcts import MCTS
 from arle_ai.search.result import SearchResult
 from arle_ai.search.tree import SearchProgress
 from arle_ai.text.notation import action_label
-from arle_ai.text.reading import within_noise
+from arle_ai.text.reading import VALUE, as_good_moves
 
 __all__ = ["Job", "JobError", "JobStopped", "hint_payload", "move_payload", "start_job"]
 
@@ -95,14 +95,17 @@ def hint_payload(state: _core.GameState, result: SearchResult, total: int,
     """A hint update: the search totals (``cpu``: the search process's CPU seconds) and
     every root move's statistics, best first."""
     moves = []
-    top = result.moves[0] if result.moves else None
+    near: set[int] = set()
+    if result.moves:  # as `arle suggest` marks them "~": at most 3 as good as the best
+        top = result.moves[0]
+        named, _ = as_good_moves(VALUE, (top.win_rate, top.visits),
+                                 [(st.win_rate, st.visits) for st in result.moves[1:]])
+        near = {i + 1 for i in named}
     for rank, st in enumerate(result.moves):
         moves.append({
             "action": st.action, "move": st.move, "visits": st.visits,
             "value": st.win_rate, "margin": st.mean_margin,
-            # as `arle suggest` marks it "~": the search cannot tell it from the best
-            "near_best": rank > 0 and top is not None and within_noise(
-                top.win_rate, top.visits, st.win_rate, st.visits),
+            "near_best": rank in near,
             "pv": pv_with_players(state, st.pv) if rank < PV_SHOWN else [],
         })
     return {"player": result.player, "iterations": total, "seconds": elapsed,
