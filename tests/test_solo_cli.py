@@ -77,10 +77,20 @@ def test_arle_suggest_ranks_solo_moves_by_score(tmp_path):
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0].startswith("Your turn:") and lines[0].endswith("(the solo game)")
-    assert "  score    continuation" in lines[2]
-    assert "score: the mean VP the search estimates after the move: the final score" in \
+    assert "  score vs best    continuation" in lines[2]
+    assert "score: the mean VP the search expects after the move: the final score" in \
         result.output
     assert "P0:" not in result.output and "margin" not in result.output
+    # in VP, never a squashed value (issue 34: a solo hint's value column read 0.004): each
+    # move's score, and how far it lies from the best's
+    assert "value" not in result.output
+    data = json.loads(arle("suggest", str(out), "--iterations", "400", "--top", "3",
+                           "--json").stdout)
+    scores = [m["mean_margin"] for m in data["moves"]]
+    rows = [ln for ln in lines[3:] if ln[:3].strip() in ("1", "2", "3")]
+    assert f"{scores[0]:.1f}" in rows[0].split()
+    for row, score in zip(rows[1:], scores[1:], strict=True):
+        assert f"{score:.1f}" in row.split() and f"{score - scores[0]:+.1f}" in row.split()
 
 
 # ---- play -------------------------------------------------------------------------------------
@@ -135,7 +145,8 @@ def test_arle_analyze_reviews_a_solo_game_in_vp_lost(solo_game, tmp_path):
     short.save(path)
     result = arle("analyze", str(path), "--iterations", "200")
     assert result.exit_code == 0, result.output
-    assert "VP lost: the drop in the mean final score the search expects" in result.output
+    assert "VP lost: on a marked move, the drop in the score the search expects" in \
+        result.output
     assert "player 0 (human): accuracy" in result.output
     assert "VP lost per decision" in result.output and "player 1" not in result.output
     data = json.loads(arle("analyze", str(path), "--iterations", "200", "--json").stdout)

@@ -130,3 +130,12 @@ def test_the_review_says_why_for_a_marked_move_and_the_record_keeps_it(tmp_path)
     out = CliRunner().invoke(cli, ["analyze", str(path), "--iterations", "2000"])
     assert out.exit_code == 0, out.output
     assert "    why: " in out.output  # under a mistake
+
+
+def test_a_solo_explanation_speaks_of_the_players_own_vp():
+    # issue 34: the solo review called the player's own VP "the lead"
+    s = arle_ai.new_game(seed=4, players=1)
+    why = explain(s, ["place woodcutter"], ["pass"])
+    assert why.players == 1 and why.source == "lines"
+    assert "your VP at the start of half-year 2" in why.text()
+    assert "lead" not in why.text()

@@ -39,17 +39,20 @@ LEGEND = (
     "  2 standard errors of the engine's choice (at most 3 named, the others counted)",
     "accuracy: 100 x (1 - the mean value lost over all decisions, marked or not)",
 )
-# The solo game: no win, the score in place of the margin.
+# The solo game: no win; the score (VP) in place of the value and the margin.
 SOLO_LEGEND = (
     "best: the engine's best move; the move played when it got no mark (it did not lose over",
-    "  0.01 beyond statistical noise; a move other than the engine's is searched on from the",
+    "  1 VP beyond statistical noise; a move other than the engine's is searched on from the",
     "  position after it)",
-    "lost: the engine's choice's value minus the played move's (value: the mean final score",
-    "  squashed into 0..1); VP lost: the drop in the mean final score the search expects",
-    "?, ??: the played move lost over 0.01, 0.05 beyond statistical noise (2 standard "
-    "errors)",
-    "~: other moves are as good as the best: measured (the value known within 0.02) and within",
-    "  2 standard errors of the engine's choice (at most 3 named, the others counted)",
+    "score: the VP the search expects after the engine's choice (the final score where its",
+    "  lines end, else its estimate where they stop, 2 half-years on)",
+    "VP lost: on a marked move, the drop in the score the search expects; a move without a",
+    "  mark is one of the best and lost nothing",
+    "?, ??: the played move lost over 1, 3 VP beyond statistical noise (2 standard errors)",
+    "~: other moves are as good as the best: measured (the score known within 2 VP) and",
+    "  within 2 standard errors of the engine's choice (at most 3 named, the others counted)",
+    "accuracy: the mean over decisions of 100 x 2^(-VP below the engine's choice): 100% its",
+    "  choice, 50% a move 1 VP below it (every decision counted, marked or not)",
 )
 
 
@@ -66,8 +69,13 @@ def format_analysis(analysis: GameAnalysis, players: list[str],
         again = "to as many simulations as the engine's choice got"
     head = [f"each decision searched for {per} (a move played other than the engine's choice "
             f"is searched again, {again})"]
-    lines = head + [f"{'ply':>4} {'P':>1} {'HY':>2}  {'played':<34} {'best':<34} {'lost':>6} "
-             f"{'VP lost':>7}"]
+    solo = analysis.players == 1
+    if solo:  # no value: the score in VP
+        lines = head + [f"{'ply':>4} {'HY':>2}  {'played':<34} {'best':<34} {'score':>6} "
+                        f"{'VP lost':>7}"]
+    else:
+        lines = head + [f"{'ply':>4} {'P':>1} {'HY':>2}  {'played':<34} {'best':<34} "
+                        f"{'lost':>6} {'VP lost':>7}"]
 
     def printed(d, text: str) -> str:
         return text if states is None else printed_move(states[d.ply - 1], text)
@@ -78,10 +86,11 @@ def format_analysis(analysis: GameAnalysis, players: list[str],
     for d in analysis.decisions:
         played, best = moves(d)
         lost = (f"{d.value_lost:.3f}", f"{d.vp_lost:.1f}") if d.mark else ("", "")
-        lines += table_rows([(str(d.ply), -4), (str(d.player), -1), (str(d.half_year), -2),
-                             ("", 0), (played, 34),
+        who = [(str(d.ply), -4)] + ([] if solo else [(str(d.player), -1)])
+        lines += table_rows([*who, (str(d.half_year), -2), ("", 0), (played, 34),
                              (best + (" ~" if d.near_best or d.unseparated else ""), 34),
-                             (lost[0], -6), (lost[1], -7),
+                             (f"{d.best_margin:.1f}" if solo else lost[0], -6),
+                             (lost[1], -7),
                              (d.mark, 2)])  # a long name wraps in its column, never cut
     lines.extend(SOLO_LEGEND if analysis.players == 1 else LEGEND)
     lines.append("")
@@ -91,8 +100,10 @@ def format_analysis(analysis: GameAnalysis, players: list[str],
         rivals = as_good_text([printed(d, t) for t in d.near_best], d.unseparated)
         if rivals:
             best += f" ({rivals})"
-        lines.append(f"  ply {d.ply} (player {d.player}, half-year {d.half_year}): played "
-                     f"{played}, best {best}, lost {d.value_lost:.3f} ({d.vp_lost:.1f} VP)"
+        cost = (f"{d.vp_lost:.1f} VP" if solo
+                else f"{d.value_lost:.3f} ({d.vp_lost:.1f} VP)")
+        lines.append(f"  ply {d.ply} ({'' if solo else f'player {d.player}, '}half-year "
+                     f"{d.half_year}): played {played}, best {best}, lost {cost}"
                      f"{' ' + d.mark if d.mark else ''}")
         if d.why is not None:
             lines.append(f"    why: {d.why['text']}")

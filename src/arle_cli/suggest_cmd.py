@@ -32,7 +32,8 @@ def format_report(report: arle_ai.SearchResult, state: arle_ai.GameState,
                   players: tuple[str, ...] = ("P0", "P1"), legend: bool = True,
                   width: int | None = None, why: Why | None = None,
                   budget: Budget | None = None) -> str:
-    """The ranked moves as a table with printed names: visits, value, mean margin, a ``~``
+    """The ranked moves as a table with printed names: visits, value and mean margin (the
+    solo game: the score and its distance from the best's, in VP; no value), a ``~``
     for at most 3 moves as good as the best (:meth:`arle_ai.text.reading.Measure.as_good`: the
     search measured them, close to it), and the continuation with who moves; a legend
     under it, in ``width`` columns (default: the terminal's): a long continuation goes on
@@ -47,12 +48,13 @@ def format_report(report: arle_ai.SearchResult, state: arle_ai.GameState,
              + ("(the solo game)" if solo else f"(player {report.player} to decide)"),
              f"{report.iterations} simulations in {report.time_taken:.2f} s"
              + (f" (budget: {budget})" if budget is not None else ""),
-             f"{'#':>3}  {'move':<{colw}} {'visits':>7} {'value':>6} "
-             f"{'score' if solo else 'margin':>7}    "
-             + ("continuation" if solo else "continuation (who moves)")]
+             f"{'#':>3}  {'move':<{colw}} {'visits':>7} "
+             + (f"{'score':>6} {'vs best':>7}    continuation" if solo else
+                f"{'value':>6} {'margin':>7}    continuation (who moves)")]
     best = report.moves[0]
-    named, _ = reading.as_good_moves(reading.VALUE, (best.win_rate, best.visits),
-                                     [(m.win_rate, m.visits) for m in report.moves[1:]])
+    measure = reading.measure_for(state.players)  # the solo game: the score in VP
+    named, _ = reading.as_good_moves(measure, (measure.mean(best), best.visits),
+                                     [(measure.mean(m), m.visits) for m in report.moves[1:]])
     near = {report.moves[1 + i].action for i in named}
     for m, label in zip(report.moves, labels, strict=True):
         close = m.action in near
@@ -60,9 +62,13 @@ def format_report(report: arle_ai.SearchResult, state: arle_ai.GameState,
         after.apply(m.action)
         pv = reading.pv_text(after, m.pv[1:], players, limit=3)
         names = textwrap.wrap(label, colw, break_on_hyphens=False) or [""]  # never cut
-        margin = f"{m.mean_margin:>7.1f}" if solo else f"{m.mean_margin:>+7.1f}"
+        if solo:  # no squashed value: the score and how far it lies from the best's, in VP
+            behind = "" if m is best else f"{m.mean_margin - best.mean_margin:+.1f}"
+            numbers = f"{m.mean_margin:>6.1f} {behind:>7}"
+        else:
+            numbers = f"{m.win_rate:>6.3f} {m.mean_margin:>+7.1f}"
         row = (f"{m.rank:>3}  {names[0]:<{colw}} {m.visits:>7} "
-               f"{m.win_rate:>6.3f} {margin} {'~' if close else ' ':>2}  ")
+               f"{numbers} {'~' if close else ' ':>2}  ")
         lines += _with_continuation(row, pv, width, [f"     {n}" for n in names[1:]])
     if why is not None:
         lines += textwrap.wrap(why.sentence(players), max(40, width), subsequent_indent="  ",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 import threading
 import time
@@ -859,3 +860,23 @@ def test_an_analysis_by_time_reports_its_budget(client):
     result = msgs[-1]["data"]
     assert msgs[-1]["kind"] == "done" and result["time_limit"] == 0.1
     assert result["iterations"] == 0
+
+
+def test_a_solo_hint_marks_moves_as_good_by_their_score_in_vp():
+    # issue 34: solo values are squashed flat (0.5 + 0.5 tanh((score - 120) / 40)), so every
+    # move was "~"; the solo hint compares scores in VP
+    from arle_ai.search.result import ActionStats, SearchResult
+    from arle_ai.web.jobs import hint_payload
+
+    state = arle_ai.new_game(seed=2, players=1)
+    texts = [state.action_to_string(a) for a in state.legal_actions()]
+    stats = [(20000, 10.0), (5000, 9.4), (5000, 5.0), (20, 9.9)]  # (visits, score)
+    moves = [ActionStats(rank=i + 1, action=state.parse_action(texts[i]), move=texts[i],
+                         visits=n, win_rate=0.5 + 0.5 * math.tanh(
+                             (score - 120) / 40), mean_margin=score, prior=0.0, pv=[])
+             for i, (n, score) in enumerate(stats)]
+    result = SearchResult(player=0, pending=state.pending, moves=moves, iterations=30020,
+                          time_taken=1.0, players=1)
+    payload = hint_payload(state, result, 30020, 1.0, 100)
+    assert [m["near_best"] for m in payload["moves"]] == [False, True, False, False]
+    assert [m["margin"] for m in payload["moves"]] == [10.0, 9.4, 5.0, 9.9]

@@ -1,6 +1,15 @@
 """Game analysis: for each decision of a recorded game, the move played, the engine's best
 move and the value the played move lost, plus each player's accuracy.
 
+The solo game has nothing to win, and its squashed value is flat at the scores searches
+expect: its verdicts are in VP. A solo move is marked by the expected score it lost beyond
+noise (``?`` from :data:`~arle_ai.text.reading.SOLO_DOUBTFUL_VP`, 1 VP, ``??`` from
+:data:`~arle_ai.text.reading.SOLO_MISTAKE_VP`, 3 VP), and the solo player's accuracy is the
+mean over decisions of ``100 * 2 ** (-VP difference / SOLO_ACCURACY_HALVING_VP)``, the VP
+difference being the best move's expected score minus the played move's (every decision's,
+as a two-player accuracy counts every value lost): 100% for the engine's choice, 50% for a
+move 1 VP below it (docs/solo.md, "The solo review").
+
 Values are the search's mean values for the player deciding (0 = sure loss, 1 = sure win;
 see :mod:`arle_ai.play.suggest`). The value lost by a move is the value of the engine's choice
 minus the played move's value, never below 0. A player's accuracy is 100 × (1 − mean value
@@ -38,7 +47,6 @@ named as good when the played one is named the best.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
@@ -51,34 +59,46 @@ from arle_ai.search.mcts import MCTS
 from arle_ai.search.result import SearchResult
 from arle_ai.text.reading import (
     AS_GOOD_NAMED,
+    DOUBTFUL,
     EXACT_VISITS,
-    NOISE_Z,
+    MISTAKE,
     VALUE,
+    Measure,
     as_good_moves,
+    measure_for,
     printed_move,
-    standard_error,
 )
 
 __all__ = ["DecisionReview", "GameAnalysis", "analyze_game", "mark", "confident_loss",
-           "EXACT_VISITS", "review_position"]
-
-# Value lost (beyond statistical noise: confident_loss) from which a move is marked "?" and
-# "??".
-DOUBTFUL, MISTAKE = 0.01, 0.05
+           "solo_accuracy", "EXACT_VISITS", "DOUBTFUL", "MISTAKE", "SOLO_ACCURACY_HALVING_VP",
+           "review_position"]
 
 
-def mark(value_lost: float) -> str:
-    """The verdict on a move by the value it lost: ``""``, ``"?"`` or ``"??"``."""
-    return "" if value_lost < DOUBTFUL else "?" if value_lost < MISTAKE else "??"
+def mark(lost: float, measure: Measure = VALUE) -> str:
+    """The verdict on a move by what it lost beyond noise (value, or VP with
+    :data:`~arle_ai.text.reading.SCORE`): ``""``, ``"?"`` or ``"??"``."""
+    return measure.mark(lost)
 
 
 def confident_loss(best_value: float, best_visits: int, played_value: float,
-                   played_visits: int) -> float:
-    """The value lost beyond statistical noise: the loss minus :data:`NOISE_Z` standard
-    errors of the difference (the lower end of its confidence interval), never below 0."""
-    spread = math.hypot(standard_error(best_value, best_visits),
-                        standard_error(played_value, played_visits))
-    return max(0.0, best_value - played_value - NOISE_Z * spread)
+                   played_visits: int, measure: Measure = VALUE) -> float:
+    """The value (or score: ``measure``) lost beyond statistical noise: the loss minus
+    :data:`~arle_ai.text.reading.NOISE_Z` standard errors of the difference (the lower end of
+    its confidence interval), never below 0."""
+    return measure.loss_beyond_noise((best_value, best_visits), (played_value, played_visits))
+
+
+# A solo decision's accuracy halves with every this many VP of expected score it lost: over
+# two solo games each of a random, a greedy and the default player reviewed at 1 s a decision,
+# it rated them about 57%, 63% and 98% (a steeper or a gentler curve, or counting only marked
+# moves, brought the random and the greedy player closer; docs/solo.md, "The solo review").
+SOLO_ACCURACY_HALVING_VP = 1.0
+
+
+def solo_accuracy(vp_difference: float) -> float:
+    """A solo decision's accuracy (0..100) by the expected score it lost (VP): halved for
+    every :data:`SOLO_ACCURACY_HALVING_VP`."""
+    return float(100.0 * 2.0 ** (-max(0.0, vp_difference) / SOLO_ACCURACY_HALVING_VP))
 
 
 @dataclass(frozen=True)
@@ -114,11 +134,20 @@ class DecisionReview:
     # other moves as good as the best beyond the ones named in near_best: the search could
     # not separate them
     unseparated: int = 0
+    players: int = 2  # the game's players: 1, the solo game, is judged by the score in VP
+
+    @property
+    def measure(self) -> Measure:
+        """What the verdict compares: the value (two players) or the score in VP (solo)."""
+        return measure_for(self.players)
 
     @property
     def loss_beyond_noise(self) -> float:
-        """The value lost beyond statistical noise (:func:`confident_loss`): what sets the
-        mark and ranks the largest mistakes."""
+        """The value (solo: VP of the expected final score) lost beyond statistical noise
+        (:func:`confident_loss`): what sets the mark and ranks the largest mistakes."""
+        if self.players == 1:
+            return confident_loss(self.best_margin, self.best_visits, self.played_margin,
+                                  self.played_visits, self.measure)
         return confident_loss(self.best_value, self.best_visits, self.played_value,
                               self.played_visits)
 
@@ -126,9 +155,10 @@ class DecisionReview:
     def mark(self) -> str:
         """``""``, ``"?"`` or ``"??"`` by the value lost beyond statistical noise
         (:func:`confident_loss`): ``?`` when the move lost more than 0.01 even at the low end
-        of the loss's confidence interval, ``??`` more than 0.05. A loss that noise could
-        explain gets no mark, and one near a threshold is not pushed over it by noise."""
-        return mark(self.loss_beyond_noise)
+        of the loss's confidence interval, ``??`` more than 0.05 (solo: 1 and 3 VP). A loss
+        that noise could explain gets no mark, and one near a threshold is not pushed over it
+        by noise."""
+        return self.measure.mark(self.loss_beyond_noise)
 
 
 @dataclass
@@ -148,9 +178,15 @@ class GameAnalysis:
         return sorted(costly, key=lambda d: (-d.loss_beyond_noise, -d.value_lost, d.ply))[:count]
 
     def accuracy(self, player: int) -> float | None:
-        """100 × (1 − mean value lost) over the player's reviewed decisions (None: none)."""
-        lost = [d.value_lost for d in self.decisions if d.player == player]
-        return None if not lost else 100.0 * (1.0 - sum(lost) / len(lost))
+        """100 × (1 − mean value lost) over the player's reviewed decisions (None: none); in
+        the solo game, the mean of each decision's :func:`solo_accuracy` (by the expected
+        score lost, marked or not)."""
+        mine = [d for d in self.decisions if d.player == player]
+        if not mine:
+            return None
+        if self.players == 1:  # every decision's VP difference, marked or not
+            return sum(solo_accuracy(d.best_margin - d.played_margin) for d in mine) / len(mine)
+        return 100.0 * (1.0 - sum(d.value_lost for d in mine) / len(mine))
 
     def mean_vp_lost(self, player: int) -> float | None:
         """The player's mean VP lost per reviewed decision (None: none reviewed)."""
@@ -181,6 +217,7 @@ class GameAnalysis:
         return {
             "iterations": self.iterations,
             "time_limit": self.time_limit,
+            "measure": measure_for(self.players).name,  # what marks: "value" or "score" (VP)
             "decisions": [review(d) for d in self.decisions],
             "mistakes": [review(d) for d in self.mistakes()],
             "players": {str(p): {"accuracy": self.accuracy(p),
@@ -209,6 +246,7 @@ class GameAnalysis:
             for key in ("near_best", "best_pv", "played_pv"):
                 if key in fields:
                     fields[key] = tuple(fields[key])
+            fields["players"] = players
             decisions.append(_as_verdicts_read(DecisionReview(**fields)))
         return cls(decisions=decisions, iterations=int(review.get("iterations") or 0),
                    time_limit=review.get("time_limit"), players=players)
@@ -219,8 +257,8 @@ def _as_verdicts_read(d: DecisionReview) -> DecisionReview:
     :data:`~arle_ai.text.reading.AS_GOOD_NAMED` moves named as good, the rest counted (a
     review written before either rule)."""
     named = d.near_best[:AS_GOOD_NAMED]
-    return replace(d, vp_lost=d.vp_lost if d.mark else 0.0, near_best=named,
-                   unseparated=d.unseparated + len(d.near_best) - len(named))
+    return replace(d, vp_lost=max(0.0, d.best_margin - d.played_margin) if d.mark else 0.0,
+                   near_best=named, unseparated=d.unseparated + len(d.near_best) - len(named))
 
 
 def _stored(d: DecisionReview) -> dict[str, Any]:
@@ -231,7 +269,9 @@ def _stored(d: DecisionReview) -> dict[str, Any]:
 
 
 def _review_dict(d: DecisionReview) -> dict[str, Any]:
-    return dict(asdict(d), mark=d.mark, loss_beyond_noise=d.loss_beyond_noise)
+    data = asdict(d)
+    del data["players"]  # the analysis's
+    return dict(data, mark=d.mark, loss_beyond_noise=d.loss_beyond_noise)
 
 
 def _node_value(result: SearchResult, mover: int) -> tuple[float, float, int]:
@@ -338,14 +378,17 @@ def _review(state: _core.GameState, ply: int, action: int, result: SearchResult,
         played_value, played_margin, played_visits, after_pv = _value_after(
             state, action, mover, more)
         played_pv = [played.move, *after_pv]
-    unmarked = action == top.action or mark(confident_loss(
-        top.win_rate, top.visits, played_value, played_visits)) == ""
+    # the verdict: by the value, or in the solo game by the score in VP
+    measure = measure_for(result.players)
+    played_mean = played_margin if result.players == 1 else played_value
+    unmarked = action == top.action or measure.mark(measure.loss_beyond_noise(
+        (measure.mean(top), top.visits), (played_mean, played_visits))) == ""
     best, best_pv = (played, played_pv) if unmarked else (top, list(top.pv))
     # as good as the best: measured and overlapping the most visited move (itself included
     # when the played move is named the best), at most AS_GOOD_NAMED of them named
     others = [a for a in result.moves if a is not best and a is not played]
-    named, unseparated = as_good_moves(VALUE, (top.win_rate, top.visits),
-                                       [(a.win_rate, a.visits) for a in others])
+    named, unseparated = as_good_moves(measure, (measure.mean(top), top.visits),
+                                       [(measure.mean(a), a.visits) for a in others])
     # a marked move: why the best is better, by scoring category, from the two lines
     why = None if unmarked else explain(state, list(top.pv) or [top.move], played_pv,
                                         seed=config.seed + ply).to_dict()
@@ -359,4 +402,4 @@ def _review(state: _core.GameState, ply: int, action: int, result: SearchResult,
         best_visits=top.visits, played_visits=played_visits,
         near_best=tuple(others[i].move for i in named), best_pv=tuple(best_pv),
         simulations=result.iterations, top=top.move, played_pv=tuple(played_pv), why=why,
-        unseparated=unseparated)
+        unseparated=unseparated, players=result.players)

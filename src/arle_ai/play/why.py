@@ -69,6 +69,7 @@ class Why:
     better_label: str = ""
     other_label: str = ""
     details: dict[str, Any] = field(default_factory=dict)
+    players: int = 2  # 1: the solo game, where a category's figure is the player's own VP
 
     @property
     def total(self) -> float:
@@ -85,6 +86,7 @@ class Why:
         game's end)``; ``no category differs by half a VP or more`` when none does."""
         parts = [f"{_signed(v)} {CATEGORY_NAMES[k]}" for k, v in self.largest(count)]
         what = ("the final lead the model expects" if self.source == "model"
+                else f"your VP at {self.where}" if self.players == 1
                 else f"the lead in VP at {self.where}")
         if not parts:
             return f"no category differs by half a VP or more ({what})"
@@ -196,7 +198,7 @@ def explain(state: _core.GameState, better_line: Sequence[str], other_line: Sequ
     return Why(better=better_line[0], other=other_line[0], player=player, by_category=diff,
                source=source, where=where,
                better_label=printed_move(state, better_line[0]),
-               other_label=printed_move(state, other_line[0]))
+               other_label=printed_move(state, other_line[0]), players=state.players)
 
 
 def explain_ranking(state: _core.GameState, result: SearchResult, seed: int = 0

@@ -11,14 +11,20 @@ bound ``v (1 - v)`` (values lie in 0..1, so it errs on the side of calling moves
 the spread between two searches of one position, which grow different trees
 (:data:`SEARCH_SPREAD`, measured).
 
+The solo game has nothing to win: its verdicts compare a move's *score*, the mean VP the
+search expects (``mean_margin``), never the squashed value, whose scale is flat at the scores
+searches expect. A score's standard error is one simulation's spread
+(:data:`SOLO_SCORE_SD`, a bound) over the root of the visits and the spread between two
+searches (:data:`SOLO_SEARCH_SPREAD`), both measured (bench/solo_noise.py).
+
 A move is *as good* as the best (``~`` in a hint, "as good" in a review) only when the search
 measured it, and measured it close to the best: its interval (its mean, give or take
-:data:`NOISE_Z` standard errors) is at most :data:`MEASURED_HALF_WIDTH` wide on either side
-(about 2,700 simulations at a value near 0.5), and it overlaps the best move's interval
-(:meth:`Measure.as_good`). A move of a few hundred simulations has an interval so wide that it
-overlaps almost anything; the search did not measure it, so it is not named. At most
-:data:`AS_GOOD_NAMED` moves are named; the others as good are counted
-(:func:`as_good_moves`).
+:data:`NOISE_Z` standard errors) is at most twice the smallest loss a review marks wide on
+either side (:data:`MEASURED_HALF_WIDTH`, 0.02, about 2,700 simulations at a value near 0.5;
+2 VP in the solo game), and it overlaps the best move's interval (:meth:`Measure.as_good`). A
+move of a few hundred simulations has an interval so wide that it overlaps almost anything;
+the search did not measure it, so it is not named. At most :data:`AS_GOOD_NAMED` moves are
+named; the others as good are counted (:func:`as_good_moves`).
 """
 
 from __future__ import annotations
@@ -34,10 +40,12 @@ from arle_ai.text.notation import action_label
 if TYPE_CHECKING:  # pragma: no cover
     from arle_ai.engine._core import GameState
 
-__all__ = ["LEGEND", "SOLO_LEGEND", "NOISE_Z", "SEARCH_SPREAD", "EXACT_VISITS",
-           "MEASURED_HALF_WIDTH", "AS_GOOD_NAMED", "Measure", "VALUE", "binomial_error",
-           "standard_error", "printed_move", "within_noise", "as_good_moves", "as_good_text",
-           "pv_steps", "pv_text", "turn_end", "same_move"]
+__all__ = ["LEGEND", "SOLO_LEGEND", "NOISE_Z", "SEARCH_SPREAD", "EXACT_VISITS", "DOUBTFUL",
+           "MISTAKE", "SOLO_DOUBTFUL_VP", "SOLO_MISTAKE_VP", "SOLO_SCORE_SD",
+           "SOLO_SEARCH_SPREAD", "MEASURED_HALF_WIDTH", "AS_GOOD_NAMED", "Measure", "VALUE",
+           "SCORE", "measure_for", "binomial_error", "score_error", "standard_error",
+           "printed_move", "within_noise", "as_good_moves", "as_good_text", "pv_steps",
+           "pv_text", "turn_end", "same_move"]
 
 NOISE_Z = 2.0
 # The spread of a move's value between two searches of one position that sampling error does
@@ -50,11 +58,25 @@ NOISE_Z = 2.0
 SEARCH_SPREAD = 0.003
 # Visits standing for an exact value (a finished game's): no error.
 EXACT_VISITS = 10**9
+# The losses (beyond statistical noise) a review marks "?" and "??": value in a two-player
+# game; VP of the expected score in the solo game, where over two games each reviewed at 1 s
+# a decision they marked 26-29% of a random and of a greedy player's decisions (5-22% "??")
+# and none of the default AI's (docs/solo.md, "The solo review").
+DOUBTFUL, MISTAKE = 0.01, 0.05
+SOLO_DOUBTFUL_VP, SOLO_MISTAKE_VP = 1.0, 3.0
 # The widest interval (NOISE_Z standard errors on either side of its mean) of a move the
 # search measured: twice the smallest loss a review marks ("?": 0.01), so that a move named
 # as good is never one whose interval could hide a "??" (0.05). About 2,700 simulations at a
 # value near 0.5, 1,000 near 0.9; the best move of a 1-second search has tens of thousands.
-MEASURED_HALF_WIDTH = 0.02
+MEASURED_HALF_WIDTH = 2 * DOUBTFUL
+# The solo game's scores: one simulation's spread (VP), a bound, and the spread between two
+# searches of one position. One leaf's score (a heuristic rollout of 2 half-years) spread by
+# 4.2 VP (median) and 6.5 (90th percentile) over 40 positions of solo games of a random, a
+# greedy and the default player; with 8 VP and 0.5 VP, 3.3% of 303 same-move pairs of two
+# seeds' 1-second searches lay beyond 1.96 standard errors of their difference, where 5% is
+# meant (bench/solo_noise.py; docs/solo.md, "The solo review").
+SOLO_SCORE_SD = 8.0
+SOLO_SEARCH_SPREAD = 0.5
 # The most moves a verdict names as good as the best; the rest are counted.
 AS_GOOD_NAMED = 3
 
@@ -71,13 +93,14 @@ LEGEND = (
 )
 
 
-# The solo game's legend: no win, the score in place of the margin.
+# The solo game's legend: no win, the score in place of the value and the margin.
 SOLO_LEGEND = (
     "visits: simulations through the move (the search plays the most visited one)",
-    "value: the mean of the final score squashed into 0..1 (a ranking score)",
-    "score: the mean VP the search estimates after the move: the final score where its lines",
+    "score: the mean VP the search expects after the move: the final score where its lines",
     "       end, else the estimate of the score where they stop (2 half-years on)",
-    "~: within statistical noise of the best move (under 2 standard errors apart)",
+    "vs best: the move's score minus the best move's, in VP",
+    "~: as good as the best: measured (its score known within 2 VP) and within 2 standard",
+    "   errors of it (at most 3 marked; a move of few visits is never marked)",
     "continuation: the moves the search expects next",
     "why: the best move's line against the second's, the lead in VP by scoring category",
     "     where the lines meet (docs/search.md, \"Why a move is better\")",
@@ -106,16 +129,37 @@ def within_noise(best_value: float, best_visits: int, value: float, visits: int)
     return VALUE.within_noise((best_value, best_visits), (value, visits))
 
 
+def score_error(score: float, visits: int) -> float:
+    """The standard error of a solo search's mean score (VP): one simulation's spread
+    (:data:`SOLO_SCORE_SD`) over the root of the visits and the spread between searches
+    (:data:`SOLO_SEARCH_SPREAD`), in quadrature; 0 for an exact score (a finished game's)."""
+    if visits >= EXACT_VISITS:
+        return 0.0
+    return math.hypot(SOLO_SCORE_SD / math.sqrt(max(1, visits)), SOLO_SEARCH_SPREAD)
+
+
 @dataclass(frozen=True)
 class Measure:
     """What the verdicts compare a move by, and how surely the search knows it: a mean over a
-    move's simulations, its standard error at so many visits (``error(mean, visits)``), and
-    the widest interval that counts as measured (``widest``: :data:`NOISE_Z` standard errors,
-    either side)."""
+    move's simulations (the statistic ``field`` of a search's move), its standard error at so
+    many visits (``error(mean, visits)``), and the losses a review marks ``?`` and ``??``
+    (``doubtful``, ``mistake``). A move is measured when its interval is at most ``widest``,
+    twice ``doubtful``, on either side."""
 
     name: str
+    field: str
     error: Callable[[float, int], float]
-    widest: float
+    doubtful: float
+    mistake: float
+
+    @property
+    def widest(self) -> float:
+        """The widest interval (either side) of a move the search measured."""
+        return 2 * self.doubtful
+
+    def mean(self, move: object) -> float:
+        """A search's move's mean (its ``win_rate`` or ``mean_margin``)."""
+        return float(getattr(move, self.field))
 
     def interval(self, mean: float, visits: int) -> tuple[float, float]:
         """The mean give or take :data:`NOISE_Z` standard errors."""
@@ -142,8 +186,26 @@ class Measure:
         spread = math.hypot(self.error(*best), self.error(*move))
         return best[0] - move[0] <= NOISE_Z * spread
 
+    def loss_beyond_noise(self, best: tuple[float, int], move: tuple[float, int]) -> float:
+        """What ``move`` lost against ``best`` beyond statistical noise: the loss minus
+        :data:`NOISE_Z` standard errors of it (the low end of its interval), never below 0."""
+        spread = math.hypot(self.error(*best), self.error(*move))
+        return max(0.0, best[0] - move[0] - NOISE_Z * spread)
 
-VALUE = Measure("value", standard_error, MEASURED_HALF_WIDTH)
+    def mark(self, loss: float) -> str:
+        """``""``, ``"?"`` or ``"??"`` for a loss beyond noise."""
+        return "" if loss < self.doubtful else "?" if loss < self.mistake else "??"
+
+
+# The two-player game's verdicts: values; the solo game's: scores in VP.
+VALUE = Measure("value", "win_rate", standard_error, DOUBTFUL, MISTAKE)
+SCORE = Measure("score", "mean_margin", score_error, SOLO_DOUBTFUL_VP, SOLO_MISTAKE_VP)
+
+
+def measure_for(players: int) -> Measure:
+    """The verdicts' measure in a game of ``players``: :data:`SCORE` alone, else
+    :data:`VALUE`."""
+    return SCORE if players == 1 else VALUE
 
 
 def as_good_moves(measure: Measure, best: tuple[float, int],

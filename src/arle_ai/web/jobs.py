@@ -33,7 +33,7 @@ from arle_ai.search.mcts import MCTS
 from arle_ai.search.result import SearchResult
 from arle_ai.search.tree import SearchProgress
 from arle_ai.text.notation import action_label
-from arle_ai.text.reading import VALUE, as_good_moves
+from arle_ai.text.reading import as_good_moves, measure_for
 
 __all__ = ["Job", "JobError", "JobStopped", "hint_payload", "move_payload", "start_job"]
 
@@ -98,8 +98,9 @@ def hint_payload(state: _core.GameState, result: SearchResult, total: int,
     near: set[int] = set()
     if result.moves:  # as `arle suggest` marks them "~": at most 3 as good as the best
         top = result.moves[0]
-        named, _ = as_good_moves(VALUE, (top.win_rate, top.visits),
-                                 [(st.win_rate, st.visits) for st in result.moves[1:]])
+        measure = measure_for(result.players)  # the solo game: by the score in VP
+        named, _ = as_good_moves(measure, (measure.mean(top), top.visits),
+                                 [(measure.mean(st), st.visits) for st in result.moves[1:]])
         near = {i + 1 for i in named}
     for rank, st in enumerate(result.moves):
         moves.append({
