@@ -201,7 +201,12 @@ def _as_good_row(game: int, ply: int, state: arle_ai.GameState, action: int,
                          and low <= VALUE.interval(value, visits)[1],
                          again_inside=low <= value <= high)
         named.append(entry)
+    # the rule before (issue 34): every other move within noise of the most visited one
+    before = sum(1 for m in first.moves if m.move not in (review.best, review.played) and (
+        m.move == review.top or VALUE.within_noise((review.best_value, review.best_visits),
+                                                   (m.win_rate, m.visits))))
     return {"game": game, "ply": ply + 1, "mark": review.mark, "best": review.best,
+            "named_before": before,
             "top": review.top, "best_value": review.best_value,
             "best_visits": review.best_visits, "best_interval": [low, high], "named": named,
             "unseparated": review.unseparated, "simulations": first.iterations,
@@ -215,6 +220,10 @@ def _report_as_good(rows: list[dict], budget: Budget) -> None:
     again = [n for n in named if "again_value" in n]
     sims = sorted(r["simulations"] for r in rows)
     counts = {k: sum(len(r["named"]) == k for r in rows) for k in range(AS_GOOD_NAMED + 1)}
+    if all("named_before" in r for r in rows):
+        before = [r["named_before"] for r in rows]
+        print(f"the rule before named {sum(before)} moves 'within noise' in these positions, "
+              f"up to {max(before, default=0)} in one")
     print(f"{len(rows)} positions reviewed at {budget}: {len(named)} moves named as good "
           f"(positions with 0/1/2/3 named: {'/'.join(str(counts[k]) for k in counts)}), at "
           f"most {most} in a position (target: at most {AS_GOOD_NAMED}); {len(outside)} "

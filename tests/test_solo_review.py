@@ -58,16 +58,16 @@ def test_a_solo_move_is_marked_by_the_vp_it_lost_beyond_noise():
     assert two.mark == ""
 
 
-def test_a_solo_accuracy_halves_with_every_vp_lost():
-    assert SOLO_ACCURACY_HALVING_VP == 1.0
-    assert solo_accuracy(0.0) == 100.0 and solo_accuracy(1.0) == 50.0
-    assert solo_accuracy(3.0) == 12.5 and solo_accuracy(-2.0) == 100.0
+def test_a_solo_accuracy_halves_with_every_half_vp_lost():
+    assert SOLO_ACCURACY_HALVING_VP == 0.5
+    assert solo_accuracy(0.0) == 100.0 and solo_accuracy(0.5) == 50.0
+    assert solo_accuracy(1.5) == 12.5 and solo_accuracy(-2.0) == 100.0
     analysis = GameAnalysis(decisions=[solo_review(20.0, 20.0, ply=1),
                                        solo_review(20.0, 19.0, ply=2),
                                        solo_review(20.0, 12.0, ply=3)], players=1)
     # every decision's VP difference counts, marked or not (as a two-player accuracy counts
     # every value lost); the VP lost is charged to the marked one only
-    assert analysis.accuracy(0) == pytest.approx((100 + 50 + 100 / 2 ** 8) / 3)
+    assert analysis.accuracy(0) == pytest.approx((100 + 25 + 100 / 2 ** 16) / 3)
     read = GameAnalysis.from_review(analysis.to_review(), players=1)
     assert [d.vp_lost for d in read.decisions] == [0.0, 0.0, 8.0]
     assert read.mean_vp_lost(0) == pytest.approx(8.0 / 3)

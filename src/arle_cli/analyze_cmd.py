@@ -51,8 +51,8 @@ SOLO_LEGEND = (
     "?, ??: the played move lost over 1, 3 VP beyond statistical noise (2 standard errors)",
     "~: other moves are as good as the best: measured (the score known within 2 VP) and",
     "  within 2 standard errors of the engine's choice (at most 3 named, the others counted)",
-    "accuracy: the mean over decisions of 100 x 2^(-VP below the engine's choice): 100% its",
-    "  choice, 50% a move 1 VP below it (every decision counted, marked or not)",
+    "accuracy: the mean over decisions of 100 x 2^(-2 x VP below the engine's choice): 100%",
+    "  its choice, 50% a move 0.5 VP below it (every decision counted, marked or not)",
 )
 
 

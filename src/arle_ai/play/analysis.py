@@ -8,7 +8,7 @@ noise (``?`` from :data:`~arle_ai.text.reading.SOLO_DOUBTFUL_VP`, 1 VP, ``??`` f
 mean over decisions of ``100 * 2 ** (-VP difference / SOLO_ACCURACY_HALVING_VP)``, the VP
 difference being the best move's expected score minus the played move's (every decision's,
 as a two-player accuracy counts every value lost): 100% for the engine's choice, 50% for a
-move 1 VP below it (docs/solo.md, "The solo review").
+move half a VP below it, 25% for one a VP below (docs/solo.md, "The solo review").
 
 Values are the search's mean values for the player deciding (0 = sure loss, 1 = sure win;
 see :mod:`arle_ai.play.suggest`). The value lost by a move is the value of the engine's choice
@@ -90,9 +90,10 @@ def confident_loss(best_value: float, best_visits: int, played_value: float,
 
 # A solo decision's accuracy halves with every this many VP of expected score it lost: over
 # two solo games each of a random, a greedy and the default player reviewed at 1 s a decision,
-# it rated them about 57%, 63% and 98% (a steeper or a gentler curve, or counting only marked
-# moves, brought the random and the greedy player closer; docs/solo.md, "The solo review").
-SOLO_ACCURACY_HALVING_VP = 1.0
+# it rated them 44-51%, 55-58% and 97% (halving every VP: 55-59%, 63% and 98%; a gentler
+# curve, or counting only marked moves, brought the random and the greedy player closer;
+# docs/solo.md, "The solo review").
+SOLO_ACCURACY_HALVING_VP = 0.5
 
 
 def solo_accuracy(vp_difference: float) -> float:
