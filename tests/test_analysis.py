@@ -205,6 +205,11 @@ def test_the_largest_mistakes_are_ranked_by_the_loss_beyond_noise_as_the_marks_a
     assert data["decisions"][1]["loss_beyond_noise"] == pytest.approx(0.06 - 0.0454, abs=1e-4)
     # a loss that noise can explain, however large, is no mistake
     assert GameAnalysis(decisions=[review((0.7, 10), (0.3, 3))]).mistakes() == []
+    # nor one beyond noise but under a "?": the move is named the best (a solo review listed
+    # "played deliver Aurich: any animal, best deliver Aurich: any animal, lost 0.0 VP")
+    small = review((0.60, 40000), (0.585, 40000))
+    assert 0 < small.loss_beyond_noise < 0.01 and small.mark == ""
+    assert GameAnalysis(decisions=[small]).mistakes() == []
 
 
 def test_the_played_move_is_valued_on_as_many_simulations_as_the_best(analysis):

@@ -108,7 +108,7 @@ def format_analysis(analysis: GameAnalysis, players: list[str],
         if d.why is not None:
             lines.append(f"    why: {d.why['text']}")
     if not analysis.mistakes():
-        lines.append("  none beyond statistical noise")
+        lines.append("  none: no move marked ? or ??")
     for p in range(analysis.players):
         acc = analysis.accuracy(p)
         rate = analysis.best_move_rate(p)

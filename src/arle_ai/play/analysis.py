@@ -172,10 +172,11 @@ class GameAnalysis:
     players: int = 2  # the game's players: 1 in the solo game (VP lost is score lost)
 
     def mistakes(self, count: int = 5) -> list[DecisionReview]:
-        """The ``count`` decisions that lost most value beyond statistical noise (ties: the
-        larger loss, then the earlier), so the list agrees with the marks: a loss that noise
-        can explain is no mistake, however large, and a ``??`` comes before a ``?``."""
-        costly = [d for d in self.decisions if d.loss_beyond_noise > 0]
+        """The ``count`` marked decisions that lost most value beyond statistical noise (ties:
+        the larger loss, then the earlier), so the list agrees with the marks: a loss that
+        noise can explain is no mistake, however large, a move without a mark is one of the
+        best however little it lost beyond noise, and a ``??`` comes before a ``?``."""
+        costly = [d for d in self.decisions if d.mark]
         return sorted(costly, key=lambda d: (-d.loss_beyond_noise, -d.value_lost, d.ply))[:count]
 
     def accuracy(self, player: int) -> float | None:
