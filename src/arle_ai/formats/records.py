@@ -9,6 +9,9 @@ a record replays it: every move must be legal where it stands, and the stored re
 match the replay. A record may also keep the lines tried
 beside the game (``variations``, as an analysis board keeps them) and the review of its moves
 (``review``, what :mod:`arle_ai.play.analysis` found); both are checked against the replay.
+A record holds at most :data:`MAX_VARIATIONS` variations and :data:`MAX_DECISIONS` decisions
+in all (its moves and every variation's): a larger one is refused before any move is
+replayed, so that reading a hostile file costs milliseconds, not minutes and gigabytes.
 """
 
 from __future__ import annotations
@@ -28,10 +31,21 @@ from arle_ai.base.jsontext import shown as _short
 from arle_ai.engine import _core
 
 __all__ = ["FORMAT", "VERSION", "GameRecord", "RecordError", "Variation", "REVIEW_FIELDS",
-           "load_record", "record_from_dict", "record_game", "result_of", "default_names"]
+           "MAX_DECISIONS", "MAX_VARIATIONS", "MAX_REVIEW_VP", "load_record",
+           "record_from_dict", "record_game", "result_of", "default_names"]
 
 FORMAT = "arle-game-record"
 VERSION = 1
+# The size of a record (docs/game-record.md): far above a game and its analysis (a game is
+# about 150-400 decisions; a tab's game tree of 25 whole games played again from the start
+# holds about 5,000), and small enough that reading one takes a second and its tree in a
+# game in progress (about 4 KB a position) some 20 MB.
+MAX_VARIATIONS = 2000
+MAX_DECISIONS = 5000  # the moves of the game and of all its variations
+# A VP figure of a review (a mean final margin, VP lost, a category's lead): within this of
+# 0. No game comes near (final scores are about -20 to 200 VP); beyond it a figure is damage
+# (1e308 printed an accuracy of -inf% and broke the browser's JSON).
+MAX_REVIEW_VP = 1000.0
 
 
 class RecordError(PositionError):
@@ -171,11 +185,33 @@ class GameRecord:
         return out
 
     def line(self, variation: int | None) -> list[int]:
-        """The decisions of a line: the game's moves (None) or those of a variation."""
-        if variation is None:
-            return list(self.actions)
-        v = self.variations[variation]
-        return self.line(v.parent)[:v.ply] + list(v.actions)
+        """The decisions of a line: the game's moves (None) or those of a variation (its
+        parents followed back to the game: as many as there are variations, no recursion)."""
+        chain: list[Variation] = []
+        while variation is not None:
+            v = self.variations[variation]
+            if v.parent is not None and not 0 <= v.parent < variation:
+                raise ValueError(f"variation {variation}'s parent {v.parent} is not an earlier "
+                                 f"variation")
+            chain.append(v)
+            variation = v.parent
+        out = list(self.actions)
+        for v in reversed(chain):
+            del out[v.ply:]
+            out.extend(v.actions)
+        return out
+
+    def lines(self) -> list[list[int]]:
+        """The decisions of every variation's line, in order (each made from its parent's:
+        one pass, where calling :meth:`line` for each would follow every chain again)."""
+        out: list[list[int]] = []
+        for i, v in enumerate(self.variations):
+            if v.parent is not None and not 0 <= v.parent < i:
+                raise ValueError(f"variation {i}'s parent {v.parent} is not an earlier "
+                                 f"variation")
+            parent = self.actions if v.parent is None else out[v.parent]
+            out.append(parent[:v.ply] + v.actions)
+        return out
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready record (docs/game-record.md)."""
@@ -192,10 +228,10 @@ class GameRecord:
         else:
             d["result"] = None
         if self.variations:
+            lines = self.lines()
             d["variations"] = [{"parent": v.parent, "ply": v.ply,
-                                "moves": _notation(self.start, self.line(v.parent)[:v.ply],
-                                                   v.actions)}
-                               for v in self.variations]
+                                "moves": _notation(self.start, line[:v.ply], v.actions)}
+                               for v, line in zip(self.variations, lines, strict=True)]
         if self.review is not None:
             d["review"] = _review_of(self.review, d["moves"])
         if self.meta:
@@ -309,6 +345,7 @@ def record_from_dict(d: Any) -> GameRecord:
         raise RecordError(f"format must be {FORMAT!r}, not {d.get('format')!r}")
     if d.get("version", VERSION) != VERSION:
         raise RecordError(f"version {d.get('version')!r} is not supported (only {VERSION})")
+    _check_size(d)
     start, setup = _start_from(d)
     players = d.get("players", default_names(start.players))
     if (not isinstance(players, list) or len(players) != start.players
@@ -326,11 +363,35 @@ def record_from_dict(d: Any) -> GameRecord:
     result = d.get("result")
     if result is not None:
         _check_result(result, s)
+    lines: list[list[int]] = []  # each variation's line, made from its parent's
     for i, v in enumerate(_list(d.get("variations", []), "variations")):
-        rec.variations.append(_variation(rec, v, f"variations[{i}]"))
+        variation = _variation(rec, lines, v, f"variations[{i}]")
+        rec.variations.append(variation)
+        parent = rec.actions if variation.parent is None else lines[variation.parent]
+        lines.append(parent[:variation.ply] + variation.actions)
     if d.get("review") is not None:
         rec.review = _review(rec, d["review"])
     return rec
+
+
+def _check_size(d: dict[str, Any]) -> None:
+    """Refuse a record beyond :data:`MAX_VARIATIONS` or :data:`MAX_DECISIONS` before
+    anything is replayed (counting costs microseconds; replaying a hostile file took minutes
+    and gigabytes)."""
+    variations = d.get("variations")
+    if not isinstance(variations, list):
+        variations = []
+    if len(variations) > MAX_VARIATIONS:
+        raise RecordError(f"the record holds {len(variations):,} variations, more than the "
+                          f"{MAX_VARIATIONS:,} a record may keep")
+    moves = d.get("moves")
+    count = len(moves) if isinstance(moves, list) else 0
+    for v in variations:
+        if isinstance(v, dict) and isinstance(v.get("moves"), list):
+            count += len(v["moves"])
+    if count > MAX_DECISIONS:
+        raise RecordError(f"the record holds {count:,} decisions (its moves and its "
+                          f"variations'), more than the {MAX_DECISIONS:,} a record may keep")
 
 
 def _list(value: Any, name: str) -> list[Any]:
@@ -362,9 +423,10 @@ def _replay(start: _core.GameState, before: Sequence[int], moves: Sequence[Any],
     return actions, s
 
 
-def _variation(rec: GameRecord, v: Any, name: str) -> Variation:
+def _variation(rec: GameRecord, lines: list[list[int]], v: Any, name: str) -> Variation:
     """A variation of ``rec`` read from ``v``: its parent an earlier variation (or null, the
-    game), its ply within the parent's line, and moves that replay from there."""
+    game), its ply within the parent's line, and moves that replay from there. ``lines``:
+    the lines of the variations read so far."""
     if not isinstance(v, dict):
         raise RecordError(f"{name} must be an object with 'parent', 'ply' and 'moves'")
     parent = v.get("parent")
@@ -373,7 +435,7 @@ def _variation(rec: GameRecord, v: Any, name: str) -> Variation:
         raise RecordError(f"{name}.parent must be null (the game's moves) or the index of an "
                           f"earlier variation (0..{len(rec.variations) - 1}), not "
                           f"{_short(parent)}")
-    line = rec.line(parent)
+    line = rec.actions if parent is None else lines[parent]
     ply = v.get("ply")
     if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply <= len(line):
         raise RecordError(f"{name}.ply must be the number of decisions of its parent line it "
@@ -420,12 +482,41 @@ def _review(rec: GameRecord, review: Any) -> dict[str, Any]:
             raise RecordError(f"{name}.played {d['played']!r} is not move {ply} of the record "
                               f"({moves[ply - 1]!r})")
         state = states[ply - 1]
+        if d["player"] != state.current_player:
+            seats = "a solo game has one, player 0" if state.players == 1 else "players 0, 1"
+            raise RecordError(f"{name}.player {d['player']} is not the player who made move "
+                              f"{ply} (player {state.current_player}; {seats})")
+        _check_figures(d, name)
         for key in ("best", "top"):
             if d.get(key):
                 _legal(state, d[key], f"{name}.{key}")
         for j, text in enumerate(d.get("near_best", [])):
             _legal(state, text, f"{name}.near_best[{j}]")
     return review
+
+
+# The bounds of a reviewed decision's figures: values are a player's mean result (0 a sure
+# loss, 1 a sure win) and a loss of one never beyond 1; VP figures within MAX_REVIEW_VP.
+REVIEW_BOUNDS: dict[str, tuple[float, float]] = {
+    "played_value": (0.0, 1.0), "best_value": (0.0, 1.0), "value_lost": (0.0, 1.0),
+    "played_margin": (-MAX_REVIEW_VP, MAX_REVIEW_VP),
+    "best_margin": (-MAX_REVIEW_VP, MAX_REVIEW_VP), "vp_lost": (0.0, MAX_REVIEW_VP),
+}
+
+
+def _check_figures(d: dict[str, Any], name: str) -> None:
+    """A reviewed decision's values and VP within REVIEW_BOUNDS (its why's VP too)."""
+    for key, (lo, hi) in REVIEW_BOUNDS.items():
+        if not lo <= d[key] <= hi:
+            what = "a value" if hi == 1.0 else "VP"
+            raise RecordError(f"{name}.{key} must be {what} in {lo:g}..{hi:g}, not "
+                              f"{_short(d[key])}")
+    why = d.get("why")
+    if isinstance(why, dict):
+        for category, vp in why["by_category"].items():
+            if not -MAX_REVIEW_VP <= vp <= MAX_REVIEW_VP:
+                raise RecordError(f"{name}.why.by_category.{category} must be VP in "
+                                  f"{-MAX_REVIEW_VP:g}..{MAX_REVIEW_VP:g}, not {_short(vp)}")
 
 
 _TYPE_WORDS = {"int": "an integer", "count": "a whole number, 0 or more", "number": "a number",

@@ -46,12 +46,20 @@ from typing import Any
 
 from arle_ai.base.jsontext import shown
 from arle_ai.engine import _core
-from arle_ai.formats.records import GameRecord, Variation, default_names, record_game
+from arle_ai.formats.records import (
+    MAX_DECISIONS,
+    MAX_VARIATIONS,
+    GameRecord,
+    Variation,
+    default_names,
+    record_game,
+)
 from arle_ai.search.result import SearchResult
 from arle_ai.text import effects
 from arle_ai.text.narration import Line, Narrator
 
-__all__ = ["AI", "AIChoice", "HUMAN", "Node", "SEAT_KINDS", "Session", "check_seats"]
+__all__ = ["AI", "AIChoice", "HUMAN", "Node", "SEAT_KINDS", "Session", "TreeFullError",
+           "check_seats"]
 
 HUMAN, AI = "human", "ai"
 SEAT_KINDS = (HUMAN, AI)  # who plays a seat: a person at the keyboard, or the AI
@@ -86,6 +94,11 @@ class Node:
     hints: list[SearchResult] = field(default_factory=list)
 
 
+class TreeFullError(ValueError):
+    """A move that would grow the tree past what a game record keeps (MAX_DECISIONS
+    decisions, MAX_VARIATIONS variations): the game could be saved but not opened again."""
+
+
 def check_seats(value: Any, players: int = 2) -> list[str]:
     """``value`` as the seats of a game of ``players``: one of :data:`SEAT_KINDS` each (the
     AI may play every seat); ValueError naming what is wrong."""
@@ -117,6 +130,7 @@ class Session:
         self.seats = check_seats([HUMAN, AI][:count] if seats is None else seats, count)
         self.meta = dict(meta or {})
         self.nodes = [Node(None, None, 0, start.copy())]
+        self._branches = 0  # moves tried beside a node's first: the record's variations
         self.line: list[int] = []  # node ids after the start, in order
         self.cursor = 0
         # the review of a line, as a record keeps it, and the node ids of the line reviewed
@@ -137,9 +151,12 @@ class Session:
         moves; ``meta`` replaces the record's own when given."""
         game = cls(record.start, setup=record.setup, players=record.players, seats=seats,
                    meta=record.meta if meta is None else meta)
-        game.line = game._walk(record.actions)
-        for i in range(len(record.variations)):
-            game._walk(record.line(i))
+        game.line = game._walk(record.actions, room=False)  # a record read fits
+        paths: list[list[int]] = []  # each variation's node ids, from its parent's
+        for v in record.variations:
+            parent = game.line if v.parent is None else paths[v.parent]
+            head = parent[:v.ply]
+            paths.append(head + game._walk(v.actions, head[-1] if head else 0, room=False))
         game.cursor = len(game.line)
         if record.review is not None and record.review.get("decisions"):
             game.keep_review(record.review)
@@ -147,27 +164,48 @@ class Session:
 
     # ---- the tree ----
 
-    def _child(self, node: int, action: int, ai: AIChoice | None = None) -> int:
+    def _child(self, node: int, action: int, ai: AIChoice | None = None,
+               room: bool = True) -> int:
         """The child of ``node`` reached by ``action``, added when it is new (a variation
         when the node has children already); IllegalActionError, nothing changed, if the
-        action is not legal there."""
+        action is not legal there, and TreeFullError (``room``: checked) if the tree would
+        outgrow a record."""
         parent = self.nodes[node]
         for c in parent.children:
             if self.nodes[c].action == action:
                 if ai is not None:
                     self.nodes[c].ai = ai
                 return c
+        branch = bool(parent.children)
+        if room:
+            self._check_room(branch)
         after = parent.state.copy()
         steps = effects.apply(after, action)  # IllegalActionError: nothing changed
         self.nodes.append(Node(action, node, parent.depth + 1, after, steps, ai=ai))
+        self._branches += branch
         parent.children.append(len(self.nodes) - 1)
         return len(self.nodes) - 1
 
-    def _walk(self, actions: Sequence[int]) -> list[int]:
-        """The node ids of ``actions`` played from the start (added where new)."""
-        ids, node = [], 0
+    def _check_room(self, branch: bool) -> None:
+        """TreeFullError unless one more node (a new variation when ``branch``) keeps the
+        game within what a record holds; a record written up to an earlier decision turns
+        what follows into one more variation, so the tree keeps room for it."""
+        if len(self.nodes) - 1 >= MAX_DECISIONS:
+            raise TreeFullError(f"this game holds {MAX_DECISIONS:,} decisions with its "
+                                f"variations, the most a game record keeps: go on along the "
+                                f"moves tried already, or save it and start a new game from "
+                                f"its position")
+        if branch and self._branches >= MAX_VARIATIONS - 1:
+            raise TreeFullError(f"this game holds {MAX_VARIATIONS - 1:,} variations, the most "
+                                f"a game record keeps: go on along the moves tried already, "
+                                f"or save it and start a new game from its position")
+
+    def _walk(self, actions: Sequence[int], node: int = 0, room: bool = True) -> list[int]:
+        """The node ids of ``actions`` played from ``node`` (the start by default; added
+        where new)."""
+        ids = []
         for a in actions:
-            node = self._child(node, a)
+            node = self._child(node, a, room=room)
             ids.append(node)
         return ids
 
