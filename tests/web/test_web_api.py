@@ -355,6 +355,7 @@ def test_games_are_per_tab(client):
 
 def test_the_store_forgets_the_least_recently_used_games():
     with TestClient(create_app(allowed_hosts=["testserver"], capacity=2)) as c:
+        c.app.state.web.games.in_use_seconds = 0.0  # every game out of use (test_web_load.py)
         a, _ = new(c)
         b, _ = new(c)
         c.get(f"/api/games/{a}")
@@ -363,8 +364,8 @@ def test_the_store_forgets_the_least_recently_used_games():
         # the page is told what became of its game (it was a bare 404 'may have expired')
         assert error(c.get(f"/api/games/{b}"), 410) == (
             "this game is no longer on the server: it was closed to make room for a newer "
-            "game: the server keeps the 2 games used most recently, and this one was used "
-            "least recently. Save game keeps a game (open the file to go on with it)")
+            "game: the server keeps 2 games, and this one had been unused longest (0 s). "
+            "Save game keeps a game (open the file to go on with it)")
         assert error(c.post(f"/api/games/{b}/undo"), 410)
         assert "no game" in error(c.get("/api/games/never-was"), 404)
 

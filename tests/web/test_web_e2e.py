@@ -458,12 +458,13 @@ def test_new_game_from_a_seed_and_a_variant_and_save_game_and_position(page, tmp
                                      "els => els.map(e => e.textContent)") == labels
 
 
-def test_a_game_the_server_closed_is_said_on_the_page(page, live_server):
+def test_a_game_the_server_closed_is_said_on_the_page(page, live_server, monkeypatch):
     """Issue 29: the page's game closed to make room (the server keeps 64) was replaced by a
     new one without a word."""
     import httpx
 
     base, web = live_server
+    monkeypatch.setattr(web.games, "in_use_seconds", 0.0)  # the page's game out of use
 
     def crowd_out() -> None:
         with httpx.Client(base_url=base, timeout=30) as http:

@@ -7,16 +7,21 @@ holds the id of its own game. Searches (hints, AI moves, analyses) run in child 
 game has one slot per kind of search (hint, AI move, analysis), so asking for a hint never
 stops the AI's move, nor the reverse; a newer search of a kind replaces the older one. A hint
 or AI move stops when the position it searches is no longer the game's (a move, undo, redo or
-step), and a hint also when its stream is closed (the page went away or cancelled).
+step), and a hint also when its stream is closed (the page went away or cancelled). A search
+is forgotten only by the request that reads it, when it has read its end (or gone away): one
+game's search never ends another's, so a finished answer is never lost to another request. A
+record's game and its first view are made in a worker thread: a large record never holds the
+other tabs' requests.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import math
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,10 +42,10 @@ from arle_ai.formats import entry
 from arle_ai.formats.records import FORMAT as RECORD_FORMAT
 from arle_ai.formats.records import RecordError, record_from_dict
 from arle_ai.play.agents import agent_from_spec, choose_action, mcts_spec
-from arle_ai.play.session import AIChoice, Session, check_seats
+from arle_ai.play.session import AIChoice, Session, TreeFullError, check_seats
 from arle_ai.search.config import WEB_AI_BUDGET, WEB_ANALYZE_BUDGET, WEB_HINT_BUDGET, Budget
 from arle_ai.web import jobs, view
-from arle_ai.web.games import Game, GameStore, ai_view, analysis_view
+from arle_ai.web.games import Game, GameStore, StoreFull, ai_view, analysis_view
 from arle_ai.web.guard import RequestGuard
 from arle_ai.web.tournaments import TournamentFileError, read_results
 
@@ -68,7 +73,9 @@ def _error(status: int, message: str) -> JSONResponse:
 
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
-    return _error(exc.status_code, exc.detail)
+    response = _error(exc.status_code, exc.detail)
+    response.headers.update(exc.headers or {})
+    return response
 
 
 async def _server_error(request: Request, exc: Exception) -> Response:
@@ -153,11 +160,12 @@ class WebApp:
 
     def _start(self, gid: str, kind: str, args: tuple[Any, ...], deadline: float) -> jobs.Job:
         """Start a ``kind`` search for game ``gid``, replacing only the game's previous search
-        of that kind; 429 when ``MAX_JOBS`` are running."""
+        of that kind; 429 when ``MAX_JOBS`` search processes are running. Other games'
+        searches are left to their readers, finished or not (one that has sent its answer
+        while its reader waits for its next poll was ended here, and its answer lost: a
+        409 'the AI's search was stopped')."""
         self._stop_jobs(gid, kind, reason="a newer search of this game replaced it")
-        for key in [k for k, j in self.jobs.items() if not j.running]:
-            self.jobs.pop(key).stop()
-        if len(self.jobs) >= MAX_JOBS:
+        if sum(job.running for job in self.jobs.values()) >= MAX_JOBS:
             raise _bad(f"the server is running {MAX_JOBS} searches already; try again when "
                        f"one has finished", 429)
         job = jobs.start_job(kind, args, deadline)
@@ -190,18 +198,21 @@ class WebApp:
     # ---- routes ----
 
     async def catalog(self, request: Request) -> Response:
-        return JSONResponse(view.catalog())
+        """The game's pieces, and what the server keeps (``server``: the store's terms)."""
+        return JSONResponse({**view.catalog(), "server": self.games.terms()})
 
     async def new_game(self, request: Request) -> Response:
+        """A new game, and the store's terms (how many games it keeps, and for how long a
+        game unused stays in use); 503 when every game kept is in use."""
         body = await _body(request)
-        game = _game_from_body(body)
-        if "seats" in body:
-            seats = body["seats"]
-            if game.session.start.players == 1 and isinstance(seats, list) and len(seats) == 2:
-                seats = seats[:1]  # a file opened with the page's two seats: a solo game's one
-            game.session.seats = _seats(seats, game.session.start.players)
-        gid = self.games.add(game)
-        return self._reply(gid, game)
+        with _full_store():  # before a record is read: refused at once when there is no room
+            self.games.check_room()
+        # a record's tree and its first view (every move's entry) take up to seconds: made
+        # in a worker thread, where the game is no one else's yet
+        game, shown = await run_in_threadpool(_new_game, body)
+        with _full_store():
+            gid = self.games.add(game)
+        return JSONResponse({"id": gid, "game": shown, "store": self.games.terms()})
 
     async def get_game(self, request: Request) -> Response:
         gid, game = self.game(request)
@@ -224,6 +235,8 @@ class WebApp:
             raise _bad("the request needs 'action' (an id) or 'move' (notation)")
         try:  # an id too: the message names the moves with their printed names
             game.session.play(move)
+        except TreeFullError as exc:
+            raise _bad(str(exc), 409) from None
         except ValueError as exc:  # IllegalActionError
             raise _bad(f"illegal move: {exc}", 422) from None
         self._moved(gid)
@@ -301,7 +314,10 @@ class WebApp:
             raise _bad(changed, 409)
         # with what its search expected of the move (no search for the page's lead bar)
         choice = AIChoice(spec, result["seconds"], result.get("value"), result.get("margin"))
-        node = session.nodes[session.play(result["action"], ai=choice)]
+        try:
+            node = session.nodes[session.play(result["action"], ai=choice)]
+        except TreeFullError as exc:
+            raise _bad(str(exc), 409) from None
         self._moved(gid)
         return self._reply(gid, game, ai={"action": node.action, **ai_view(choice)})
 
@@ -328,9 +344,8 @@ class WebApp:
             if last:
                 session.add_hint(last[0], node)
 
-        return StreamingResponse(self._stream(gid, job, head, update, done),
-                                 media_type="application/x-ndjson",
-                                 headers={"Cache-Control": "no-store"})
+        return _SearchStream(self._stream(gid, job, head, update, done),
+                             lambda: self._finish(gid, job))
 
     async def stop_search(self, request: Request) -> Response:
         """Stop the game's search of ``?kind=`` (hint, move or analysis), or all of them."""
@@ -400,8 +415,7 @@ class WebApp:
                 await messages.aclose()
                 self._finish(gid, job)
 
-        return StreamingResponse(stream(), media_type="application/x-ndjson",
-                                 headers={"Cache-Control": "no-store"})
+        return _SearchStream(stream(), lambda: self._finish(gid, job))
 
     async def record(self, request: Request) -> Response:
         gid, game = self.game(request)
@@ -466,6 +480,43 @@ class WebApp:
         for job in self.jobs.values():
             job.stop()
         self.jobs.clear()
+
+
+@contextlib.contextmanager
+def _full_store() -> Iterator[None]:
+    """StoreFull as a 503 saying when to try again."""
+    try:
+        yield
+    except StoreFull as exc:
+        raise HTTPException(503, str(exc), {"Retry-After": f"{math.ceil(exc.retry_after)}"}
+                            ) from None
+
+
+class _SearchStream(StreamingResponse):
+    """A search's JSON lines. ``finish`` forgets the search however the response ends, also
+    when its lines never began (the client gone before the first): nothing else does."""
+
+    def __init__(self, lines: AsyncIterator[bytes], finish: Callable[[], None]) -> None:
+        super().__init__(lines, media_type="application/x-ndjson",
+                         headers={"Cache-Control": "no-store"})
+        self.finish = finish
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.finish()
+
+
+def _new_game(body: dict[str, Any]) -> tuple[Game, dict[str, Any]]:
+    """The game a new game's request asks for, with its seats, and its first view."""
+    game = _game_from_body(body)
+    if "seats" in body:
+        seats = body["seats"]
+        if game.session.start.players == 1 and isinstance(seats, list) and len(seats) == 2:
+            seats = seats[:1]  # a file opened with the page's two seats: a solo game's one
+        game.session.seats = _seats(seats, game.session.start.players)
+    return game, game.to_view()
 
 
 def _searchless_move(state: _core.GameState, spec: str, seed: int) -> dict[str, Any]:

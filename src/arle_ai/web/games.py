@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,7 +25,7 @@ from arle_ai.text.notation import action_label
 from arle_ai.text.reading import as_good_text, pv_steps
 from arle_ai.web import board, view
 
-__all__ = ["Game", "GameStore", "ai_view", "analysis_view", "review_of"]
+__all__ = ["Game", "GameStore", "StoreFull", "ai_view", "analysis_view", "review_of"]
 
 
 @dataclass
@@ -207,43 +208,83 @@ _SHOWN_ONLY = {"mark", "loss_beyond_noise", "played_label", "best_label", "near_
                "best_line"}
 
 
+class StoreFull(RuntimeError):
+    """No room for a new game: the store holds its most, every one of them in use."""
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after  # seconds until the game unused longest makes room
+
+
 class GameStore:
-    """The games of the open tabs, by id; the least recently used go beyond ``capacity``, and
-    any unused for ``idle_seconds``. The ids of the last ``MEMORY`` games closed are kept
-    with the reason, so that a page asking for its game can be told what became of it."""
+    """The games of the open tabs, by id. At most ``capacity`` are kept: a new game beyond
+    them takes the place of the game unused longest, but only of one unused for
+    ``in_use_seconds`` at least: a game in use is never closed for another (100 pages playing
+    at once on a store of 64 closed each other's games until none could finish one); a new
+    game is refused (:class:`StoreFull`) while all are in use. A game unused for
+    ``idle_seconds`` is closed. The ids of the last ``MEMORY`` games closed are kept with
+    the reason, so that a page asking for its game can be told what became of it."""
 
     MEMORY = 4096  # closed games remembered (an id and a reason: ~100 bytes each)
+    IN_USE_SECONDS = 300.0  # a game used within this time is in use: it is not closed for another
 
-    def __init__(self, capacity: int = 64, idle_seconds: float = 6 * 3600) -> None:
+    def __init__(self, capacity: int = 64, idle_seconds: float = 6 * 3600,
+                 in_use_seconds: float = IN_USE_SECONDS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.capacity = capacity
+        self.clock = clock
         self.idle_seconds = idle_seconds
-        self._games: dict[str, tuple[Game, float]] = {}
+        self.in_use_seconds = in_use_seconds
+        self._games: dict[str, tuple[Game, float]] = {}  # id -> game, last used; oldest first
         self._gone: dict[str, str] = {}  # id -> why it was closed, oldest first
 
-    def add(self, game: Game) -> str:
+    def terms(self) -> dict[str, Any]:
+        """What the store promises, for the page: how many games it keeps, and that a game
+        used within ``in_use_seconds`` is never closed for another (nor one within
+        ``idle_seconds`` unless the store is full)."""
+        return {"games_kept": self.capacity, "in_use_seconds": self.in_use_seconds,
+                "idle_seconds": self.idle_seconds}
+
+    def check_room(self) -> str | None:
+        """The game to close for a new one (the game unused longest, when the store is full
+        and that game is out of use), None when there is room; StoreFull when every game is
+        in use."""
         self._expire()
-        while len(self._games) >= self.capacity:
-            oldest = min(self._games, key=lambda k: self._games[k][1])
-            self._close(oldest, f"closed to make room for a newer game: the server keeps the "
-                                f"{self.capacity} games used most recently, and this one was "
-                                f"used least recently")
+        if len(self._games) < self.capacity:
+            return None
+        oldest = next(iter(self._games))  # the least recently used: kept in order of use
+        unused = self.clock() - self._games[oldest][1]
+        if unused < self.in_use_seconds:
+            raise StoreFull(f"the server keeps {self.capacity} games and every one of them "
+                            f"was used in the last {_duration(self.in_use_seconds)}: there is "
+                            f"no room for a new game until one has been left for that long "
+                            f"(in {_duration(self.in_use_seconds - unused)})",
+                            self.in_use_seconds - unused)
+        return oldest
+
+    def add(self, game: Game) -> str:
+        """Keep ``game`` and return its id, closing the game unused longest to make room
+        (StoreFull: see :meth:`check_room`)."""
+        oldest = self.check_room()
+        if oldest is not None:
+            unused = self.clock() - self._games[oldest][1]
+            self._close(oldest, f"closed to make room for a newer game: the server keeps "
+                                f"{self.capacity} games, and this one had been unused longest "
+                                f"({_duration(unused)})")
         gid = secrets.token_urlsafe(12)
-        self._games[gid] = (game, time.monotonic())
+        self._games[gid] = (game, self.clock())
         return gid
 
     def get(self, gid: str) -> Game | None:
-        entry = self._games.get(gid)
+        entry = self._games.pop(gid, None)
         if entry is None:
             return None
-        self._games[gid] = (entry[0], time.monotonic())
+        self._games[gid] = (entry[0], self.clock())  # to the end: the most recently used
         return entry[0]
 
     def gone(self, gid: str) -> str | None:
         """Why game ``gid`` was closed, if it was one of the last closed; else None."""
         return self._gone.get(gid)
-
-    def replace(self, gid: str, game: Game) -> None:
-        self._games[gid] = (game, time.monotonic())
 
     def __len__(self) -> int:
         return len(self._games)
@@ -255,7 +296,15 @@ class GameStore:
             del self._gone[next(iter(self._gone))]
 
     def _expire(self) -> None:
-        now = time.monotonic()
-        hours = self.idle_seconds / 3600
+        now = self.clock()
         for gid in [k for k, (_, t) in self._games.items() if now - t > self.idle_seconds]:
-            self._close(gid, f"closed after {hours:g} hours unused")
+            self._close(gid, f"closed after {_duration(self.idle_seconds)} unused")
+
+
+def _duration(seconds: float) -> str:
+    """``seconds`` as a person says it: 45 s, 5 minutes, 6 hours."""
+    if seconds < 90:
+        return f"{max(seconds, 0):.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} minutes"
+    return f"{seconds / 3600:g} hours"
