@@ -171,6 +171,8 @@ def test_a_game_in_use_is_never_closed_for_a_new_one():
         assert c.get(f"/api/games/{ids[0]}").status_code == 200
         assert c.get(f"/api/games/{ids[2]}").status_code == 200
         assert c.get(f"/api/games/{new}").status_code == 200
+        assert web.games.close(new, "closed by hand") and not web.games.close(new, "again")
+        assert "it was closed by hand" in error(c.get(f"/api/games/{new}"), 410)
 
 
 def test_the_page_is_told_how_many_games_the_server_keeps():

@@ -282,6 +282,14 @@ class GameStore:
         self._games[gid] = (entry[0], self.clock())  # to the end: the most recently used
         return entry[0]
 
+    def close(self, gid: str, reason: str) -> bool:
+        """Close game ``gid`` (its page, asking for it, is told ``reason``); whether it was
+        kept."""
+        if gid not in self._games:
+            return False
+        self._close(gid, reason)
+        return True
+
     def gone(self, gid: str) -> str | None:
         """Why game ``gid`` was closed, if it was one of the last closed; else None."""
         return self._gone.get(gid)
