@@ -36,6 +36,9 @@ def live_server():
     from arle_ai.web.server import uvicorn_config
 
     app = create_app()
+    # the tests open more than the 64 games kept within 5 minutes (a person does not): any
+    # game unused makes room, as before games in use were kept (test_web_load.py tests that)
+    app.state.web.games.in_use_seconds = 0.0
     config = uvicorn_config(app)  # as arle serve runs it
     config.host, config.port = "127.0.0.1", port
     server = uvicorn.Server(config)
