@@ -250,7 +250,8 @@ def test_a_solo_game_reviewed_by_the_search_reads_as_arle_analyze_says(page, sho
     if d.near_best or d.unseparated:
         assert "as good: " in detail or "could not separate" in detail
     assert "value" not in detail
-    # the move's review, the graph and the mistakes in one picture (the side column scrolls)
+    # docs/web-solo-review.png: the move's review, the graph and the mistakes (the side
+    # column scrolls)
     page.evaluate("document.querySelector('#list-panel').scrollIntoView({block: 'start'})")
     top, bottom = (page.locator(s).bounding_box() for s in ("#list-panel", "#analysis-panel"))
     assert top is not None and bottom is not None
