@@ -139,3 +139,84 @@ def test_a_solo_explanation_speaks_of_the_players_own_vp():
     assert why.players == 1 and why.source == "lines"
     assert "your VP at the start of half-year 2" in why.text()
     assert "lead" not in why.text()
+
+
+def test_no_category_differing_is_never_said_alone_beside_the_gap_the_search_expects():
+    # issue 34: "why: no category differs by half a VP" stood next to a 7-VP gap: the lines
+    # are compared at the start of the next half-year, the search values the moves further on
+    from arle_ai.play.why import Why
+
+    level = {"barn": 0.2, "animals": -0.1}
+    solo = Why("place cattle_trader", "place potter", 0, level, "lines",
+               "the start of half-year 3", players=1, expected=9.4)
+    assert solo.text() == ("no category differs by half a VP or more yet (your VP at the start "
+                           "of half-year 3): the 9.4 VP the search expects come later")
+    part = Why("place colonist", "pass", 0, {"barn": 1.0}, "lines", "the start of half-year 2",
+               expected=3.8)
+    assert part.text() == ("+1 barn (the lead in VP at the start of half-year 2, by category; "
+                           "the rest of the 3.8 VP the search expects comes later)")
+    behind = Why("place colonist", "pass", 0, {"barn": -2.0}, "lines",
+                 "the start of half-year 2", expected=4.2)
+    assert behind.text().endswith("by category; the 4.2 VP the search expects come later)")
+    ended = Why("pass", "stop", 0, level, "lines", "the game's end", expected=7.0)
+    assert ended.text() == ("no category differs by half a VP or more (the lead in VP at the "
+                            "game's end): the search expects 7.0 VP")
+    model = Why("pass", "stop", 0, level, "model", "the game's end", expected=7.0)
+    assert model.text().endswith("(the final lead the model expects): the search expects 7.0 VP")
+    # the categories account for the search's gap, or the search expects next to nothing
+    whole = Why("place colonist", "pass", 0, {"barn": 3.0}, "lines",
+                "the start of half-year 2", expected=3.2)
+    assert whole.text() == "+3 barn (the lead in VP at the start of half-year 2, by category)"
+    close = Why("place colonist", "pass", 0, level, "lines", "the start of half-year 2",
+                expected=0.3)
+    assert close.text() == ("no category differs by half a VP or more (the lead in VP at the "
+                            "start of half-year 2)")
+    assert solo.to_dict()["expected"] == 9.4
+
+
+def test_the_hint_and_the_review_weigh_why_against_the_gap_the_search_expects():
+    s = arle_ai.new_game(seed=5)
+    result = arle_ai.suggest(s, iterations=400, seed=0)
+    why = explain_ranking(s, result)
+    assert why is not None
+    assert why.expected == pytest.approx(result.moves[0].mean_margin - result.moves[1].mean_margin)
+    rng = random.Random(1)
+    rec = GameRecord.new(seed=3)
+    for _ in range(8):
+        rec.push(rng.choice(rec.final_state().legal_actions()))
+    analysis = analyze_game(rec, iterations=1500)
+    marked = [d for d in analysis.decisions if d.why is not None]
+    assert marked
+    for d in marked:
+        assert d.why["expected"] == pytest.approx(d.best_margin - d.played_margin)
+
+
+def test_a_stored_why_reads_in_todays_words(tmp_path):
+    # a review saved before: the misleading sentence stored, no gap; or no text at all (a
+    # record written by hand): the text is made again from the categories and the margins
+    s = arle_ai.new_game(seed=5, players=1)
+    rec = GameRecord.from_position(s)
+    moves = [s.action_to_string(a) for a in s.legal_actions()]
+    rec.push(s.parse_action(moves[1]))
+    stored = {"better": moves[0], "other": moves[1], "player": 0, "source": "lines",
+              "by_category": {"barn": 0.25}, "where": "the start of half-year 2",
+              "text": "no category differs by half a VP or more (your VP at the start of "
+                      "half-year 2)"}
+    decision = {"ply": 1, "player": 0, "half_year": 1, "pending": s.pending,
+                "played": moves[1], "best": moves[0], "played_value": 0.001,
+                "best_value": 0.004, "value_lost": 0.003, "played_margin": 3.0,
+                "best_margin": 10.0, "vp_lost": 7.0, "best_visits": 40000,
+                "played_visits": 40000, "why": stored}
+    rec.review = {"iterations": 0, "time_limit": 1.0, "decisions": [decision]}
+    rec = record_from_dict(json.loads(rec.to_json()))
+    d = GameAnalysis.from_review(rec.review, players=1).decisions[0]
+    assert d.mark == "??" and d.why is not None
+    assert d.why["text"] == ("no category differs by half a VP or more yet (your VP at the "
+                             "start of half-year 2): the 7.0 VP the search expects come later")
+    del decision["why"]["text"]
+    rec.review = {"iterations": 0, "time_limit": 1.0, "decisions": [decision]}
+    path = tmp_path / "solo.json"
+    rec.save(path)
+    out = CliRunner().invoke(cli, ["analyze", str(path), "--saved"])
+    assert out.exit_code == 0, out.output
+    assert "the 7.0 VP the search expects come later" in out.output

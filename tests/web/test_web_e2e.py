@@ -509,7 +509,8 @@ def test_a_solo_game_in_the_browser_played_hinted_and_reviewed(page, tmp_path):
     page.fill("#hint-seconds", "1")
     page.click("#hint-start")
     page.wait_for_selector("#hint-table .hint-row")
-    assert page.inner_text("#hint-table th:nth-child(4)") == "score"
+    assert page.inner_text("#hint-table th:nth-child(3)") == "score"  # no squashed value
+    assert page.inner_text("#hint-table th:nth-child(4)") == "vs best"
     if page.is_enabled("#hint-stop"):
         page.click("#hint-stop")
     # the whole game by clicking the first move each time

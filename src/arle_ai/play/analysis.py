@@ -53,7 +53,7 @@ from typing import Any
 
 from arle_ai.engine import _core
 from arle_ai.formats.records import REVIEW_FIELDS, GameRecord
-from arle_ai.play.why import explain
+from arle_ai.play.why import Why, explain
 from arle_ai.search.config import ANALYZE_BUDGET, Budget, SearchConfig, from_keywords
 from arle_ai.search.mcts import MCTS
 from arle_ai.search.result import SearchResult
@@ -255,12 +255,16 @@ class GameAnalysis:
 
 
 def _as_verdicts_read(d: DecisionReview) -> DecisionReview:
-    """A stored decision as the verdicts read today: no VP lost without a mark, and at most
-    :data:`~arle_ai.text.reading.AS_GOOD_NAMED` moves named as good, the rest counted (a
-    review written before either rule)."""
+    """A stored decision as the verdicts read today: no VP lost without a mark, at most
+    :data:`~arle_ai.text.reading.AS_GOOD_NAMED` moves named as good, the rest counted, and
+    why in today's words, weighed against the VP the search expected (a review written
+    before these rules)."""
     named = d.near_best[:AS_GOOD_NAMED]
+    why = None if d.why is None else Why.from_dict(
+        d.why, d.players, expected=d.best_margin - d.played_margin).to_dict()
     return replace(d, vp_lost=max(0.0, d.best_margin - d.played_margin) if d.mark else 0.0,
-                   near_best=named, unseparated=d.unseparated + len(d.near_best) - len(named))
+                   near_best=named, unseparated=d.unseparated + len(d.near_best) - len(named),
+                   why=why)
 
 
 def _stored(d: DecisionReview) -> dict[str, Any]:
@@ -393,7 +397,8 @@ def _review(state: _core.GameState, ply: int, action: int, result: SearchResult,
                                        [(measure.mean(a), a.visits) for a in others])
     # a marked move: why the best is better, by scoring category, from the two lines
     why = None if unmarked else explain(state, list(top.pv) or [top.move], played_pv,
-                                        seed=config.seed + ply).to_dict()
+                                        seed=config.seed + ply,
+                                        expected=top.mean_margin - played_margin).to_dict()
     return DecisionReview(
         ply=ply + 1, player=mover, half_year=state.half_year, pending=state.pending,
         played=played.move, best=best.move,

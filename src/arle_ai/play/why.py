@@ -20,6 +20,13 @@ move minus after the other one: ``+3 barn`` says the better move leaves the move
 ahead in the barn. In the solo game the figure is the player's own VP (and the lines are
 always played out: the model predicts two-player games).
 
+The search values a move further ahead than the lines are compared (its final margin, or its
+estimate two half-years on): a move can be VP better to the search and level in every category
+at the start of the next half-year. When the caller gives the difference the search expects
+(``expected``), the text says how much of it the categories leave to come later (``no category
+differs by half a VP or more yet (...): the 9.4 VP the search expects come later``), never
+"no category differs" alone beside a gap of several VP.
+
 >>> import arle_ai
 >>> from arle_ai.play.why import explain
 >>> s = arle_ai.new_game(seed=0)
@@ -70,6 +77,9 @@ class Why:
     other_label: str = ""
     details: dict[str, Any] = field(default_factory=dict)
     players: int = 2  # 1: the solo game, where a category's figure is the player's own VP
+    # the VP the search expects the better move to gain over the other (its mean final margin,
+    # the solo game's score, minus the other's), when the caller knows it
+    expected: float | None = None
 
     @property
     def total(self) -> float:
@@ -83,16 +93,33 @@ class Why:
 
     def text(self, count: int = 4) -> str:
         """One line: ``+3 barn, +2 animals, -1 home board (your lead in VP, expected at the
-        game's end)``; ``no category differs by half a VP or more`` when none does."""
+        game's end)``; ``no category differs by half a VP or more`` when none does; and what
+        the categories leave of the VP the search expects (:attr:`expected`): ``the 9.4 VP
+        the search expects come later`` when the lines are compared before the game's end,
+        ``the search expects 9.4 VP`` when at its end (or by the model) and no category
+        differs."""
         parts = [f"{_signed(v)} {CATEGORY_NAMES[k]}" for k, v in self.largest(count)]
         what = ("the final lead the model expects" if self.source == "model"
                 else f"your VP at {self.where}" if self.players == 1
                 else f"the lead in VP at {self.where}")
+        before_end = self.source == "lines" and self.where != "the game's end"
+        gap = self.expected
+        if gap is None:  # not known: a better move's gain not seen yet comes later
+            rest = ("the better move's gain comes later" if before_end and parts
+                    and self.total < SHOWN_FROM else "")
+        elif gap - max(0.0, self.total) < SHOWN_FROM:
+            rest = ""  # the categories account for what the search expects
+        elif not before_end:  # the categories stand beside it; none: the search's gap
+            rest = "" if parts else f"the search expects {gap:.1f} VP"
+        elif self.total < SHOWN_FROM:
+            rest = f"the {gap:.1f} VP the search expects come later"
+        else:
+            rest = f"the rest of the {gap:.1f} VP the search expects comes later"
         if not parts:
-            return f"no category differs by half a VP or more ({what})"
-        later = ("; the better move's gain comes later" if self.source == "lines"
-                 and self.total < SHOWN_FROM else "")
-        return f"{', '.join(parts)} ({what}, by category{later})"
+            yet = " yet" if before_end and rest else ""
+            return f"no category differs by half a VP or more{yet} ({what})" + (
+                f": {rest}" if rest else "")
+        return f"{', '.join(parts)} ({what}, by category{'; ' + rest if rest else ''})"
 
     def sentence(self, players: tuple[str, ...] = ("P0", "P1"), count: int = 4) -> str:
         """``why place Grocer rather than place Colonist: +3 barn, ...``."""
@@ -106,7 +133,28 @@ class Why:
         return {"better": self.better, "other": self.other, "better_label": self.better_label,
                 "other_label": self.other_label, "player": self.player,
                 "by_category": dict(self.by_category), "total": self.total,
-                "source": self.source, "where": self.where, "text": self.text()}
+                "source": self.source, "where": self.where, "expected": self.expected,
+                "text": self.text()}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], players: int = 2,
+                  expected: float | None = None) -> Why:
+        """A :meth:`to_dict` as a game record keeps it (checked there: ``by_category`` gives
+        VP by scoring category), of a game of ``players``; ``expected`` when the record's
+        review knows it (its best move's margin minus the played one's). Its text is made
+        again, so a review stored under earlier words reads under today's."""
+        def text(key: str) -> str:
+            value = data.get(key)
+            return value if isinstance(value, str) else ""
+
+        source = data.get("source") if data.get("source") in SOURCES else "lines"
+        player = data.get("player")
+        return cls(better=text("better"), other=text("other"),
+                   player=player if isinstance(player, int) else 0,
+                   by_category={k: float(v) for k, v in data["by_category"].items()},
+                   source=str(source), where=text("where") or "the start of the next half-year",
+                   better_label=text("better_label"), other_label=text("other_label"),
+                   players=players, expected=expected)
 
 
 def _signed(x: float) -> str:
@@ -165,10 +213,12 @@ def model_has_categories() -> bool:
 
 
 def explain(state: _core.GameState, better_line: Sequence[str], other_line: Sequence[str],
-            source: str | None = None, seed: int = 0) -> Why:
+            source: str | None = None, seed: int = 0, expected: float | None = None) -> Why:
     """Why the first move of ``better_line`` beats the first of ``other_line`` (each a move
     and the continuation the search expects, in notation from ``state``): :class:`Why`.
-    ``source`` is ``"model"`` or ``"lines"`` (default: the model when it predicts categories).
+    ``source`` is ``"model"`` or ``"lines"`` (default: the model when it predicts categories);
+    ``expected``: the VP the search expects the better move to gain over the other, which the
+    text weighs the categories against (:meth:`Why.text`).
     ValueError: a line that does not start with a legal move, or a finished game."""
     if state.is_terminal():
         raise ValueError("the game is over: no move is better than another")
@@ -198,15 +248,17 @@ def explain(state: _core.GameState, better_line: Sequence[str], other_line: Sequ
     return Why(better=better_line[0], other=other_line[0], player=player, by_category=diff,
                source=source, where=where,
                better_label=printed_move(state, better_line[0]),
-               other_label=printed_move(state, other_line[0]), players=state.players)
+               other_label=printed_move(state, other_line[0]), players=state.players,
+               expected=expected)
 
 
 def explain_ranking(state: _core.GameState, result: SearchResult, seed: int = 0
                     ) -> Why | None:
-    """Why a search's best move beats its second (``arle suggest``, the hint): None when it
-    ranked one move only."""
+    """Why a search's best move beats its second (``arle suggest``, the hint), against the VP
+    the search expects between them (their mean final margins, the solo game's scores): None
+    when it ranked one move only."""
     if len(result.moves) < 2:
         return None
     best, second = result.moves[0], result.moves[1]
     return explain(state, list(best.pv) or [best.move], list(second.pv) or [second.move],
-                   seed=seed)
+                   seed=seed, expected=best.mean_margin - second.mean_margin)

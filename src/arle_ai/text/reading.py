@@ -102,8 +102,8 @@ SOLO_LEGEND = (
     "~: as good as the best: measured (its score known within 2 VP) and within 2 standard",
     "   errors of it (at most 3 marked; a move of few visits is never marked)",
     "continuation: the moves the search expects next",
-    "why: the best move's line against the second's, the lead in VP by scoring category",
-    "     where the lines meet (docs/search.md, \"Why a move is better\")",
+    "why: the best move's line against the second's, your VP by scoring category where",
+    "     the lines meet (docs/search.md, \"Why a move is better\")",
 )
 
 

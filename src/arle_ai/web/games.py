@@ -168,20 +168,22 @@ def ai_view(choice: AIChoice) -> dict[str, Any]:
 
 
 def _review_entry(d: dict[str, Any]) -> dict[str, Any]:
-    """What the move list shows of a reviewed decision."""
+    """What the move list shows of a reviewed decision (the scores, ``best_margin`` and
+    ``played_margin``, are what the solo review compares, in VP)."""
     return {"mark": d["mark"], "best": d.get("best_label") or d["best"], "best_text": d["best"],
             "best_line": d.get("best_line", []), "lost": d["value_lost"],
             "vp_lost": d["vp_lost"], "best_value": d["best_value"],
-            "played_value": d["played_value"], "near_best": d.get("near_best_labels", []),
-            "unseparated": d.get("unseparated", 0),
-            "as_good": as_good_text(d.get("near_best_labels", []), d.get("unseparated", 0)),
+            "played_value": d["played_value"], "best_margin": d["best_margin"],
+            "played_margin": d["played_margin"], "near_best": d.get("near_best_labels", []),
+            "unseparated": d.get("unseparated", 0), "as_good": d["as_good"],
             "why": d.get("why")}
 
 
 def analysis_view(analysis: dict[str, Any], record: GameRecord) -> dict[str, Any]:
     """An analysis (``GameAnalysis.to_dict(record)``) as the page shows it: one graph point
     per reviewed decision from player 0's view, each decision's better line in printed names
-    with who moves, and the review as a record keeps it (``review``)."""
+    with who moves and its moves as good as the best in a sentence (``as_good``), and the
+    review as a record keeps it (``review``)."""
     states = list(record.states())
     points = []
     for d in analysis["decisions"]:
@@ -193,6 +195,8 @@ def analysis_view(analysis: dict[str, Any], record: GameRecord) -> dict[str, Any
                        "mark": d["mark"]})
         d["best_line"] = [{"player": p, "label": label} for p, label in
                           pv_steps(states[d["ply"] - 1], list(d.get("best_pv") or []))]
+        # the moves as good as the best in arle analyze's words (at most 3 named)
+        d["as_good"] = as_good_text(d.get("near_best_labels", []), d.get("unseparated", 0))
     return {**analysis, "points": points}
 
 
@@ -205,7 +209,7 @@ def review_of(analysis: dict[str, Any]) -> dict[str, Any]:
 
 # what the page adds to a reviewed decision, left out of the review a record keeps
 _SHOWN_ONLY = {"mark", "loss_beyond_noise", "played_label", "best_label", "near_best_labels",
-               "best_line"}
+               "best_line", "as_good"}
 
 
 class StoreFull(RuntimeError):

@@ -43,19 +43,13 @@ async function loadFile(file) {
   } catch (e) { showMessage(`${file.name}: ${e.message}`); }
 }
 
-// The catalog's facts on the page's controls: variants, default budgets, the legend.
+// The catalog's facts on the page's controls: variants, default budgets (the hint's legend:
+// hint.js, by the game shown).
 function showCatalog(catalog) {
   for (const v of catalog.variants) $("new-variant").append(el("option", { value: v, text: v }));
   // the default budgets are the CLI's (arle play's hint, arle analyze): one verdict
   $("hint-seconds").value = String(catalog.budgets.hint_seconds);
   $("analysis-seconds").value = String(catalog.budgets.analysis_seconds);
-  // the legend of `arle suggest`, its continued lines joined
-  const legend = [];
-  for (const line of catalog.legend) {
-    if (/^\s/.test(line) && legend.length) legend[legend.length - 1] += " " + line.trim();
-    else legend.push(line);
-  }
-  for (const line of legend) $("legend").append(el("li", { text: line }));
 }
 
 function wire() {

@@ -1,5 +1,6 @@
 // The hint: a search of the position shown, streamed from the server and shown in the words
-// and units of `arle suggest` (visits, value, margin or score, "~" within noise of the best).
+// and units of `arle suggest` (visits, value and margin; the solo game: the score and its
+// distance from the best's in VP, no value; "~" for at most three moves as good as the best).
 // It runs on the position shown, also while the AI is thinking (the server keeps a game's
 // hint and AI move apart). While it runs it follows the board: when the position changes
 // (the AI replied, you moved, undid or stepped) it starts again on the new one. It is
@@ -80,22 +81,52 @@ export async function startHint(seconds) {
   if (mine()) { update({ hint: null }); $("hint-stop").disabled = true; $("hint-start").disabled = !state.game || state.game.terminal; }
 }
 
+// `arle suggest`'s legend (the catalog's lines), each entry's continued lines joined.
+function legendEntries(lines) {
+  const joined = [];
+  for (const line of lines) {
+    if (/^\s/.test(line) && joined.length) joined[joined.length - 1] += " " + line.trim();
+    else joined.push(line);
+  }
+  return joined;
+}
+
+// The legend's entry for a column: legendLine(lines, "value") is "value: the mover's ...".
+const legendLine = (lines, column) => legendEntries(lines).find((line) => line.startsWith(`${column}:`)) || "";
+
+// The legend under the hint's table: the solo game's when the game shown is one.
+export function renderLegend(g) {
+  const solo = String(isSolo(g));
+  const shown = $("legend");
+  if (shown.dataset.solo === solo) return;
+  shown.dataset.solo = solo;
+  const lines = isSolo(g) ? state.catalog.solo_legend : state.catalog.legend;
+  shown.replaceChildren(...legendEntries(lines).map((line) => el("li", { text: line })));
+}
+
 // The hint in the words and units of `arle suggest`: visits, value (0..1, a ranking score,
-// not a chance to win), margin in VP, "~" for a move within statistical noise of the best.
+// not a chance to win) and margin in VP; in the solo game the score (the expected final
+// score) and how far it lies from the best's, in VP, and no value (the squashed score is flat
+// at the scores searches expect); "~" for at most three moves as good as the best.
 function renderHint(d, asked) {
   $("hint-status").textContent = `${d.iterations} simulations in ${d.seconds.toFixed(1)} s (${Math.round(d.iterations_per_second)}/s)`;
   const t = $("hint-table");
   const solo = isSolo(state.game);  // the solo game: the expected final score, not a lead
-  t.replaceChildren(el("tr", {}, el("th", { text: "move" }), el("th", { class: "n", text: "visits" }), el("th", { class: "n", text: "value" }), el("th", { class: "n", text: solo ? "score" : "margin" }), el("th", { text: "" })));
+  const legend = solo ? state.catalog.solo_legend : state.catalog.legend;
+  const [first, second] = solo ? ["score", "vs best"] : ["value", "margin"];
+  const head = (text, column) => el("th", { class: "n", text, title: legendLine(legend, column) });
+  t.replaceChildren(el("tr", {}, el("th", { text: "move" }), head("visits", "visits"), head(first, first), head(second, second), el("th", { text: "" })));
+  const best = d.moves[0];
   d.moves.slice(0, 6).forEach((m, i) => {
     // the rank drawn on the board, in its colour
     const rank = TONES[i + 1] && m.visits ? el("span", { class: "rank", style: `background:${TONES[i + 1]}`, text: String(i + 1) }) : null;
+    const numbers = solo ? [m.margin.toFixed(1), i ? signed(m.margin - best.margin) : ""] : [m.value.toFixed(3), signed(m.margin)];
     const row = el("tr", { class: "hint-row", "data-action": String(m.action) },
       el("td", {}, rank, el("b", { text: asked.labels[m.action] || m.move })),
       el("td", { class: "n", text: String(m.visits) }),
-      el("td", { class: "n", text: m.value.toFixed(3), title: (solo ? state.catalog.solo_legend : state.catalog.legend)[1] }),
-      el("td", { class: "n", text: solo ? m.margin.toFixed(1) : signed(m.margin), title: solo ? "the mean final score the search expects" : "the mover's mean final VP lead" }),
-      el("td", { class: "near", text: m.near_best ? "~" : "", title: m.near_best ? "within statistical noise of the best move" : "" }));
+      el("td", { class: "n", text: numbers[0], title: legendLine(legend, first) }),
+      el("td", { class: "n", text: numbers[1], title: legendLine(legend, second) }),
+      el("td", { class: "near", text: m.near_best ? "~" : "", title: m.near_best ? "as good as the best (measured)" : "" }));
     t.append(row);
     if (m.pv.length > 1) {
       const pv = el("td", { class: "pv", colspan: "5" });

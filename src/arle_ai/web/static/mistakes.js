@@ -6,7 +6,7 @@
 // the review as the server gives it (arle_ai.play.analysis, play.why): no search of its own.
 
 import { $, el } from "./dom.js";
-import { state, update } from "./state.js";
+import { state, reviewedInVP, update } from "./state.js";
 import { act } from "./game.js";
 import { whyLine } from "./hint.js";
 import { TONES, renderBoardMarks } from "./overlay.js";
@@ -99,7 +99,7 @@ function render(g) {
   } else if (phase === "wrong") {
     const a = state.learn.attempt;
     body.append(el("div", { class: "learn-wrong" }, el("b", { text: "✗ " }), a.played
-      ? `${a.label} is the move played in the game.` : `${a.label} is not the better move the review found (the review rated the move played and its own choice only).`));
+      ? `${a.label} is the move played in the game.` : notFound(a.label, d)));
     button("learn-retry", "Try again", () => { setPhase("find"); act("goto", { node: base }, { autoAI: false }); });
     button("learn-answer", "Show the answer", showAnswer);
   } else {  // right, or the answer shown
@@ -117,8 +117,10 @@ function render(g) {
   if (phase === "answer" && here && !state.learn.marks) update({ learn: { ...state.learn, marks: answerMarks(g, d), marksAt: base } });
 }
 
-// The move made at the decision's position: the review's better move or one as good as it
-// (its `near_best`), the move played in the game, or another one.
+// The move made at the decision's position: the review's better move or one it names as
+// good as it (its `near_best`: at most three, measured and within noise of the best; not the
+// moves it counts in `unseparated`, which it never measured), the move played in the game, or
+// another one.
 function judge(g, d) {
   const m = g.moves[g.ply - 1];
   const best = m.text === d.best;
@@ -133,14 +135,22 @@ function showAnswer() {
   act("goto", { node: baseOf(state.game, d) }, { autoAI: false });
 }
 
-// The answer in the review's words: the better move and its value against the move played's,
-// the moves as good, the line the search expects after it, and why by scoring category.
+// A move the review neither found the better one nor named as good as it: when the search
+// could not separate other moves from the best (it names at most three), it may be one of them.
+function notFound(label, d) {
+  if (!d.unseparated) return `${label} is not the better move the review found (the review rated the move played and its own choice only).`;
+  const others = `${d.unseparated} other move${d.unseparated === 1 ? "" : "s"}`;
+  return `${label} is neither the better move the review found nor one it named as good as it (it may be one of the ${others} the search could not separate from the best, without measuring them).`;
+}
+
+// The answer in the review's words: the better move and its value against the move played's
+// (the solo game, reviewed by the score: the expected final scores in VP), the moves as good
+// (arle analyze's sentence), the line the search expects after it, and why by scoring category.
 function answer(body, d) {
-  const named = d.near_best_labels || [];
-  const asGood = named.length ? `; as good: ${named.slice(0, 3).join(", ")}${named.length > 3 ? ` and ${named.length - 3} more` : ""}` : "";
-  const apart = d.unseparated ? `; the search could not separate ${d.unseparated} other moves` : "";
+  const measured = reviewedInVP(state.game) ? `expected final score ${d.best_margin.toFixed(1)} VP against ${d.played_margin.toFixed(1)}`
+    : `value ${d.best_value.toFixed(3)} against ${d.played_value.toFixed(3)}`;
   body.append(el("div", {}, el("b", { text: "Better: " }), d.best_label || d.best,
-    ` (value ${d.best_value.toFixed(3)} against ${d.played_value.toFixed(3)})${asGood}${apart}`));
+    ` (${measured})${d.as_good ? `; ${d.as_good}` : ""}`));
   if (d.best_line && d.best_line.length > 1) {
     const line = el("div", { class: "pv" }, el("b", { text: "The better line: " }));
     for (const step of d.best_line) line.append(el("span", { class: `tag p${step.player}`, text: `P${step.player}` }), ` ${step.label}  `);

@@ -4,7 +4,7 @@
 
 import { $, el, showMessage } from "./dom.js";
 import { streamLines } from "./api.js";
-import { state, isSolo, seatName, update } from "./state.js";
+import { state, isSolo, reviewedInVP, seatName, update } from "./state.js";
 import { act } from "./game.js";
 import { whyLine } from "./hint.js";
 import { svgEl } from "./svg.js";
@@ -70,19 +70,33 @@ export function renderMoveList(g) {
   $("ply-text").textContent = `decision ${g.ply} of ${g.length}`;
 }
 
-// The review of the move shown (a marked one): what was better, its line and why, and a way
-// to try the decision again (a variation: the game's moves are kept).
+// The review of the move shown, in arle analyze's words. A marked move: what it lost (the
+// solo game, reviewed by the score: the expected final score in VP, no value), the better
+// move, at most three moves as good as it and how many more the search could not separate,
+// its line and why, and a way to try the decision again (a variation: the game's moves are
+// kept). A move without a mark is one of the best: it lost nothing.
 export function renderReviewDetail(g) {
   const box = $("review-detail");
   box.replaceChildren();
   const m = g.ply ? g.moves[g.ply - 1] : null;
   const r = m && m.review;
-  box.hidden = !r || !r.mark;
-  if (box.hidden) return;
-  box.append(el("div", {}, el("b", { text: `Decision ${m.ply}: ` }), el("span", { class: `tag p${m.player}`, text: `P${m.player}` }),
-    ` ${m.label} `, el("span", { class: `mark ${markClass(r.mark)}`, text: r.mark }),
-    ` lost ${r.lost.toFixed(3)} value (${r.vp_lost.toFixed(1)} VP)`));
-  box.append(el("div", {}, el("b", { text: "Better: " }), r.best, ` (value ${r.best_value.toFixed(3)} against ${r.played_value.toFixed(3)})` + (r.near_best.length ? `; as good: ${r.near_best.join(", ")}` : "")));
+  box.hidden = !r;
+  if (!r) return;
+  box.classList.toggle("best", !r.mark);
+  const head = el("div", {}, el("b", { text: `Decision ${m.ply}: ` }), el("span", { class: `tag p${m.player}`, text: `P${m.player}` }), ` ${m.label} `);
+  box.append(head);
+  if (!r.mark) {
+    head.append("- one of the best moves (no mark: it lost nothing)");
+    if (r.as_good) box.append(el("div", { class: "as-good", text: r.as_good }));
+    return;
+  }
+  const inVP = reviewedInVP(g);
+  head.append(el("span", { class: `mark ${markClass(r.mark)}`, text: r.mark }),
+    inVP ? ` lost ${r.vp_lost.toFixed(1)} VP of the expected final score` : ` lost ${r.lost.toFixed(3)} value (${r.vp_lost.toFixed(1)} VP)`);
+  const measured = inVP ? `expected final score ${r.best_margin.toFixed(1)} VP against ${r.played_margin.toFixed(1)}`
+    : `value ${r.best_value.toFixed(3)} against ${r.played_value.toFixed(3)}`;
+  box.append(el("div", {}, el("b", { text: "Better: " }), r.best, ` (${measured})`,
+    r.as_good ? el("span", { class: "as-good", text: `; ${r.as_good}` }) : null));
   if (r.best_line.length > 1) {
     const line = el("div", { class: "pv" }, el("b", { text: "The better line: " }));
     for (const step of r.best_line) line.append(el("span", { class: `tag p${step.player}`, text: `P${step.player}` }), ` ${step.label}  `);
@@ -135,13 +149,16 @@ export async function startAnalysis() {
   $("analysis-start").disabled = false;
 }
 
+// The review's graph: per decision the value (player 0's view, blue) and the VP margin
+// (brown); the solo review's, reviewed by the score, the expected final score alone (its
+// squashed value is flat at the scores searches expect). The marks on the line they rate.
 export function renderGraph(g) {
   const box = $("graph");
   const list = $("mistakes");
   box.replaceChildren(); list.replaceChildren(); $("accuracy").replaceChildren();
   const a = g.analysis;
-  const solo = isSolo(g);  // the brown line: the expected final score (0 up), not a lead (+/-)
-  if (!a) { box.append(el("div", { class: "hint-text", text: `Analyse the game to see the value and ${solo ? "expected final score" : "VP margin"} per decision, and its mistakes marked ? and ??.` })); return; }
+  if (!a) { box.append(el("div", { class: "hint-text", text: isSolo(g) ? "Analyse the game to see the expected final score per decision, and its mistakes marked ? and ?? by the VP they lost." : "Analyse the game to see the value and VP margin per decision, and its mistakes marked ? and ??." })); return; }
+  const solo = reviewedInVP(g);  // the brown line: the expected final score (0 up), not a lead (+/-)
   const pts = a.points;
   const nodeAt = (ply) => (ply > 0 ? a.nodes[ply - 1] : 0);
   const goPly = (ply) => act("goto", { node: nodeAt(Math.max(0, Math.min(a.nodes.length, ply))) }, { autoAI: false });
@@ -155,25 +172,30 @@ export function renderGraph(g) {
   const ym = (m) => T + (H - T - B) * (1 - (m - minM) / (maxM - minM));
   const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}` });
   const add = (tag, attrs, text) => { const n = svgEl(tag, attrs, text); svg.append(n); return n; };
-  add("line", { x1: L, x2: W - R, y1: yv(0.5), y2: yv(0.5), stroke: "#ccc" });
-  add("text", { x: 2, y: yv(1) + 8, "font-size": 9, fill: "#555" }, solo ? "1" : "P0 1");
-  add("text", { x: 2, y: yv(0), "font-size": 9, fill: "#555" }, "0");
   const vp = (m) => (solo ? `${Math.round(m)} VP` : `${m > 0 ? "+" : m < 0 ? "-" : ""}${Math.round(Math.abs(m))}`);
+  if (solo) add("line", { x1: L, x2: W - R, y1: ym(0), y2: ym(0), stroke: "#ccc" });
+  else {
+    add("line", { x1: L, x2: W - R, y1: yv(0.5), y2: yv(0.5), stroke: "#ccc" });
+    add("text", { x: 2, y: yv(1) + 8, "font-size": 9, fill: "#555" }, "P0 1");
+    add("text", { x: 2, y: yv(0), "font-size": 9, fill: "#555" }, "0");
+  }
   add("text", { x: W - R + 2, y: ym(maxM) + 8, "font-size": 9, fill: "#b28b3e", class: "axis-top" }, vp(maxM));
   add("text", { x: W - R + 2, y: ym(minM), "font-size": 9, fill: "#b28b3e", class: "axis-bottom" }, vp(minM));
-  add("text", { x: L, y: H - 4, "font-size": 9, fill: "#555" }, solo ? "value (blue) and expected final score (brown) per decision" : "value (P0's view, blue) and VP margin (brown) per decision");
+  add("text", { x: L, y: H - 4, "font-size": 9, fill: "#555" }, solo ? "expected final score (brown, VP) per decision" : "value (P0's view, blue) and VP margin (brown) per decision");
   const path = (f) => pts.map((p, i) => `${i ? "L" : "M"}${x(p.ply).toFixed(1)},${f(p).toFixed(1)}`).join(" ");
-  add("path", { d: path((p) => ym(p.margin)), fill: "none", stroke: "#b28b3e", "stroke-width": 1.2 });
-  add("path", { d: path((p) => yv(p.value)), fill: "none", stroke: "#2d6cb5", "stroke-width": 1.5 });
+  add("path", { d: path((p) => ym(p.margin)), fill: "none", stroke: "#b28b3e", "stroke-width": solo ? 1.5 : 1.2, class: "score-line" });
+  if (!solo) add("path", { d: path((p) => yv(p.value)), fill: "none", stroke: "#2d6cb5", "stroke-width": 1.5, class: "value-line" });
+  const at = (p) => (solo ? ym(p.margin) : yv(p.value));  // a mark on the line its review rates
   const shown = a.nodes.indexOf(g.node) + 1;
   if (shown > 0 || g.node === 0) add("line", { x1: x(shown), x2: x(shown), y1: T, y2: H - B, stroke: "#e2b93b", "stroke-width": 2 });
   const marked = a.mistakes.filter((m) => m.mark);  // "?" and "??" as arle analyze marks them
   for (const m of marked) {
     const p = pts.find((q) => q.ply === m.ply);
     if (!p) continue;
-    const c = add("circle", { cx: x(p.ply), cy: yv(p.value), r: 5, fill: m.mark === "??" ? "#c0392b" : "#e67e22", class: "mistake", "data-ply": m.ply });
+    const c = add("circle", { cx: x(p.ply), cy: at(p), r: 5, fill: m.mark === "??" ? "#c0392b" : "#e67e22", class: "mistake", "data-ply": m.ply });
     c.addEventListener("click", (ev) => { ev.stopPropagation(); goPly(m.ply); });
-    add("text", { x: x(p.ply) + 6, y: yv(p.value) - 4, "font-size": 10, fill: "#c0392b" }, m.mark);
+    // beside its point, inside the plot (clear of the axis's labels)
+    add("text", { x: x(p.ply) + (x(p.ply) > W - R - 16 ? -18 : 6), y: at(p) < T + 10 ? at(p) + 12 : at(p) - 4, "font-size": 10, fill: "#c0392b" }, m.mark);
   }
   svg.addEventListener("click", (ev) => {
     const r = svg.getBoundingClientRect();
@@ -190,6 +212,6 @@ export function renderGraph(g) {
     list.append(el("li", { onclick: () => goPly(m.ply) },
       el("span", { class: `mark ${markClass(m.mark)}`, text: m.mark }), " ",
       el("span", { class: `tag p${m.player}`, text: `P${m.player}` }),
-      ` decision ${m.ply} (half-year ${m.half_year}): played ${m.played_label || m.played}, better ${m.best_label || m.best}, lost ${m.value_lost.toFixed(3)} (${m.vp_lost.toFixed(1)} VP)`));
+      ` decision ${m.ply} (half-year ${m.half_year}): played ${m.played_label || m.played}, better ${m.best_label || m.best}, lost ${solo ? `${m.vp_lost.toFixed(1)} VP` : `${m.value_lost.toFixed(3)} (${m.vp_lost.toFixed(1)} VP)`}`));
   }
 }

@@ -5,7 +5,7 @@
 import { $, el, num, signed, title } from "./dom.js";
 import { state, isSolo, nameOf, seatName } from "./state.js";
 import { act, navigate } from "./game.js";
-import { renderHintFreshness } from "./hint.js";
+import { renderHintFreshness, renderLegend } from "./hint.js";
 import { markedSpaces, onBoardRedraw, renderBoardMarks } from "./overlay.js";
 import { renderLeadBar } from "./leadbar.js";
 import { renderLearn } from "./mistakes.js";
@@ -28,6 +28,7 @@ export function render() {
   renderLog(g);
   renderGraph(g);
   renderHintFreshness();
+  renderLegend(g);
   renderLearn(g);  // (its answer's marks, drawn next)
   renderBoardMarks();
   $("seat0").value = g.seats[0];

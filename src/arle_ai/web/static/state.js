@@ -41,6 +41,10 @@ export const nameOf = (key) => (data.catalog && data.catalog.names[key]) || key.
 
 export const isSolo = (g) => !!g && g.players_count === 1;
 
+// The game's review rates moves by the expected final score in VP (the solo game's, as the
+// analysis JSON's `measure` says), not by the value.
+export const reviewedInVP = (g) => !!g && !!g.analysis && g.analysis.measure === "score";
+
 // The position on the board: the game and the decisions that led to it.
 export const positionKey = (id, g) => `${id} ${g.node}`;
 
