@@ -95,3 +95,25 @@ def test_review_figures_out_of_bounds_are_named_not_a_500():
             data = json.loads(rec.to_json())
             data["review"]["decisions"][0][key] = value
             assert words in error(c.post("/api/games", json={"record": data}), 422)
+
+
+def test_a_move_beyond_the_caps_is_a_409_the_page_knows_by_its_reason(monkeypatch):
+    """Yours or the AI's: the game unchanged, and ``reason`` says what the page offers
+    (save the game, a new game from its position), not the message's words."""
+    from arle_ai.play import session as session_module
+
+    monkeypatch.setattr(session_module, "MAX_DECISIONS", 1)
+    with TestClient(create_app(allowed_hosts=["testserver"])) as c:
+        gid = c.post("/api/games", json={"seed": 1}).json()["id"]
+        game = c.get(f"/api/games/{gid}").json()["game"]
+        assert c.post(f"/api/games/{gid}/move",
+                      json={"action": game["legal"][0]["action"]}).status_code == 200
+        for route, body in (("move", {"move": "pass"}), ("ai", {"ai": {"kind": "greedy"}})):
+            r = c.post(f"/api/games/{gid}/{route}", json=body)
+            assert r.status_code == 409 and r.json() == {
+                "error": "this game holds 1 decisions with its variations, the most a game "
+                         "record keeps: go on along the moves tried already, or save it and "
+                         "start a new game from its position",
+                "reason": "record_full"}
+        assert c.get(f"/api/games/{gid}").json()["game"]["length"] == 1
+        assert set(c.post(f"/api/games/{gid}/undo", json={}).json()) == {"id", "game"}

@@ -67,13 +67,26 @@ JOB_KINDS = ("hint", "move", "analysis")  # a game's search slots
 CHANGED = "the position changed"  # why a hint or AI move of an old position was stopped
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": " ".join(str(message).split())}, status_code=status)
+def _error(status: int, message: str, reason: str | None = None) -> JSONResponse:
+    body = {"error": " ".join(str(message).split())}
+    if reason is not None:
+        body["reason"] = reason
+    return JSONResponse(body, status_code=status)
+
+
+class _Refused(HTTPException):
+    """A refusal the page acts on by its ``reason`` (the answer's "reason"), not by its
+    words: ``record_full``, a move that would outgrow what a game record keeps."""
+
+    def __init__(self, status: int, message: str, reason: str) -> None:
+        super().__init__(status_code=status, detail=message)
+        self.reason = reason
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
-    response = _error(exc.status_code, exc.detail)
+    response = _error(exc.status_code, exc.detail,
+                      exc.reason if isinstance(exc, _Refused) else None)
     response.headers.update(exc.headers or {})
     return response
 
@@ -236,7 +249,7 @@ class WebApp:
         try:  # an id too: the message names the moves with their printed names
             game.session.play(move)
         except TreeFullError as exc:
-            raise _bad(str(exc), 409) from None
+            raise _Refused(409, str(exc), "record_full") from None
         except ValueError as exc:  # IllegalActionError
             raise _bad(f"illegal move: {exc}", 422) from None
         self._moved(gid)
@@ -317,7 +330,7 @@ class WebApp:
         try:
             node = session.nodes[session.play(result["action"], ai=choice)]
         except TreeFullError as exc:
-            raise _bad(str(exc), 409) from None
+            raise _Refused(409, str(exc), "record_full") from None
         self._moved(gid)
         return self._reply(gid, game, ai={"action": node.action, **ai_view(choice)})
 
