@@ -7,6 +7,7 @@ are made)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -25,20 +26,15 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-ne
 WITHOUT = "run without the browser tests on purpose: python -m pytest -q -m 'not browser'"
 
 
-@pytest.fixture(scope="session")
-def live_server():
-    """(base URL, WebApp state) of an ``arle serve`` app running in this process."""
-    from arle_ai.web.app import create_app
+@contextlib.contextmanager
+def serving(app):
+    """The base URL of ``app`` served as arle serve runs it (uvicorn on a free port, in a
+    thread), until the block ends."""
+    from arle_ai.web.server import uvicorn_config
 
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    from arle_ai.web.server import uvicorn_config
-
-    app = create_app()
-    # the tests open more than the 64 games kept within 5 minutes (a person does not): any
-    # game unused makes room, as before games in use were kept (test_web_load.py tests that)
-    app.state.web.games.in_use_seconds = 0.0
     config = uvicorn_config(app)  # as arle serve runs it
     config.host, config.port = "127.0.0.1", port
     server = uvicorn.Server(config)
@@ -49,10 +45,33 @@ def live_server():
         if time.monotonic() > deadline or not thread.is_alive():
             pytest.fail("the test server did not start")
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}", app.state.web
-    server.should_exit = True
-    thread.join(timeout=10)
-    app.state.web.stop_all()
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        app.state.web.stop_all()
+
+
+@pytest.fixture()
+def serve():
+    """``serve(app)``: the base URL of ``app`` served until the test ends (a server of the
+    test's own: a small store, one search slot)."""
+    with contextlib.ExitStack() as stack:
+        yield lambda app: stack.enter_context(serving(app))
+
+
+@pytest.fixture(scope="session")
+def live_server():
+    """(base URL, WebApp state) of an ``arle serve`` app running in this process."""
+    from arle_ai.web.app import create_app
+
+    app = create_app()
+    # the tests open more than the 64 games kept within 5 minutes (a person does not): any
+    # game unused makes room, as before games in use were kept (test_web_load.py tests that)
+    app.state.web.games.in_use_seconds = 0.0
+    with serving(app) as base:
+        yield base, app.state.web
 
 
 @pytest.fixture(scope="module")
@@ -80,7 +99,10 @@ def open_page(browser, live_server):
     errors: list[str] = []
     offsite: list[str] = []
 
-    def opener(width: int = 1280, height: int = 800):
+    def opener(width: int = 1280, height: int = 800, base: str | None = None,
+               ready: bool = True):
+        """(``base``: another server's page; ``ready``: wait until it shows its game)"""
+        base = base or live_server[0]
         context = browser.new_context(viewport={"width": width, "height": height},
                                       accept_downloads=True)
         contexts.append(context)
@@ -88,10 +110,11 @@ def open_page(browser, live_server):
         pg.on("pageerror", lambda e: errors.append(str(e)))
         pg.on("requestfailed", lambda r: None if "ABORTED" in (r.failure or "") else
               errors.append(f"request failed: {r.url} ({r.failure})"))  # cancelling aborts
-        pg.on("request", lambda r: None if r.url.startswith(live_server[0]) or
+        pg.on("request", lambda r: None if r.url.startswith(base) or
               r.url.startswith(("blob:", "data:")) else offsite.append(r.url))
-        pg.goto(live_server[0] + "/")
-        pg.wait_for_selector("body[data-ready='1']")
+        pg.goto(base + "/")
+        if ready:
+            pg.wait_for_selector("body[data-ready='1']")
         return pg
 
     yield opener

@@ -4,6 +4,7 @@
 //   api.js        the server's JSON API and streams
 //   dom.js        HTML helpers and number formats
 //   game.js       the game on the server: moves, undo, redo, steps, seats, the AI's moves
+//   room.js       a new game, waiting for room when the server is full; the server's terms
 //   play.js       the board page: status, boards, legal moves (svg.js, gameboard.js, homeboard.js)
 //   moves.js      the move list, the review of a move, the event log, the analysis and graph
 //   hint.js       the hint, streamed
@@ -18,7 +19,8 @@
 import { $, el, showMessage } from "./dom.js";
 import { api, stopSearch } from "./api.js";
 import { state, update } from "./state.js";
-import { act, navigate, newGame, onRender, pageSeats, runAI, setGame, takenBack } from "./game.js";
+import { act, navigate, newGame, onRender, pageSeats, pauseAI, runAI, setGame, takenBack } from "./game.js";
+import { createGame, showTerms } from "./room.js";
 import { render } from "./play.js";
 import { cancelHint, startHint } from "./hint.js";
 import { startAnalysis } from "./moves.js";
@@ -38,7 +40,7 @@ async function loadFile(file) {
   try {
     const text = await file.text();
     cancelHint();
-    await setGame(await api("/api/games", { body: { text, seats: [$("seat0").value, $("seat1").value] } }), { autoAI: false });
+    await setGame(await createGame({ text, seats: [$("seat0").value, $("seat1").value] }), { autoAI: false });
     showMessage(`Opened ${file.name}: ${state.game.length} decisions`, true);
   } catch (e) { showMessage(`${file.name}: ${e.message}`); }
 }
@@ -64,7 +66,7 @@ function wire() {
   });
   $("redo").addEventListener("click", () => act("redo", {}, { autoAI: false }));
   $("ai-move").addEventListener("click", () => { update({ paused: false }); runAI(); });
-  $("pause").addEventListener("click", () => { update({ paused: true }); render(); });
+  $("pause").addEventListener("click", pauseAI);
   $("hint-start").addEventListener("click", () => startHint(Number($("hint-seconds").value)));
   $("hint-stop").addEventListener("click", () => { cancelHint(); stopSearch(state.id, "hint"); });
   $("analysis-start").addEventListener("click", startAnalysis);
@@ -87,7 +89,7 @@ function wire() {
     if (!state.editorPosition) return;
     try {
       cancelHint();
-      await setGame(await api("/api/games", { body: { position: state.editorPosition, seats: [$("seat0").value, $("seat1").value] } }));
+      await setGame(await createGame({ position: state.editorPosition, seats: [$("seat0").value, $("seat1").value] }));
       showPage("play");
     } catch (e) { showMessage(e.message); }
   });
@@ -106,15 +108,22 @@ async function init() {
   const saved = sessionStorage.getItem("arle-game");
   let lost = null;  // why the tab's game is gone (the server closed it), to say so
   const first = saved ? api(`/api/games/${saved}`).catch((e) => { lost = e; return null; })
-    : api("/api/games", { body: { seed: 0, seats: ["human", "ai"] } });
+    : createGame({ seed: 0, seats: ["human", "ai"] });  // (a full server: when it has room)
+  first.catch(() => {});  // (awaited below)
   update({ catalog: await api("/api/catalog") });
   showCatalog(state.catalog);
+  showTerms(state.catalog.server);
   onRender(render);
   wire();
-  const reply = await first;
+  // (first: null when the tab's game is gone; a superseded AbortError when a new game was
+  // asked for while the page waited for room: that one is shown)
+  const reply = await first.catch((e) => { if (e.superseded) return undefined; throw e; });
   if (reply) await setGame(reply, { autoAI: false });
-  else await newGame({ seed: 0 });
-  if (lost && lost.status === 410) showMessage(`${lost.message} A new game was started.`);
+  else if (reply === null) {
+    if (lost && lost.status === 410) showMessage(`${lost.message}. A new game is started when the server has room for it.`);
+    if (!await newGame({ seed: 0 })) return;
+    if (lost && lost.status === 410) showMessage(`${lost.message}. A new game was started.`);
+  } else return;
   document.body.dataset.ready = "1";
 }
 

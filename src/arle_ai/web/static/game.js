@@ -1,12 +1,15 @@
 // The game on the server and the changes sent to it: new games, moves, undo, redo, steps
 // through the tree, the seats and the AI's moves. Every reply goes through setGame, which
 // keeps the tab's game id, redraws the page (the renderer app.js registers) and lets a
-// running hint follow the board.
+// running hint follow the board. A refusal is said and changes nothing else: the AI's move
+// waits for a free search slot (429), a new game for room on the server (503: room.js), a
+// game the server closed (410) is replaced, a record full (409) is offered to be saved.
 
-import { $, showMessage } from "./dom.js";
-import { api } from "./api.js";
+import { $, el, showMessage } from "./dom.js";
+import { api, withSearchSlot } from "./api.js";
 import { state, update, isSolo, positionKey, seatName } from "./state.js";
 import { cancelHint, clearHint, startHint } from "./hint.js";
+import { createGame } from "./room.js";
 
 let render = () => {};
 export function onRender(fn) { render = fn; }
@@ -17,6 +20,8 @@ export const pageSeats = (g) => (isSolo(g) ? [$("seat0").value] : [$("seat0").va
 export async function setGame(reply, { autoAI = true } = {}) {
   const before = state.game && positionKey(state.id, state.game);
   if (reply.id !== state.id) clearHint();  // another game: the last hint was about this one
+  // the AI waiting for a search slot waits no more for a position the board has left
+  if (state.aiWait && before !== positionKey(reply.id, reply.game)) state.aiWait.abort();
   update({ id: reply.id, game: reply.game });
   sessionStorage.setItem("arle-game", reply.id);
   render();
@@ -28,33 +33,78 @@ export async function setGame(reply, { autoAI = true } = {}) {
   if (autoAI) maybeAI();
 }
 
+// A new game of `body` (with the page's seats), once the server has room for it (room.js);
+// false when another new game was asked for meanwhile (that one is shown).
 export async function newGame(body) {
   cancelHint();
   body.seats = body.players === 1 ? [$("seat0").value] : [$("seat0").value, $("seat1").value];
   update({ paused: false });
-  await setGame(await api("/api/games", { body }));
+  let reply;
+  try {
+    reply = await createGame(body);
+  } catch (e) {
+    if (e.superseded) return false;
+    throw e;
+  }
+  await setGame(reply);
+  return true;
 }
 
 // Changes to the game go to the server one at a time, in the order they were made, so the
-// board always shows the answer to the last of them.
+// board always shows the answer to the last of them. Each is a change to the game shown
+// when it was asked for (none when another game was opened meanwhile), and whatever
+// becomes of it, the next one is sent: a refusal never holds up the changes after it.
 let queue = Promise.resolve();
 export function act(path, body = {}, opts = {}) {
-  queue = queue.then(async () => {
-    const gid = state.id;
-    try {
-      const reply = await api(`/api/games/${gid}/${path}`, { body });
-      if (state.id !== gid) return; // another game was opened meanwhile: this one is gone
-      await setGame(reply, opts);
-      showMessage(opts.said ? opts.said(reply.game) : "", Boolean(opts.said));
-    } catch (e) {
-      showMessage(e.message);
-      if (e.status === 404 || e.status === 410) {  // the server closed the game: say why
-        await newGame({ seed: 0 });
-        showMessage(`${e.message} A new game was started.`);
-      }
-    }
-  });
+  const gid = state.id;
+  queue = queue.then(() => change(gid, path, body, opts)).catch((e) => showMessage(e.message));
   return queue;
+}
+
+async function change(gid, path, body, opts) {
+  if (!gid || state.id !== gid) return;
+  let reply;
+  try {
+    reply = await api(`/api/games/${gid}/${path}`, { body });
+  } catch (e) {
+    if (e.status === 404 || e.status === 410) await replaceClosed(e);
+    else if (e.reason === "record_full") recordFull(e);
+    else showMessage(e.message);
+    return;
+  }
+  if (state.id !== gid) return; // another game was opened meanwhile: this one is gone
+  await setGame(reply, opts);
+  showMessage(opts.said ? opts.said(reply.game) : "", Boolean(opts.said));
+}
+
+const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
+
+// The server closed the game (or never had it): say why and start a new one, once there is
+// room for it.
+async function replaceClosed(refused) {
+  const why = sentence(refused.message);
+  showMessage(`${why} A new game is started when the server has room for it.`);
+  try {
+    if (await newGame({ seed: 0 })) showMessage(`${why} A new game was started.`);
+  } catch (e) {
+    showMessage(`${why} ${sentence(e.message.charAt(0).toUpperCase() + e.message.slice(1))}`);
+  }
+}
+
+// A move that would outgrow what a game record keeps: the game is kept as it is; Save game
+// keeps it, and a new game from the position shown goes on from there.
+function recordFull(refused) {
+  const g = state.game;
+  showMessage(sentence(refused.message));
+  $("message").append(" ",
+    el("a", { class: "button", id: "full-save", href: `/api/games/${state.id}/record`, download: "" }, "Save game"), " ",
+    el("button", { id: "full-new", onclick: () => playOnFrom(g) }, "New game from this position"));
+}
+
+async function playOnFrom(g) {
+  try {
+    if (await newGame({ position: g.position })) showMessage(`A new game from the full game's position after decision ${g.ply}: play on from here.`, true);
+  } catch (e) { showMessage(e.message); }
 }
 
 // What Undo took back, as arle play says it: "Taken back: P0 place Grocer, P1 animal sheep".
@@ -70,27 +120,60 @@ function aiChoice() {
   return kind === "mcts" ? { kind, seconds: Number($("ai-seconds").value) } : { kind };
 }
 
+// The AI plays the pending decision. Refused for want of a free search slot (429), it says
+// so and asks again after a wait (api.js's withSearchSlot), until the board leaves the
+// position, the AI is paused (Pause AI, or Stop waiting) or it gives up.
 export async function runAI() {
   if (state.aiBusy || !state.game || state.game.terminal) return;
-  update({ aiBusy: true });
-  const p = state.game.to_move;
-  $("ai-status").textContent = `${seatName(p)} is thinking...`;
+  const gid = state.id, key = positionKey(gid, state.game), p = state.game.to_move;
+  const waiter = new AbortController();
+  update({ aiBusy: true, aiWait: waiter });
+  const ask = () => {
+    if (state.paused || state.id !== gid || positionKey(gid, state.game) !== key) waiter.abort();
+    if (waiter.signal.aborted) throw new DOMException("the AI stopped waiting", "AbortError");
+    aiStatus(`${seatName(p)} is thinking...`);
+    return api(`/api/games/${gid}/ai`, { body: { ai: aiChoice() } });
+  };
   try {
-    const gid = state.id;
-    const reply = await api(`/api/games/${gid}/ai`, { body: { ai: aiChoice() } });
-    update({ aiBusy: false });
-    if (state.id !== gid) { $("ai-status").textContent = ""; return; } // another game now
+    const reply = await withSearchSlot(ask, { signal: waiter.signal, waiting: (s, waited, e) => aiWaiting(p, s, waited, e) });
+    update({ aiBusy: false, aiWait: null });
+    if (state.id !== gid) { aiStatus(""); return; } // another game now
     const last = reply.game.moves[reply.game.ply - 1];
-    $("ai-status").textContent = `AI (P${p}) played ${last ? last.label : ""} ` +
-      `in ${reply.ai.seconds.toFixed(2)} s`;
+    aiStatus(`AI (P${p}) played ${last ? last.label : ""} in ${reply.ai.seconds.toFixed(2)} s`);
     await setGame(reply);
   } catch (e) {
-    update({ aiBusy: false });
-    // 409: the board changed while the AI was thinking (you undid or stepped): not a fault
-    $("ai-status").textContent = e.status === 409 && e.message.includes("position changed")
-      ? `P${p}'s AI move was cancelled: the position changed` : "";
-    if (!$("ai-status").textContent) showMessage(e.message);
+    update({ aiBusy: false, aiWait: null });
+    if (e.name === "AbortError") {  // paused, or the board left the position
+      aiStatus(state.paused ? `${seatName(p)} stopped waiting for a free search slot: AI move asks again` : "");
+      render();
+    } else if (e.reason === "record_full") {
+      aiStatus(""); recordFull(e);
+    } else if (e.status === 409 && e.message.includes("position changed")) {
+      // the board changed while the AI was thinking (you undid or stepped): not a fault
+      aiStatus(`P${p}'s AI move was cancelled: the position changed`);
+    } else {
+      aiStatus(e.status === 429 ? `${seatName(p)} gave up waiting for a free search slot: AI move asks again` : "");
+      showMessage(e.message);
+    }
   }
+}
+
+function aiStatus(text, ...more) {
+  $("ai-status").replaceChildren(text, ...more);
+}
+
+function aiWaiting(p, seconds, waited, refused) {
+  aiStatus(`${seatName(p)} is waiting for a free search slot: the server's searches are all busy ` +
+    `(asking again in ${Math.max(1, Math.round(seconds))} s${waited ? `, waited ${Math.round(waited)} s` : ""}) `,
+    el("button", { id: "ai-wait-stop", title: refused.message, onclick: pauseAI }, "Stop waiting"));
+}
+
+// Pause AI: the AI seats play no more by themselves, and an AI move waiting for a search
+// slot stops waiting.
+export function pauseAI() {
+  update({ paused: true });
+  if (state.aiWait) state.aiWait.abort();
+  render();
 }
 
 export function maybeAI() {

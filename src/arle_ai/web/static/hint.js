@@ -7,7 +7,7 @@
 // labelled with the decision it answers, and greyed once the board shows another.
 
 import { $, el, showMessage, signed } from "./dom.js";
-import { streamLines } from "./api.js";
+import { streamLines, withSearchSlot } from "./api.js";
 import { state, update, isSolo, positionKey } from "./state.js";
 import { TONES, renderBoardMarks } from "./overlay.js";
 
@@ -55,7 +55,9 @@ export async function startHint(seconds) {
   let updates = 0;
   const mine = () => state.hint === controller;
   try {
-    await streamLines(`/api/games/${state.id}/hint?seconds=${seconds}`, (msg) => {
+    // refused for want of a free search slot (429): asked again after a wait, until Stop
+    const waiting = (s) => { $("hint-status").textContent = `waiting for a free search slot (asking again in ${Math.max(1, Math.round(s))} s)`; };
+    await withSearchSlot(() => streamLines(`/api/games/${state.id}/hint?seconds=${seconds}`, (msg) => {
       if (!mine()) return;
       if (msg.kind === "start") document.body.dataset.hintPly = String(msg.ply);
       else if (msg.kind === "update") {
@@ -73,7 +75,7 @@ export async function startHint(seconds) {
         if (why !== "stopped") document.body.dataset.hintUpdates = String(updates);
         $("hint-why").replaceChildren(...(msg.data.why ? [whyLine(msg.data.why)] : []));
       } else if (msg.kind === "error") { update({ hintFollow: null }); showMessage(msg.data); }
-    }, controller.signal);
+    }, controller.signal), { signal: controller.signal, waiting });
   } catch (e) {
     // (an AbortError: cancelled, or started again on a new position)
     if (e.name !== "AbortError") { if (mine()) update({ hintFollow: null }); showMessage(e.message); }

@@ -7,6 +7,8 @@ const FIELDS = {
   id: null,             // this tab's game on the server (kept in sessionStorage too)
   game: null,           // the game's view as the server last sent it
   aiBusy: false,        // an AI move has been asked for and not answered yet
+  aiWait: null,         // the AI move's AbortController: it ends its wait for a search slot
+  roomWait: null,       // a new game waiting for room on the server: {stop(why)} (room.js)
   paused: false,        // the AI does not play on by itself (after Undo, Pause, a step back)
   navTarget: null,      // the decision the arrow keys asked for last (they repeat fast)
   hint: null,           // the running hint's AbortController
