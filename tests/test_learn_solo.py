@@ -154,3 +154,19 @@ def test_a_solo_gate_is_a_solo_tournament_of_the_two_models(tmp_path: Path) -> N
     t = Tournament(["mcts:iterations=8,solo_net=a.npz", "mcts:iterations=8"], 3, seed=1,
                    players=1, play_as=["mcts:iterations=8", "mcts:iterations=8"])
     assert t.total == 6 and t.players == 1
+
+
+def test_self_play_with_the_model_alone(tmp_path: Path) -> None:
+    """leaf "model": self-play searches with the model valuing each leaf (no rollout)."""
+    settings = LearnSettings(leaf="model", gate_time=None, gate_iterations=8)
+    config = settings.datagen_config(seed=2, net=None)
+    assert config.leaf == "model" and config.search_config(0).net_horizon is None
+    assert LearnSettings().datagen_config(seed=2, net=None).search_config(0).net_horizon == 2
+    with pytest.raises(LearnError, match="leaf must be one of"):
+        LearnSettings(leaf="heuristic")
+    from arle_ai.learn.datagen import DatagenConfig, generate
+
+    data = generate(tmp_path / "m.npz", DatagenConfig(games=2, seed=1, iterations=12,
+                                                     explore=2, leaf="model"))
+    meta = json.loads(str(data["meta"]))
+    assert meta["search"]["net_horizon"] is None and "net_digest" in meta["search"]

@@ -10,7 +10,14 @@ import click
 
 from arle_ai.adapters.ray_backend import RayBackendError
 from arle_ai.base import limits
-from arle_ai.learn.datagen import MAX_SEED, SEARCHES, DatagenConfig, generate, parts_dir
+from arle_ai.learn.datagen import (
+    MAX_SEED,
+    MODEL_LEAVES,
+    SEARCHES,
+    DatagenConfig,
+    generate,
+    parts_dir,
+)
 from arle_ai.search.config import ROOT_NOISES
 from arle_ai.search.net import load_net
 from arle_cli.backend_opts import backend_options, make_runner
@@ -79,10 +86,10 @@ def search_options(command: F) -> F:
 @click.option("--leaf", type=click.Choice(tuple(SEARCHES)), default="heuristic",
               show_default=True,
               help="The search's leaf: heuristic rollouts of 2 half-years (the shipped "
-                   "weights' first data), or 'net': a random rollout of 2 half-years valued "
-                   "by the value model, as the default agent searches.")
+                   "weights' first data), 'net': a random rollout of 2 half-years valued "
+                   "by the value model, or 'model': the value model alone, no rollout.")
 @click.option("--net", "net", type=IN_FILE, default=None,
-              help="With --leaf net: the weights file (default: the shipped weights; with "
+              help="With --leaf net or model: the weights file (default: the shipped weights; with "
                    "--players 1 a solo model, 'arle train' on solo games makes one); its "
                    "digest is recorded in the data.")
 @variant_option()
@@ -104,10 +111,10 @@ def datagen(out: str, games: int, seed: int, iterations: int, explore: int,
     if os.path.exists(out) and not is_npz_with(out, "features", "margin"):
         fail(f"{out} exists and is not a datagen file: choose another -o (datagen writes OUT "
              f"when its games are played)")
-    if net is not None and leaf != "net":
-        fail("--net is for --leaf net only")
+    if net is not None and leaf not in MODEL_LEAVES:
+        fail("--net is for --leaf net or model only")
     try:
-        if leaf == "net":  # a bad file, or one of the other kind, is named before any game
+        if leaf in MODEL_LEAVES:  # a bad file, or one of the other kind, is named before any game
             load_net(net, players=players)
         config = DatagenConfig(games=games, seed=seed, iterations=iterations, explore=explore,
                                variant=variant, leaf=leaf, net=net, players=players,

@@ -35,7 +35,7 @@ _SETTINGS = {"games": "games", "iterations": "iterations", "explore": "explore",
              "agent": "agent", "puct": "puct", "c": "c", "root_noise": "root_noise",
              "temperature": "temperature", "full_share": "full_share",
              "cheap_iterations": "cheap_iterations", "window_games": "window_games",
-             "players": "players"}
+             "players": "players", "leaf": "leaf"}
 _TRAIN = {"epochs": "epochs", "hidden": "hidden", "layers": "layers"}
 
 
@@ -126,6 +126,9 @@ def _show(value: Any) -> str:
               help="Instead of --window: the candidate trains on the newest generations' data "
                    "that holds at least this many games (generation 0's --init-data "
                    "counts).  [new run: none]")
+@click.option("--leaf", type=click.Choice(("net", "model")), default=None,
+              help="Self-play's leaf: 'net', a random rollout of 2 half-years valued by the "
+                   "best model, or 'model', the model alone (no rollout).  [new run: net]")
 @click.option("--players", type=click.IntRange(1, 2), default=None,
               help="2, or 1: a solo run (solo models, whose value is the final score; the "
                    "gate plays --gate-games setups with each model and promotes the candidate "

@@ -36,9 +36,10 @@ weights' first data) searches with heuristic rollouts truncated after 2 half-yea
 candidate moves per decision (``SEARCH_SAMPLE``); ``leaf="net"`` searches as the default agent
 of 2026-12-04 does, a uniformly random rollout of 2 half-years valued by a value model: the
 weights file ``net`` (default: the shipped weights), whose digest the run records (the next
-round of learning from self-play: data made by the current model). In solo games ``net`` is a
-solo model (default: the one shipped, if any); a two-player model is refused there by name, as
-a solo model is in two-player games. Files of format 1 (before
+round of learning from self-play: data made by the current model); ``leaf="model"`` has that
+model value each leaf itself, without a rollout (issue 33's default search). In solo games
+``net`` is a solo model (default: the one shipped, if any); a two-player model is refused
+there by name, as a solo model is in two-player games. Files of format 1 (before
 ``root_value`` and ``root_margin``) still load for training on the outcome alone.
 """
 
@@ -77,7 +78,9 @@ FORMAT = "arle-selfplay-data/2"
 SEARCHES: dict[str, dict[str, Any]] = {
     "heuristic": {"leaf": "rollout", "rollout": "heuristic", "horizon": 2},
     "net": {"leaf": "net", "rollout": "random", "net_horizon": 2},
+    "model": {"leaf": "net", "net_horizon": None},
 }
+MODEL_LEAVES = ("net", "model")   # the searches a value model values (its file: ``net``)
 SEARCH = SEARCHES["heuristic"]  # the search of the shipped weights' first data
 # the heuristic policy's candidates per decision when the shipped weights' data was made
 # (Weights.sample's default was 4 then), pinned so that a seed still gives the same games
@@ -131,8 +134,8 @@ class DatagenConfig:
             raise ValueError(f"variant must be 'standard' or 'first-game', not {self.variant!r}")
         if self.leaf not in SEARCHES:
             raise ValueError(f"leaf must be one of {tuple(SEARCHES)}, not {self.leaf!r}")
-        if self.net is not None and self.leaf != "net":
-            raise ValueError("net (a weights file) is for leaf='net' only")
+        if self.net is not None and self.leaf not in MODEL_LEAVES:
+            raise ValueError("net (a weights file) is for leaf='net' or 'model' only")
         if isinstance(self.players, bool) or self.players not in _core.PLAYER_COUNTS:
             raise ValueError(f"players must be 1 (solo games) or 2, not {self.players!r}")
         if not (isinstance(self.temperature, int | float) and not isinstance(
@@ -165,24 +168,24 @@ class DatagenConfig:
         """The search options of the run's games, as recorded in the data's meta."""
         settings = dict(SEARCHES[self.leaf], sample=SEARCH_SAMPLE, c=self.c, puct=self.puct,
                         root_noise=self.root_noise)
-        if self.leaf == "net":
+        if self.leaf in MODEL_LEAVES:
             settings["net_digest"] = weights_digest(self.model_file())
             settings["net_file"] = (os.path.basename(self.net) if self.net is not None
                                     else "(shipped) " + self.model_file().name)
         return settings
 
     def model_file(self) -> Path:
-        """leaf "net": the weights file that values the run's positions, `net` or the model
-        shipped for its games (two-player or solo)."""
+        """leaf "net" or "model": the weights file that values the run's positions, `net` or
+        the model shipped for its games (two-player or solo)."""
         if self.net is not None:
             return Path(self.net)
         return default_solo_weights_path() if self.players == 1 else default_weights_path()
 
     def check_model(self) -> None:
-        """leaf "net": NetError naming a model that cannot value the run's games (a
-        two-player model for solo games, a solo model for two-player games, a bad file, no
+        """leaf "net" or "model": NetError naming a model that cannot value the run's games
+        (a two-player model for solo games, a solo model for two-player games, a bad file, no
         solo model shipped), before any game is played."""
-        if self.leaf == "net":
+        if self.leaf in MODEL_LEAVES:
             load_net(self.net, players=self.players)
 
 
@@ -336,7 +339,7 @@ def _check_config(out: str | os.PathLike[str], config: DatagenConfig) -> None:
     if config.players == 2:
         del mine["players"]  # the runs from before the solo game: two players
     mine["format"] = FORMAT
-    if config.leaf == "net":  # the weights by content, wherever the file is
+    if config.leaf in MODEL_LEAVES:  # the weights by content, wherever the file is
         mine["net_digest"] = weights_digest(config.model_file())
     if stamp.exists():
         try:

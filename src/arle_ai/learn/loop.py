@@ -5,8 +5,8 @@ or ``init``). Generation k (1, 2, ...) does three things, each kept in ``gen-KKK
 it is finished:
 
 1. **data**: ``settings.games`` self-play games searched by the current best model
-   (:mod:`arle_ai.learn.datagen` with ``leaf="net"``), merged into ``data.npz``; each finished
-   game is kept in ``data.npz.parts/`` until then;
+   (:mod:`arle_ai.learn.datagen` with ``leaf`` "net" or "model"), merged into ``data.npz``;
+   each finished game is kept in ``data.npz.parts/`` until then;
 2. **training**: a candidate model fitted on the data of the last ``settings.window``
    generations, written to ``weights.npz`` (its figures in the file's meta);
 3. **gate**: a seat-swapped match at equal budget, candidate against the current best, with an
@@ -134,6 +134,8 @@ class LearnSettings:
     full_share: float = 1.0
     cheap_iterations: int = 0
     players: int = 2               # 1: a solo run (solo models; the gate a paired test)
+    leaf: str = "net"              # self-play's leaf: "net" (a rollout, then the model) or
+    #                                "model" (the model alone; datagen.SEARCHES)
 
     def __post_init__(self) -> None:
         for name in ("games", "iterations", "window", "gate_games"):
@@ -150,6 +152,8 @@ class LearnSettings:
                              f"{self.window_games!r}")
         if isinstance(self.players, bool) or self.players not in (1, 2):
             raise LearnError(f"players must be 1 (a solo run) or 2, not {self.players!r}")
+        if self.leaf not in datagen.MODEL_LEAVES:
+            raise LearnError(f"leaf must be one of {datagen.MODEL_LEAVES}, not {self.leaf!r}")
         if self.gate_games % 2 and self.players == 2:
             raise LearnError(f"gate_games must be even (each setup is played twice, seats "
                              f"swapped), not {self.gate_games}")
@@ -183,7 +187,7 @@ class LearnSettings:
     def datagen_config(self, seed: int, net: str | None) -> datagen.DatagenConfig:
         """The self-play of a generation: seeded `seed`, searched by the model `net` (a solo
         run's first generation may have none: the heuristic leaf then values its games)."""
-        leaf = "heuristic" if self.players == 1 and net is None else "net"
+        leaf = "heuristic" if self.players == 1 and net is None else self.leaf
         return datagen.DatagenConfig(
             games=self.games, seed=seed, iterations=self.iterations, explore=self.explore,
             variant=self.variant, leaf=leaf, net=net, puct=self.puct, c=self.c,
@@ -246,7 +250,7 @@ class LearnSettings:
 # the settings added after the first runs, with the value those runs had
 _BEFORE: dict[str, Any] = {"puct": None, "c": 0.9, "root_noise": "none", "temperature": 1.0,
                            "full_share": 1.0, "cheap_iterations": 0, "window_games": None,
-                           "players": 2}
+                           "players": 2, "leaf": "net"}
 
 
 class Reporter:
