@@ -232,7 +232,7 @@ def test_datagen_config_checks() -> None:
         DatagenConfig(variant="expert")
     with pytest.raises(ValueError, match="leaf must be one of"):
         DatagenConfig(leaf="rollout")
-    with pytest.raises(ValueError, match="for leaf='net' only"):
+    with pytest.raises(ValueError, match="for leaf='net' or 'model' only"):
         DatagenConfig(net="w.npz")
 
 
@@ -604,7 +604,7 @@ def test_cli_datagen_and_train(tmp_path) -> None:
     assert search["net_digest"] == weights_digest(weights) and search["net_file"] == "w.npz"
     res = runner.invoke(cli, ["datagen", "-o", str(tmp_path / "x.npz"), "--games", "1",
                               "--net", str(weights)])
-    assert res.exit_code == 2 and "--net is for --leaf net only" in res.output
+    assert res.exit_code == 2 and "--net is for --leaf net or model only" in res.output
     res = runner.invoke(cli, ["datagen", "-o", str(tmp_path / "x.npz"), "--games", "1",
                               "--leaf", "net", "--net", str(data)])
     assert res.exit_code == 2 and "not a value-net weights file" in res.output
