@@ -191,6 +191,37 @@ def test_moves_by_id_and_notation_and_illegal_moves(client):
     assert client.get(f"/api/games/{gid}").json()["game"] == before  # nothing changed
 
 
+def test_a_repeated_conversion_is_answered_with_a_count(client):
+    # issue 34: the Tanner is asked as "how many", each answer with its effect, played with
+    # {"count": n}; the count 0 is told as converting nothing
+    from helpers import place, position
+
+    gid, g = new(client, position=position({"goods": {"hide": 3, "leather": 0}}, half_year=2),
+                 seats=["human", "human"])
+    assert g["counts"] is None
+    g = client.post(f"/api/games/{gid}/move", json={"action": place("tanner")}).json()["game"]
+    assert g["prompt"] == "P0 - Tanner: how many hides do you turn into leather? (0-3)"
+    assert [c["count"] for c in g["counts"]] == [0, 1, 2, 3]
+    two = g["counts"][2]
+    assert two["label"] == "2 hide into 2 leather" and two["text"] == "more, more, stop"
+    assert two["amounts"] == ["-2 hide", "+2 leather"] and two["vp"] == 2
+    assert g["counts"][0]["label"] == "none" and g["counts"][0]["amounts"] == []
+    before = client.get(f"/api/games/{gid}").json()["game"]
+    for bad in (4, -1, "2", 2.5, None, True, 10**30):
+        assert "illegal move" in error(client.post(f"/api/games/{gid}/move",
+                                                   json={"count": bad}), 422)
+    assert client.get(f"/api/games/{gid}").json()["game"] == before  # nothing changed
+    g = client.post(f"/api/games/{gid}/move", json={"count": 2}).json()["game"]
+    assert g["ply"] == 4 and g["to_move"] == 1 and g["counts"] is None
+    assert g["position"]["players"][0]["goods"]["leather"] == 2
+    g = client.post(f"/api/games/{gid}/undo", json={}).json()["game"]
+    assert g["ply"] == 1  # the count is taken back whole
+    g = client.post(f"/api/games/{gid}/move", json={"count": 0}).json()["game"]
+    assert g["moves"][-1]["label"] == "converted nothing" and g["to_move"] == 1
+    assert "no count is asked" in error(client.post(f"/api/games/{gid}/move",
+                                                    json={"count": 0}), 422)
+
+
 def test_the_event_log_ends_with_the_game(client):
     game = play_random_game(2)
     rec = GameRecord.new(seed=2)
@@ -215,7 +246,9 @@ def test_the_event_log_tells_each_move_and_inventorying_step(client):
     # as arle play says it: no step that changed nothing, a move that changed nothing alone
     assert not [s for s in steps if s.endswith("nothing")], steps
     for m in g["moves"]:
-        assert m["event"] == m["label"] or m["event"].startswith(m["label"] + ": P"), m
+        assert m["event"] == m["label"] or m["event"].startswith(m["label"] + ": "), m
+        # the log's tag names the mover: the event names only another player
+        assert f"P{m['player']}:" not in m["event"], m
     # options show their costs as well as their gains somewhere along the game
     costs = set()
     for ply in range(0, 80, 4):

@@ -223,6 +223,14 @@ class WebApp:
         body = await _body(request)
         if game.session.state.is_terminal():
             raise _bad("the game is over: there is no move to play", 409)
+        if "count" in body:  # the answer to a how-many question: its moves (view.counts)
+            count = body["count"]
+            try:
+                game.session.play_count(count)
+            except ValueError as exc:  # IllegalActionError: no count asked, or not an answer
+                raise _bad(f"illegal move: {exc}", 422) from None
+            self._moved(gid)
+            return self._reply(gid, game)
         if "action" in body:
             move = body["action"]
             if isinstance(move, bool) or not isinstance(move, int):
@@ -232,7 +240,8 @@ class WebApp:
                 raise _bad(f"move must be a move in notation (text), not {_short(body['move'])}")
             move = body["move"][:200]
         else:
-            raise _bad("the request needs 'action' (an id) or 'move' (notation)")
+            raise _bad("the request needs 'action' (an id), 'move' (notation) or 'count' (the "
+                       "answer to a how-many question)")
         try:  # an id too: the message names the moves with their printed names
             game.session.play(move)
         except TreeFullError as exc:

@@ -1,0 +1,65 @@
+"""What the page says while a game is played (issue 34, items 3 and 7), in a real headless
+Chromium: a repeated conversion asked as a count, pass explained where it is offered, the
+event log oldest first with each player named once, and scores that read well below zero."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from helpers import position
+
+pytestmark = pytest.mark.browser
+
+
+def _open_position(page, tmp_path, d) -> None:
+    """Both seats at the keyboard, the position ``d`` opened from a file."""
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps(d))
+    page.select_option("#seat1", "human")
+    page.wait_for_function("document.querySelector('#seat1').value === 'human'")
+    page.set_input_files("#load-file", str(path))
+    page.wait_for_function("document.querySelector('#message').textContent.includes('Opened')")
+
+
+def _played(page, n: int) -> None:
+    page.wait_for_function(f"document.querySelectorAll('#move-list li').length >= {n}")
+
+
+def test_the_tanner_asks_how_many_hides_and_the_log_reads_oldest_first(page, tmp_path):
+    _open_position(page, tmp_path, position({"goods": {"hide": 3, "leather": 0}},
+                                            half_year=2))
+    # pass, where it is offered, says what it does
+    pass_button = page.locator("#legal .move-btn[title*='notation: pass']")
+    assert "without acting" in pass_button.get_attribute("title")
+    assert pass_button.locator(".cg").inner_text() == "the worker does nothing"
+    page.click(".space-card.clickable[data-space='tanner']")
+    page.wait_for_selector("#legal .move-btn[data-count]")
+    assert page.inner_text("#prompt") == (
+        "P0 - Tanner: how many hides do you turn into leather? (0-3)")
+    labels = page.locator("#legal .move-btn .label").all_inner_texts()
+    assert labels == ["0: none", "1: 1 hide into 1 leather", "2: 2 hide into 2 leather",
+                      "3: 3 hide into 3 leather"]
+    # no "once more? stop / more" before any conversion
+    assert not page.locator("#legal .move-btn[data-action]").count()
+    page.click("#legal .move-btn[data-count='2']")
+    _played(page, 4)  # the Tanner, more, more, stop
+    page.wait_for_selector("#legal .move-btn[title='notation: place peat_boatman']")
+    log = page.locator("#event-log > li:not(.step)").all_inner_texts()
+    assert log[0] == "P0 (you) place Tanner", log  # oldest first, as the move list
+    once = "P0 (you) Tanner once more: -1 hide, +1 leather (+1 VP)"
+    assert log[1:] == [once, once, "P0 (you) stop"]
+    # the player is named once per line: by the tag, never again in the line
+    assert not any("P0:" in line for line in log), log
+    # undo takes the count back whole; 0 says it converted nothing
+    page.click("#undo")
+    page.wait_for_selector("#legal .move-btn[data-count]")
+    assert page.inner_text("#ply-text").startswith("decision 1 ")
+    page.click("#legal .move-btn[data-count='0']")
+    page.wait_for_selector("#legal .move-btn[title='notation: place peat_boatman']")
+    assert page.locator("#event-log > li:not(.step)").all_inner_texts()[-1] == (
+        "P0 (you) converted nothing")
+    # scores below zero with their unit and a comma, not "-19 - -19"
+    status = page.inner_text("#status")
+    assert "Score P0 -19 VP, P1 -19 VP" in status, status
