@@ -399,11 +399,11 @@ def search_bar(budget: Budget, desc: str = "searching"
         start = time.perf_counter()
 
         def tick() -> None:
+            # update(), not n= and refresh(): tqdm clears at close only a bar it knows it
+            # printed (update() notes when; refresh() does not), so a bar only refreshed
+            # stayed on the line and the next output was glued to it
             while not stop.wait(0.1):
-                spent = time.perf_counter() - start
-                if spent >= 1:  # like tqdm's delay: short searches show no bar
-                    bar.n = min(time_limit, spent)
-                    bar.refresh()
+                bar.update(min(time_limit, time.perf_counter() - start) - bar.n)
 
         ticker = threading.Thread(target=tick, daemon=True)
         ticker.start()
