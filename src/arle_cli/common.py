@@ -25,6 +25,7 @@ from arle_ai.base.jsontext import parse_json
 from arle_ai.engine._core import MAX_SEED
 from arle_ai.formats.records import FORMAT as RECORD_FORMAT
 from arle_ai.formats.records import GameRecord, RecordError, record_from_dict
+from arle_ai.play import results
 from arle_ai.play.agents import Agent, agent_from_spec
 from arle_ai.search.config import Budget
 from arle_ai.search.tree import SearchProgress
@@ -305,6 +306,72 @@ def write_text(text: str, path: str | None) -> None:
         files.write_text(path, text)
     except OSError as exc:
         fail(f"{path}: cannot write: {exc.strerror or exc}")
+
+
+def game_option(what: str) -> Callable[[F], F]:
+    """The ``--game`` option: which game of a selfplay results file (``what`` it is for)."""
+    return click.option("--game", type=click.IntRange(min=0), default=None,
+                        help=f"With a selfplay results file (arle selfplay --out): the game "
+                             f"{what}, by its index; without --game the file's games are "
+                             f"listed.")
+
+
+def results_file(path: str) -> tuple[str, results.Results | None]:
+    """The text of the file at ``path`` and, when it is a selfplay results file, the file
+    read (None otherwise); fails naming the file and the damaged line."""
+    text = read_text(path, "position file, game record or results file")
+    if not results.is_results_text(text):
+        return text, None
+    try:
+        return text, results.read_text(text)
+    except results.ResultsFileError as exc:
+        fail(f"{path}: {exc}")
+
+
+def format_games(path: str, read: results.Results) -> str:
+    """The games of a results file, one line each (its index, the agents on the seats with
+    their scores, the winner, the decisions), and how to pick one."""
+    entries = read.entries()
+    solo = read.players == 1
+    width = max([len(a) for e in entries for a in e.agents] + [5])
+    head = f"{path}: a selfplay results file of {len(entries)} game" + \
+        ("" if len(entries) == 1 else "s") + "; --game N picks one"
+    seats = [f"{'agent' if solo else f'P{p}':<{width}}  {'VP':>6}" for p in range(read.players)]
+    lines = [head, f"  {'game':>5}  {'  '.join(seats)}{'' if solo else '  winner'}  decisions"]
+    for e in entries:
+        cells = [f"{a:<{width}}  {v:>6g}" for a, v in zip(e.agents, e.scores, strict=True)]
+        won = "" if solo else f"  {'draw' if e.winner is None else f'P{e.winner}':<6}"
+        lines.append(f"  {e.game:>5}  {'  '.join(cells)}{won}  {e.decisions:>9}")
+    if not entries:
+        lines.append("  (no game finished yet)")
+    return "\n".join(lines)
+
+
+def results_game(path: str, read: results.Results, game: int) -> GameRecord:
+    """Game ``game`` of the results file ``read`` (from ``path``), or fail naming the games
+    there are."""
+    try:
+        return read.record(game)
+    except results.ResultsFileError as exc:
+        fail(f"{path}: {exc}")
+
+
+def results_record(path: str | None, game: int | None) -> GameRecord | None:
+    """With a selfplay results file at ``path``: game ``game``'s record, or, without
+    ``game``, the file's games listed and the command ended (exit 0). None when ``path`` is
+    no results file (a failure when ``game`` is given: a record or position is one game)."""
+    read = None if path is None else results_file(path)[1]
+    if read is None:
+        if game is not None:
+            fail(f"--game picks a game of a selfplay results file, and "
+                 f"{path or 'the standard opening'} is not one (a game record or a position "
+                 f"is one game: leave out --game)")
+        return None
+    assert path is not None
+    if game is None:
+        click.echo(format_games(path, read))
+        click.get_current_context().exit(0)
+    return results_game(path, read, game)
 
 
 def load_game_file(path: str | None, ply: int | None = None

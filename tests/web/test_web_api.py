@@ -799,6 +799,37 @@ def test_tournament_results_file(client, tmp_path):
     assert cut["games"] == 5
 
 
+def test_every_game_of_a_tournament_is_listed_and_opens_with_its_agents(client, tmp_path):
+    # issue 34: the results page listed no games, and an opened record called the seats
+    # "you" and "AI"
+    out = tmp_path / "t.jsonl"
+    Tournament(["random", "greedy"], games=2, seed=5).run(out=out)
+    text = out.read_text()
+    s = client.post("/api/tournament", json={"text": text}).json()
+    listed = s["game_list"]
+    assert [g["game"] for g in listed] == [0, 1]
+    assert {tuple(g["agents"]) for g in listed} == {("random", "greedy"), ("greedy", "random")}
+    for g in listed:
+        gid, view = new(client, text=text, game=g["game"], seats=["human", "human"])
+        assert view["seat_names"] == g["agents"] and view["players"] == g["agents"]
+        assert view["terminal"] and view["length"] == g["decisions"]
+        assert view["scores"] == g["scores"]
+        # it is a game like another: step back, try a move (a variation), save it
+        back = client.post(f"/api/games/{gid}/goto", json={"ply": 3}).json()["game"]
+        assert back["ply"] == 3 and back["seat_names"] == g["agents"]
+        saved = client.get(f"/api/games/{gid}/record").json()
+        assert saved["players"] == g["agents"]
+    _, plain = new(client, seed=0)
+    assert plain["seat_names"] is None
+    assert "give 'game'" in error(client.post("/api/games", json={"text": text}), 422)
+    assert "no game 9" in error(client.post("/api/games", json={"text": text, "game": 9}), 422)
+    assert "game must be an integer" in error(
+        client.post("/api/games", json={"text": text, "game": "one"}), 400)
+    damaged = text.replace('"seats"', '"sits"', 1)
+    assert "meta.seats" in error(client.post("/api/games", json={"text": damaged, "game": 0}),
+                                 422)
+
+
 def test_tournament_file_never_loads_agent_code(client, tmp_path):
     out = tmp_path / "t.jsonl"
     Tournament(["random", "greedy"], games=2, seed=0).run(out=out)
@@ -808,6 +839,8 @@ def test_tournament_file_never_loads_agent_code(client, tmp_path):
     text = "\n".join([json.dumps(header), *games])
     s = client.post("/api/tournament", json={"text": text}).json()
     assert s["pairings"][0]["labels"][0].startswith("py:no_such_module_xyz")
+    _, g = new(client, text=text, game=0)  # opened on the board: a name, never code
+    assert "py:no_such_module_xyz.Agent" in g["seat_names"]
 
 
 @pytest.mark.parametrize("text, words", [

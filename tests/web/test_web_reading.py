@@ -63,3 +63,41 @@ def test_the_tanner_asks_how_many_hides_and_the_log_reads_oldest_first(page, tmp
     # scores below zero with their unit and a comma, not "-19 - -19"
     status = page.inner_text("#status")
     assert "Score P0 -19 VP, P1 -19 VP" in status, status
+
+
+def test_a_tournament_lists_every_game_and_opens_one_with_its_agents(page, shots, tmp_path):
+    # issue 34: the results page listed no games, and an opened record called its seats
+    # "you" and "AI"
+    from arle_ai.play.results import read_file
+    from arle_ai.play.tournament import Tournament
+
+    out = tmp_path / "t.jsonl"
+    Tournament(["random", "greedy"], games=2, seed=6).run(out=out)
+    entries = read_file(out).entries()
+    page.click("#tab-tournament")
+    page.set_input_files("#tournament-file", str(out))
+    page.wait_for_selector("#games tr[data-game='1']")
+    rows = page.locator("#games tr[data-game]")
+    assert rows.count() == len(entries)
+    for e in entries:
+        cells = page.locator(f"#games tr[data-game='{e.game}'] td").all_inner_texts()
+        assert cells[1].startswith(e.agents[0] + " (") and cells[2].startswith(e.agents[1])
+        assert cells[3] == f"P{e.winner} {e.agents[e.winner]}" and cells[4] == str(e.decisions)
+    page.screenshot(path=str(shots / "web-tournament-games.png"))
+    second = entries[1]
+    page.click("#games tr[data-game='1'] button.open-game")
+    page.wait_for_function("!document.querySelector('#page-play').hidden")
+    page.wait_for_function("document.querySelector('#message').textContent.includes('Opened')")
+    assert page.inner_text("#message") == (
+        f"Opened game 1 of t.jsonl: {second.agents[0]} against {second.agents[1]}, "
+        f"{second.decisions} decisions")
+    assert page.inner_text("#ply-text") == f"decision {second.decisions} of {second.decisions}"
+    # the seats by the agents that played them, not "you" and "AI"
+    heads = page.locator("#players .player h3").all_inner_texts()
+    assert heads[0].startswith(f"P0 {second.agents[0]}"), heads
+    assert heads[1].startswith(f"P1 {second.agents[1]}"), heads
+    assert "(you)" not in page.inner_text("#event-log")
+    assert page.locator(f"#event-log .tag.p1:text-is('P1 {second.agents[1]}')").count() > 0
+    page.click("#move-list li[data-ply='5']")  # step through it
+    page.wait_for_function(f"document.querySelector('#ply-text').textContent === "
+                           f"'decision 5 of {second.decisions}'")

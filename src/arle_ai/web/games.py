@@ -34,14 +34,16 @@ class Game:
 
     session: Session
     analysis: dict[str, Any] | None = None
+    seat_names: list[str] | None = None  # who played the seats (a tournament's agents)
     _homes: dict[int, list[board.HomeLayout]] = field(default_factory=dict, repr=False)
     _entries: dict[int, dict[str, Any]] = field(default_factory=dict, repr=False)
 
     @classmethod
-    def from_record(cls, record: GameRecord) -> Game:
+    def from_record(cls, record: GameRecord, seat_names: list[str] | None = None) -> Game:
         """The record's game with its variations; its review shown on its moves. (Its
-        ``meta`` is left out: the page does not know who played the file's moves.)"""
-        game = cls(Session.from_record(record, meta={}))
+        ``meta`` is left out: the page does not know who played the file's moves, unless
+        ``seat_names`` says it, as a tournament's results do.)"""
+        game = cls(Session.from_record(record, meta={}), seat_names=seat_names)
         if game.session.review is not None:
             analysis = GameAnalysis.from_review(record.review or {}, record.start.players)
             game.keep_analysis(analysis_view(analysis.to_dict(record), record),
@@ -140,6 +142,7 @@ class Game:
             "setup": session.setup,
             "players": session.players,
             "seats": session.seats,
+            "seat_names": self.seat_names,
             "legal": view.legal_moves(state),
             "counts": view.count_answers(state),  # a repeated conversion asked as a count
             "moves": [self._move(n, marks) for n in session.line],
