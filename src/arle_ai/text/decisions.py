@@ -1,7 +1,7 @@
 """The pending decision in a player's words: what is asked, and each option with its effect.
 
 :func:`question` turns the engine's decision (``state.pending``, e.g. ``action:tanner``) and
-the kinds of its legal moves into a question (``Tanner: turn another hide into leather?``);
+the kinds of its legal moves into a question (``Grocer: which good or animal do you take?``);
 :func:`menu` lists the legal moves with their printed labels and what each does at once
 (its cost and immediate gain, found by playing it on a copy, :mod:`arle_ai.text.effects`). The
 terminal (``arle play``) and the browser app both show these.
