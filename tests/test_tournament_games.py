@@ -131,6 +131,9 @@ def test_a_game_that_is_not_there_and_game_without_a_results_file_are_refused(fi
     assert_bad_input(run("show", str(tmp_path / "g.json"), "--game", "0"),
                      "not one", "leave out --game")
     assert_bad_input(run("show", "--game", "0"), "--game", "standard opening")
+    for command in ("play", "suggest"):  # one game: the file is named, its games are not
+        assert_bad_input(run(command, path), "is a selfplay results file (2 games)",
+                         f"'arle show {path} --game N'")
     damaged = tmp_path / "damaged.jsonl"
     damaged.write_text(files[0].read_text().replace('"seats"', '"sits"', 1))
     assert_bad_input(run("show", str(damaged), "--game", "0"), "line 2", "meta.seats")

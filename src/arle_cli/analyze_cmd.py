@@ -22,7 +22,6 @@ from arle_cli.common import (
     fail,
     game_option,
     load_record_file,
-    results_record,
     seed_option,
     unwritable,
     work_bar,
@@ -211,12 +210,12 @@ def analyze(record: str, player: int | None, iterations: int | None, time_limit:
         if given:
             fail(f"--saved shows the review RECORD holds, without searching: drop "
                  f"{', '.join(given)}")
-    picked = results_record(record, game)  # a game of a results file (listed without one)
-    if picked is not None and (save or saved):
-        fail(f"--{'save' if save else 'saved'}: {record} is a selfplay results file, which "
-             f"keeps no review: give --out FILE to save game {game} with its review")
+    if game is not None and (save or saved):
+        fail(f"--{'save' if save else 'saved'}: --game picks a game of a selfplay results "
+             f"file, which keeps no review: give --out FILE to save game {game} with its "
+             f"review")
     target = _review_target(record, save, out, overwrite)
-    rec = picked or load_record_file(record)
+    rec = load_record_file(record, game)  # a results file's games listed without --game
     if player == 1 and rec.start.players == 1:
         fail(f"--player 1: {record} is a solo game, whose one player is 0")
     if saved:

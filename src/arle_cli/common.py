@@ -316,14 +316,18 @@ def game_option(what: str) -> Callable[[F], F]:
                              f"listed.")
 
 
-def results_file(path: str) -> tuple[str, results.Results | None]:
-    """The text of the file at ``path`` and, when it is a selfplay results file, the file
-    read (None otherwise); fails naming the file and the damaged line."""
-    text = read_text(path, "position file, game record or results file")
+def _read_game_file(path: str, what: str) -> tuple[Any, results.Results | None]:
+    """The file at ``path``, read once (a pipe cannot be read twice): the JSON value it
+    holds, or, for a selfplay results file, None and the file read; fails naming the file
+    and the problem (a damaged line of a results file by its number)."""
+    text = read_text(path, what)
     if not results.is_results_text(text):
-        return text, None
+        try:
+            return parse_json(text), None
+        except PositionError as exc:
+            fail(f"{path}: {exc}")
     try:
-        return text, results.read_text(text)
+        return None, results.read_text(text)
     except results.ResultsFileError as exc:
         fail(f"{path}: {exc}")
 
@@ -347,48 +351,53 @@ def format_games(path: str, read: results.Results) -> str:
     return "\n".join(lines)
 
 
-def results_game(path: str, read: results.Results, game: int) -> GameRecord:
+def _results_game(path: str, read: results.Results, game: int | None) -> GameRecord:
     """Game ``game`` of the results file ``read`` (from ``path``), or fail naming the games
-    there are."""
+    there are; without ``game``, the file's games listed and the command ended (exit 0)."""
+    if game is None:
+        click.echo(format_games(path, read))
+        click.get_current_context().exit(0)
     try:
         return read.record(game)
     except results.ResultsFileError as exc:
         fail(f"{path}: {exc}")
 
 
-def results_record(path: str | None, game: int | None) -> GameRecord | None:
-    """With a selfplay results file at ``path``: game ``game``'s record, or, without
-    ``game``, the file's games listed and the command ended (exit 0). None when ``path`` is
-    no results file (a failure when ``game`` is given: a record or position is one game)."""
-    read = None if path is None else results_file(path)[1]
-    if read is None:
-        if game is not None:
-            fail(f"--game picks a game of a selfplay results file, and "
-                 f"{path or 'the standard opening'} is not one (a game record or a position "
-                 f"is one game: leave out --game)")
-        return None
-    assert path is not None
-    if game is None:
-        click.echo(format_games(path, read))
-        click.get_current_context().exit(0)
-    return results_game(path, read, game)
+def _no_game(path: str | None, game: int | None) -> None:
+    """Fail when ``--game`` was given for something that is no results file."""
+    if game is not None:
+        fail(f"--game picks a game of a selfplay results file, and "
+             f"{path or 'the standard opening'} is not one (a game record or a position is "
+             f"one game: leave out --game)")
 
 
-def load_game_file(path: str | None, ply: int | None = None
-                   ) -> tuple[arle_ai.GameState, GameRecord | None]:
+def load_game_file(path: str | None, ply: int | None = None, game: int | None = None,
+                   pick: bool = False) -> tuple[arle_ai.GameState, GameRecord | None]:
     """The position in the file at ``path`` and, when the file is a game record, the record
-    (cut back to its first ``ply`` decisions when ``ply`` is given; its end otherwise).
-    No path means the standard opening. Fails naming the file and the problem."""
+    (cut back to its first ``ply`` decisions when ``ply`` is given; its end otherwise). With
+    ``pick`` (a command with --game), a selfplay results file's game ``game`` (without
+    ``game`` its games are listed and the command ends). No path means the standard opening.
+    Fails naming the file and the problem."""
     if path is None:
+        _no_game(path, game)
         if ply is not None:
             fail("--ply needs a game record file")
         return arle_ai.new_game(seed=0), None
-    data = read_json(path, "position file or game record")
-    if isinstance(data, dict) and data.get("format") == RECORD_FORMAT:
-        try:
-            record = record_from_dict(data)
-        except RecordError as exc:
-            fail(f"{path}: invalid game record: {exc}")
+    data, read = _read_game_file(path, "position file, game record or results file")
+    if read is None:
+        _no_game(path, game)
+    elif not pick:
+        fail(f"{path} is a selfplay results file ({len(read.games)} games), and this command "
+             f"takes one game: 'arle show {path}' lists them, 'arle show {path} --game N' "
+             f"shows one, and 'arle analyze {path} --game N --out FILE' saves it as a record")
+    if read is not None or (isinstance(data, dict) and data.get("format") == RECORD_FORMAT):
+        if read is not None:
+            record = _results_game(path, read, game)
+        else:
+            try:
+                record = record_from_dict(data)
+            except RecordError as exc:
+                fail(f"{path}: invalid game record: {exc}")
         if ply is not None:
             cut_record(record, ply, path)
         return record.final_state(), record
@@ -423,9 +432,14 @@ def make_game(seed: int, variant: str, players: int = 2) -> arle_ai.GameState:
         fail(str(exc))
 
 
-def load_record_file(path: str) -> GameRecord:
-    """Load and replay the game record at ``path``, or fail naming the problem."""
-    data = read_json(path, "game record")
+def load_record_file(path: str, game: int | None = None) -> GameRecord:
+    """Load and replay the game record at ``path``, or game ``game`` of a selfplay results
+    file (without ``game`` its games are listed and the command ends); or fail naming the
+    problem."""
+    data, read = _read_game_file(path, "game record or results file")
+    if read is not None:
+        return _results_game(path, read, game)
+    _no_game(path, game)
     try:
         return record_from_dict(data)
     except RecordError as exc:

@@ -25,14 +25,12 @@ from arle_cli.common import (
     EXIT_BAD_INPUT,
     IN_FILE,
     OUT_FILE,
-    cut_record,
     fail,
     game_option,
     interrupted,
+    load_game_file,
     make_game,
     players_option,
-    position_argument,
-    results_record,
     seed_option,
     variant_option,
     write_text,
@@ -168,17 +166,11 @@ def show(position: str | None, ply: int | None, moves: bool, game: int | None) -
     """Print POSITION readably: a JSON position file, or a game record (its last position, or
     the one after --ply decisions), or a game of a selfplay results file (--game N; without
     it the file's games are listed); no POSITION means the standard opening."""
-    record = results_record(position, game)
-    if record is not None:
-        assert position is not None
-        if ply is not None:
-            cut_record(record, ply, position)
+    state, record = load_game_file(position, ply, game, pick=True)
+    if game is not None and record is not None:  # a game of a results file
         click.echo(f"game {game} of {position}: {record.players[0]}"
                    + (f" (P0) against {record.players[1]} (P1)" if len(record.players) > 1
                       else " (solo)") + f", after {len(record.actions)} decisions")
-        state = record.final_state()
-    else:
-        state = position_argument(position, ply)
     click.echo(describe_wide(state, shutil.get_terminal_size().columns))
     if moves and not state.is_terminal():
         click.echo(f"legal moves - {decisions.question(state)}")
