@@ -31,9 +31,9 @@ def test_the_tanner_asks_how_many_hides_and_the_log_reads_oldest_first(page, tmp
     _open_position(page, tmp_path, position({"goods": {"hide": 3, "leather": 0}},
                                             half_year=2))
     # pass, where it is offered, says what it does
-    pass_button = page.locator("#legal .move-btn[title*='notation: pass']")
-    assert "without acting" in pass_button.get_attribute("title")
-    assert pass_button.locator(".cg").inner_text() == "the worker does nothing"
+    said = page.locator("#legal .move-btn[title='notation: pass'] .cg")
+    assert said.inner_text() == "the worker does nothing"
+    assert "without acting" in said.get_attribute("title")
     page.click(".space-card.clickable[data-space='tanner']")
     page.wait_for_selector("#legal .move-btn[data-count]")
     assert page.inner_text("#prompt") == (

@@ -159,10 +159,10 @@ function renderLegal(g) {
     }
     const cg = m.done ? [m.done, ...(amounts.length ? [" (", ...amounts, ")"] : [])] : amounts.length || m.vp ? amounts : [m.effect || ""];
     const counted = m.count !== undefined;
-    const btn = el("button", { class: "move-btn", title: m.note ? `${m.note} (notation: ${m.text})` : `notation: ${m.text}`, [counted ? "data-count" : "data-action"]: String(counted ? m.count : m.action), onclick: () => act("move", counted ? { count: m.count } : { action: m.action }) },
+    const btn = el("button", { class: "move-btn", title: `notation: ${m.text}`, [counted ? "data-count" : "data-action"]: String(counted ? m.count : m.action), onclick: () => act("move", counted ? { count: m.count } : { action: m.action }) },
       el("span", { class: "label", text: counted ? `${m.count}: ${m.label}` : m.label }),
       el("span", { class: "vp", text: m.vp ? `${signed(m.vp)} VP` : "" }),
-      el("span", { class: "cg" }, ...cg));
+      el("span", { class: "cg", ...(m.note ? { title: m.note } : {}) }, ...cg));  // what pass does
     btn.disabled = aiTurn || state.aiBusy;
     list.append(btn);
   }
