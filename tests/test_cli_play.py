@@ -54,7 +54,7 @@ def test_a_whole_game_is_played_and_saved_as_a_record(tmp_path, seat, ai):
 def test_a_move_typed_in_notation_is_played(tmp_path):
     result, out = play(tmp_path, "--ai", "random", input="Place  FISHERMAN\nquit\n")
     assert result.exit_code == 0, result.output
-    assert "You: Fisherman - " in result.output
+    assert "You: Fisherman [" in result.output
     assert load_record(out).moves()[0] == "place fisherman"
 
 

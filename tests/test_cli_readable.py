@@ -29,7 +29,7 @@ def test_a_human_turn_prints_its_effect_and_the_menu_its_costs(tmp_path):
     assert result.exit_code == 0, result.output
     assert "Your turn: place a worker on an action space, or pass" in result.output
     assert "Woodcutter  [+3 wood]" in result.output
-    assert "You: Woodcutter - +3 wood" in result.output
+    assert "You: Woodcutter [+3 wood]" in result.output
     assert any(line.startswith("AI: ") for line in result.output.splitlines())
 
 
@@ -58,15 +58,16 @@ def test_both_seats_at_the_keyboard_play_a_whole_game_saved_and_replayed(tmp_pat
 
 def test_undo_takes_back_the_last_decision_and_log_tells_the_game(tmp_path):
     out = tmp_path / "g.json"
-    typed = "place Woodcutter\nplace Wool Weaver\nmore\nundo\nlog\nundo\nquit\n"
+    typed = "place Woodcutter\nplace Wool Weaver\n1\nundo\nlog\nundo\nquit\n"
     result = run("play", "--ai", "human", "--out", str(out), input=typed)
     assert result.exit_code == 0, result.output
-    assert "P1 - Wool Weaver: turn wool into woolen once more? (more / stop)" in result.output
-    # undo says what it took back: the exchange made at the Wool Weaver (the turn as it was
-    # told); the worker stays there
-    assert ("undone, taken back:\n  P1: Wool Weaver, once (unfinished)\nback to decision 2, "
-            "in the middle of that turn (P1: Wool Weaver so far)") in result.output
-    assert "log\nP0: Woodcutter - +3 wood\nP1 (1-2, help)> " in result.output
+    assert "P1 - Wool Weaver: how much wool do you turn into woolen? (0-2)" in result.output
+    # undo says what it took back: the count given at the Wool Weaver (the turn as it was
+    # told, its more and stop together); the worker stays there
+    assert ("undone, taken back:\n  P1: Wool Weaver, once [-1 wool, +1 woolen (+1 VP)]\nback "
+            "to decision 2, in the middle of that turn (P1: Wool Weaver so far)"
+            ) in result.output
+    assert "log\nP0: Woodcutter [+3 wood]\nP1 (0-2, help)> " in result.output
     # the next undo takes back the worker placed: the turn is gone
     assert ("undone, taken back:\n  P1: Wool Weaver (unfinished)\nback to the start of that "
             "turn (decision 1)") in result.output
@@ -74,7 +75,38 @@ def test_undo_takes_back_the_last_decision_and_log_tells_the_game(tmp_path):
     assert rec.moves() == ["place woodcutter"]
     # what was taken back is kept beside the game, as the page keeps every line tried
     assert [v.actions for v in rec.variations] == [rec.line(0)[1:]]
-    assert len(rec.line(0)) == 3
+    assert len(rec.line(0)) == 4  # the Wool Weaver, and the count 1: more, then stop
+
+
+def test_a_conversion_is_asked_as_a_count_and_zero_says_it_converted_nothing(tmp_path):
+    # issue 34: the Tanner asked "once more? 1. stop 2. once more" before any conversion,
+    # and 1 (stop) ended the action having converted nothing
+    import json
+
+    from helpers import position
+
+    pos = tmp_path / "tanner.json"
+    pos.write_text(json.dumps(position({"goods": {"hide": 3, "leather": 0}}, half_year=2)))
+    out = tmp_path / "g.json"
+    result = run("play", str(pos), "--ai", "human", "--out", str(out),
+                 input="Tanner\n1\nundo\nstop\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "P0 - Tanner: how many hides do you turn into leather? (0-3)" in result.output
+    assert "  0. none\n  1. 1 hide into 1 leather  [-1 hide, +1 leather (+1 VP)]" in result.output
+    assert "P0 (0-3, help)> 1\nP0: Tanner, once [-1 hide, +1 leather (+1 VP)]" in result.output
+    # undo took the count back whole; 'stop' (the engine's word) is the count 0
+    assert "P0 (0-3, help)> stop\nP0: Tanner, converted nothing" in result.output
+    assert load_record(out).moves() == ["place tanner", "stop"]
+
+
+def test_pass_is_explained_where_it_is_offered(tmp_path):
+    result = run("show", "--moves")
+    assert "1. pass  [the worker does nothing]" in result.output
+    info = run("info", "pass")
+    assert info.exit_code == 0 and info.output.startswith("pass (a move at your turn)")
+    assert "without acting" in info.output
+    assert "'arle info pass'" in run("play", "--ai", "human", "--out", str(tmp_path / "g.json"),
+                                     input="help\nquit\n").output
 
 
 def test_hint_names_who_moves_in_the_continuation(tmp_path):
@@ -173,7 +205,8 @@ def test_long_menu_cells_wrap_instead_of_being_cut():
         menu = format_menu(s, 80)
         assert "..." not in menu and all(len(line) <= 80 for line in menu.splitlines())
         words = menu.split()
-        for o in decisions.menu(s):
+        options = decisions.how_many(s) or decisions.menu(s)  # a count's answers, or moves
+        for o in options:
             shown = (o.label.removeprefix("place ") + (f"  [{o.effect}]" if o.effect else "")
                      ).split()
             assert all(w in words for w in shown), o

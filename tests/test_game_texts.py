@@ -24,25 +24,51 @@ def _more_question(space: str, **goods: int) -> arle_ai.GameState:
 @pytest.mark.parametrize("space,goods,asked,gets", [
     # W8 Potter: per pottery wheel 1 clay -> 3 food and 1 peat
     ("potter", {"clay": 2, "food": 0, "peat": 0},
-     "turn 1 clay into 3 food and 1 peat once more?", {"clay": 1, "food": 3, "peat": 1}),
+     "how much clay do you turn into 3 food and 1 peat each? (0-2)",
+     {"clay": 1, "food": 3, "peat": 1}),
     # W9 Baker: per oven 1 grain (flax) and 1 peat (wood) -> 6 food
     ("baker", {"grain": 1, "peat": 1, "food": 0},
-     "turn 1 grain (or flax) and 1 peat (or wood) into 6 food once more?",
-     {"grain": 0, "peat": 0, "food": 6}),
-    ("tanner", {"hide": 1, "leather": 0}, "turn a hide into leather once more?",
+     "how many times do you bake (turn 1 grain (or flax) and 1 peat (or wood) into 6 food)? "
+     "(0-1)", {"grain": 0, "peat": 0, "food": 6}),
+    ("tanner", {"hide": 1, "leather": 0}, "how many hides do you turn into leather? (0-1)",
      {"hide": 0, "leather": 1}),
-    ("linen_weaver", {"flax": 1, "linen": 0}, "turn flax into linen once more?",
+    ("linen_weaver", {"flax": 1, "linen": 0}, "how much flax do you turn into linen? (0-1)",
      {"flax": 0, "linen": 1}),
-    ("wool_weaver", {"wool": 1, "woolen": 0}, "turn wool into woolen once more?",
+    ("wool_weaver", {"wool": 1, "woolen": 0}, "how much wool do you turn into woolen? (0-1)",
      {"wool": 0, "woolen": 1}),
 ])
-def test_the_more_question_says_what_one_more_does(space, goods, asked, gets):
+def test_a_repeated_conversion_is_asked_as_a_count(space, goods, asked, gets):
+    # actions.md §1.4: "up to N times", zero included: one question, how many (0-N), not
+    # "once more? stop / more" before the first conversion
     s = _more_question(space, **goods)
     assert MORE in s.legal_actions()
-    assert decisions.question(s) == f"P0 - {rules.action_space(space).name}: {asked} (more / stop)"
-    s.apply(MORE)
-    after = s.to_dict()["players"][0]["goods"]
+    assert decisions.question(s) == f"P0 - {rules.action_space(space).name}: {asked}"
+    answers = decisions.how_many(s)
+    assert answers is not None and answers[0].label == "none" and answers[0].effect == ""
+    assert [c.count for c in answers] == list(range(len(answers)))
+    one = s.copy()
+    for a in answers[1].actions:
+        one.apply(a)
+    after = one.to_dict()["players"][0]["goods"]
     assert {k: after[k] for k in gets} == gets
+    assert answers[1].change is not None and answers[1].change.goods == {
+        k: v - goods.get(k, 0) for k, v in gets.items() if v != goods.get(k, 0)}
+
+
+def test_each_count_makes_its_conversions_and_the_action_ends():
+    s = _more_question("tanner", hide=5, leather=0)
+    answers = decisions.how_many(s)
+    assert answers is not None
+    most = len(answers) - 1
+    assert most == rules.tool("fleshing_beams").values[0]  # the beams, fewer than the hides
+    for c in answers:
+        after = s.copy()
+        for a in c.actions:
+            after.apply(a)
+        # the turn passed to P1 whatever the count: the action is over, c hides converted
+        assert after.current_player == 1 and after.pending == "turn"
+        assert after.to_dict()["players"][0]["goods"]["leather"] == c.count
+    assert decisions.how_many(arle_ai.new_game(seed=0)) is None
 
 
 def test_only_repeated_conversions_have_a_more_text():
@@ -123,7 +149,8 @@ def test_the_laborer_asks_for_a_vehicle_or_a_space_to_copy():
 ASKED = {  # the question at each of these steps, as seeded random games meet them
     "action:field": "placing a field: a grain field or a flax field? (or stop)",
     "action:farmers_inn": "Farmer's Inn: which field do you turn into a forest? (or stop)",
-    "action:bakehouse": "Bakehouse: pay 2 grain and 1 flax for 8 food? (more / stop)",
+    "action:bakehouse": "Bakehouse: how many times do you pay 2 grain and 1 flax for 8 food? "
+                        "(0-1)",
     "action:smithy": "Smithy: which vehicle do you swap for plows? (or stop)",
     "action:butcher": "Butcher: which animal do you slaughter? (or stop)",
     "action:farmer": "Farmer: which animal do you pay for a plow? (or stop)",
@@ -292,7 +319,23 @@ def test_more_is_named_by_what_it_repeats_and_a_turn_counts_the_repeats():
     n.play(s, MORE)
     n.play(s, MORE)
     lines = n.play(s, rules.ACTION_LAYOUT["stop"])
-    assert [line.text for line in lines] == ["You: Tanner, 2 times - -2 hide, +2 leather (+2 VP)"]
+    # what the turn did in brackets, as the menu shows it: no "- -2 hide"
+    assert [line.text for line in lines] == ["You: Tanner, 2 times [-2 hide, +2 leather (+2 VP)]"]
+
+
+def test_a_conversion_of_nothing_says_so_and_a_loss_reads_without_a_double_minus():
+    from arle_ai.text.narration import Narrator
+
+    d = position({"goods": {"hide": 3, "leather": 0, "food": 5}}, half_year=2)
+    s = arle_ai.GameState.from_dict(d)
+    n = Narrator(("You", "AI"))
+    n.play(s, place("tanner"))
+    lines = n.play(s, rules.ACTION_LAYOUT["stop"])  # the count 0
+    assert [line.text for line in lines] == ["You: Tanner, converted nothing"]
+    n.play(s, place("peat_boatman"))  # the AI's turn
+    n.play(s, place("wood_trader"))  # W10: pay 1 food, take 4 wood
+    lines = n.play(s, s.parse_action("good wood"))
+    assert [line.text for line in lines] == ["You: Wood Trader, good wood [-1 food, +4 wood]"]
 
 
 def test_breeding_is_told_as_a_line_of_the_inventorying():

@@ -65,9 +65,9 @@ def test_play_saves_the_game_before_reporting_an_unexpected_error(tmp_path, monk
         calls.append(text)
         if len(calls) == 3:
             raise RuntimeError("boom")
-        return state.legal_actions()[0]
+        return (state.legal_actions()[0],)
 
-    monkeypatch.setattr(play_cmd, "parse_choice", broken)
+    monkeypatch.setattr(play_cmd, "parse_answer", broken)
     out = tmp_path / "g.json"
     result = run("play", "--ai", "random", "--seed", "3", "--out", str(out), input="1\n" * 10)
     line = assert_bad_input(result, "RuntimeError", "boom", str(out))

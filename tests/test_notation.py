@@ -269,7 +269,7 @@ def test_errors_name_moves_and_decisions_with_printed_names_not_keys(typed):
         parse_action(states[1], "use weaving_parlor")
     assert str(e.value) == (
         "cannot play 'use weaving_parlor': 'use Weaving Parlor' is not legal now (decision: "
-        "P0 - Wool Weaver: turn wool into woolen once more? (more / stop)); legal: 'stop', "
+        "P0 - Wool Weaver: how much wool do you turn into woolen? (0-2)); legal: 'stop', "
         "'Wool Weaver once more'")
 
 

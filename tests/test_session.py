@@ -120,6 +120,46 @@ def test_undo_before_a_person_decided_goes_back_to_the_start():
 
 # ---- variations ----
 
+def _at_the_tanner(hides: int) -> Session:
+    """P0 has placed a worker on the Tanner (W2) with ``hides`` hides: the count is asked."""
+    from helpers import place, position
+
+    game = Session(arle_ai.GameState.from_dict(position({"goods": {"hide": hides}},
+                                                         half_year=2)),
+                   seats=["human", "human"])
+    game.play(place("tanner"))
+    return game
+
+
+def test_a_count_plays_its_conversions_and_undo_takes_the_count_back_whole():
+    game = _at_the_tanner(3)
+    assert game.state.pending == "action:tanner"
+    nodes = game.play_count(2)
+    assert texts(game)[1:] == ["more", "more", "stop"] and nodes == game.line[1:]
+    assert game.state.current_player == 1  # the action is over
+    assert game.state.to_dict()["players"][0]["goods"]["leather"] == 2
+    game.undo()  # the count was one answer: back to the question, not into it
+    assert game.cursor == 1 and game.state.pending == "action:tanner"
+    game.redo()
+    assert game.cursor == 4
+    game.undo()
+    nodes = game.play_count(0)  # nothing converted: the action ends, a variation beside
+    assert texts(game)[1:] == ["stop"] and game.state.current_player == 1
+    assert len(game.record().variations) == 1
+
+
+def test_a_count_that_is_no_answer_changes_nothing():
+    game = _at_the_tanner(1)
+    for count in (2, -1, "1", None, True, 1.0):
+        with pytest.raises(IllegalActionError):
+            game.play_count(count)
+        assert game.cursor == 1 and len(game.nodes) == 2
+    game.play_count(1)  # the last hide: the engine ends the action itself (no stop)
+    assert texts(game)[1:] == ["more"] and game.state.current_player == 1
+    with pytest.raises(IllegalActionError, match="no count is asked"):
+        game.play_count(0)
+
+
 def test_a_move_at_the_cursor_follows_the_line_or_starts_a_variation():
     game = Session.new(seed=3, seats=["human", "human"])
     for _ in range(4):
@@ -207,11 +247,11 @@ def test_the_game_told_again_says_what_undo_took_back():
         game.play(move)
     told = game.narrator(("P0", "P1"))
     assert [line.text for line in told.lines] == [
-        "P0: Grocer, good timber - +1 grain, +1 timber, +1 leather (+1.5 VP)",
-        "P1: Woodcutter - +3 wood"]
+        "P0: Grocer, good timber [+1 grain, +1 timber, +1 leather (+1.5 VP)]",
+        "P1: Woodcutter [+3 wood]"]
     game.undo()
     again = game.narrator(("P0", "P1"))
-    assert told.taken_back(again) == ["P1: Woodcutter - +3 wood"]
+    assert told.taken_back(again) == ["P1: Woodcutter [+3 wood]"]
     game.undo()  # into the Grocer's turn: it is told as it was, the rest is in progress
     last = game.narrator(("P0", "P1"))
     assert again.taken_back(last) == [told.lines[0].text]

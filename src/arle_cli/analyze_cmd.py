@@ -20,6 +20,7 @@ from arle_cli.common import (
     Seconds,
     emit_json,
     fail,
+    game_option,
     load_record_file,
     seed_option,
     unwritable,
@@ -188,14 +189,17 @@ def _saved_review(rec: GameRecord, record: str) -> GameAnalysis:
 @click.option("--overwrite", is_flag=True, help="Allow replacing an existing --out file.")
 @click.option("--saved", is_flag=True,
               help="Show the review saved in RECORD (no search).")
+@game_option("to review")
 def analyze(record: str, player: int | None, iterations: int | None, time_limit: float | None,
             seed: int, as_json: bool, save: bool, out: str | None, overwrite: bool,
-            saved: bool) -> None:
+            saved: bool, game: int | None) -> None:
     """For each decision of the game RECORD: the move played, the engine's best and the value
     (and VP margin) lost; then the largest mistakes and each player's accuracy. A played move
     other than the engine's is searched again from the position after it (as many simulations
     as the engine's choice got, at most --time more), so a decision takes up to twice
-    --time. --save keeps the review in RECORD, where the browser and --saved read it."""
+    --time. --save keeps the review in RECORD, where the browser and --saved read it.
+    RECORD may be a selfplay results file: --game N reviews its game N (the seats named by
+    their agents; --out keeps the review), without --game its games are listed."""
     if iterations is not None and time_limit is not None:
         fail("give either --iterations or --time, not both")
     if saved:
@@ -206,8 +210,12 @@ def analyze(record: str, player: int | None, iterations: int | None, time_limit:
         if given:
             fail(f"--saved shows the review RECORD holds, without searching: drop "
                  f"{', '.join(given)}")
+    if game is not None and (save or saved):
+        fail(f"--{'save' if save else 'saved'}: --game picks a game of a selfplay results "
+             f"file, which keeps no review: give --out FILE to save game {game} with its "
+             f"review")
     target = _review_target(record, save, out, overwrite)
-    rec = load_record_file(record)
+    rec = load_record_file(record, game)  # a results file's games listed without --game
     if player == 1 and rec.start.players == 1:
         fail(f"--player 1: {record} is a solo game, whose one player is 0")
     if saved:

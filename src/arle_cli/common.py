@@ -25,6 +25,7 @@ from arle_ai.base.jsontext import parse_json
 from arle_ai.engine._core import MAX_SEED
 from arle_ai.formats.records import FORMAT as RECORD_FORMAT
 from arle_ai.formats.records import GameRecord, RecordError, record_from_dict
+from arle_ai.play import results
 from arle_ai.play.agents import Agent, agent_from_spec
 from arle_ai.search.config import Budget
 from arle_ai.search.tree import SearchProgress
@@ -307,21 +308,96 @@ def write_text(text: str, path: str | None) -> None:
         fail(f"{path}: cannot write: {exc.strerror or exc}")
 
 
-def load_game_file(path: str | None, ply: int | None = None
-                   ) -> tuple[arle_ai.GameState, GameRecord | None]:
+def game_option(what: str) -> Callable[[F], F]:
+    """The ``--game`` option: which game of a selfplay results file (``what`` it is for)."""
+    return click.option("--game", type=click.IntRange(min=0), default=None,
+                        help=f"With a selfplay results file (arle selfplay --out): the game "
+                             f"{what}, by its index; without --game the file's games are "
+                             f"listed.")
+
+
+def _read_game_file(path: str, what: str) -> tuple[Any, results.Results | None]:
+    """The file at ``path``, read once (a pipe cannot be read twice): the JSON value it
+    holds, or, for a selfplay results file, None and the file read; fails naming the file
+    and the problem (a damaged line of a results file by its number)."""
+    text = read_text(path, what)
+    if not results.is_results_text(text):
+        try:
+            return parse_json(text), None
+        except PositionError as exc:
+            fail(f"{path}: {exc}")
+    try:
+        return None, results.read_text(text)
+    except results.ResultsFileError as exc:
+        fail(f"{path}: {exc}")
+
+
+def format_games(path: str, read: results.Results) -> str:
+    """The games of a results file, one line each (its index, the agents on the seats with
+    their scores, the winner, the decisions), and how to pick one."""
+    entries = read.entries()
+    solo = read.players == 1
+    width = max([len(a) for e in entries for a in e.agents] + [5])
+    head = f"{path}: a selfplay results file of {len(entries)} game" + \
+        ("" if len(entries) == 1 else "s") + "; --game N picks one"
+    seats = [f"{'agent' if solo else f'P{p}':<{width}}  {'VP':>6}" for p in range(read.players)]
+    lines = [head, f"  {'game':>5}  {'  '.join(seats)}{'' if solo else '  winner'}  decisions"]
+    for e in entries:
+        cells = [f"{a:<{width}}  {v:>6g}" for a, v in zip(e.agents, e.scores, strict=True)]
+        won = "" if solo else f"  {'draw' if e.winner is None else f'P{e.winner}':<6}"
+        lines.append(f"  {e.game:>5}  {'  '.join(cells)}{won}  {e.decisions:>9}")
+    if not entries:
+        lines.append("  (no game finished yet)")
+    return "\n".join(lines)
+
+
+def _results_game(path: str, read: results.Results, game: int | None) -> GameRecord:
+    """Game ``game`` of the results file ``read`` (from ``path``), or fail naming the games
+    there are; without ``game``, the file's games listed and the command ended (exit 0)."""
+    if game is None:
+        click.echo(format_games(path, read))
+        click.get_current_context().exit(0)
+    try:
+        return read.record(game)
+    except results.ResultsFileError as exc:
+        fail(f"{path}: {exc}")
+
+
+def _no_game(path: str | None, game: int | None) -> None:
+    """Fail when ``--game`` was given for something that is no results file."""
+    if game is not None:
+        fail(f"--game picks a game of a selfplay results file, and "
+             f"{path or 'the standard opening'} is not one (a game record or a position is "
+             f"one game: leave out --game)")
+
+
+def load_game_file(path: str | None, ply: int | None = None, game: int | None = None,
+                   pick: bool = False) -> tuple[arle_ai.GameState, GameRecord | None]:
     """The position in the file at ``path`` and, when the file is a game record, the record
-    (cut back to its first ``ply`` decisions when ``ply`` is given; its end otherwise).
-    No path means the standard opening. Fails naming the file and the problem."""
+    (cut back to its first ``ply`` decisions when ``ply`` is given; its end otherwise). With
+    ``pick`` (a command with --game), a selfplay results file's game ``game`` (without
+    ``game`` its games are listed and the command ends). No path means the standard opening.
+    Fails naming the file and the problem."""
     if path is None:
+        _no_game(path, game)
         if ply is not None:
             fail("--ply needs a game record file")
         return arle_ai.new_game(seed=0), None
-    data = read_json(path, "position file or game record")
-    if isinstance(data, dict) and data.get("format") == RECORD_FORMAT:
-        try:
-            record = record_from_dict(data)
-        except RecordError as exc:
-            fail(f"{path}: invalid game record: {exc}")
+    data, read = _read_game_file(path, "position file, game record or results file")
+    if read is None:
+        _no_game(path, game)
+    elif not pick:
+        fail(f"{path} is a selfplay results file ({len(read.games)} games), and this command "
+             f"takes one game: 'arle show {path}' lists them, 'arle show {path} --game N' "
+             f"shows one, and 'arle analyze {path} --game N --out FILE' saves it as a record")
+    if read is not None or (isinstance(data, dict) and data.get("format") == RECORD_FORMAT):
+        if read is not None:
+            record = _results_game(path, read, game)
+        else:
+            try:
+                record = record_from_dict(data)
+            except RecordError as exc:
+                fail(f"{path}: invalid game record: {exc}")
         if ply is not None:
             cut_record(record, ply, path)
         return record.final_state(), record
@@ -356,9 +432,14 @@ def make_game(seed: int, variant: str, players: int = 2) -> arle_ai.GameState:
         fail(str(exc))
 
 
-def load_record_file(path: str) -> GameRecord:
-    """Load and replay the game record at ``path``, or fail naming the problem."""
-    data = read_json(path, "game record")
+def load_record_file(path: str, game: int | None = None) -> GameRecord:
+    """Load and replay the game record at ``path``, or game ``game`` of a selfplay results
+    file (without ``game`` its games are listed and the command ends); or fail naming the
+    problem."""
+    data, read = _read_game_file(path, "game record or results file")
+    if read is not None:
+        return _results_game(path, read, game)
+    _no_game(path, game)
     try:
         return record_from_dict(data)
     except RecordError as exc:
@@ -399,11 +480,11 @@ def search_bar(budget: Budget, desc: str = "searching"
         start = time.perf_counter()
 
         def tick() -> None:
+            # update(), not n= and refresh(): tqdm clears at close only a bar it knows it
+            # printed (update() notes when; refresh() does not), so a bar only refreshed
+            # stayed on the line and the next output was glued to it
             while not stop.wait(0.1):
-                spent = time.perf_counter() - start
-                if spent >= 1:  # like tqdm's delay: short searches show no bar
-                    bar.n = min(time_limit, spent)
-                    bar.refresh()
+                bar.update(min(time_limit, time.perf_counter() - start) - bar.n)
 
         ticker = threading.Thread(target=tick, daemon=True)
         ticker.start()

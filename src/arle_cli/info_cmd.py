@@ -8,7 +8,7 @@ import textwrap
 import click
 
 from arle_ai.engine import rules
-from arle_ai.text import names
+from arle_ai.text import decisions, names
 from arle_cli.common import fail
 
 LISTS = {"spaces": "space", "buildings": "building", "vehicles": "vehicle",
@@ -77,8 +77,13 @@ def describe_thing(kind: str, key: str) -> list[str]:
 @click.argument("name", nargs=-1, required=True)
 def info(name: tuple[str, ...]) -> None:
     """Print what NAME is (an action space, building, vehicle, destination, tool, good or
-    animal; printed name or key, any case): its cost, VP and ability."""
+    animal; printed name or key, any case): its cost, VP and ability; 'pass' says what a
+    pass does."""
     text = " ".join(name)
+    if text.strip().casefold() == "pass":  # a move, not a thing: what it does
+        click.echo("\n".join(["pass (a move at your turn)", *textwrap.wrap(
+            decisions.PASS_WORDS, 78, initial_indent="  ", subsequent_indent="  ")]))
+        return
     found = names.matches(text)
     if not found:
         fail(f"no space, building, vehicle, destination, tool, good or animal is called "

@@ -26,10 +26,11 @@ from arle_cli.common import (
     IN_FILE,
     OUT_FILE,
     fail,
+    game_option,
     interrupted,
+    load_game_file,
     make_game,
     players_option,
-    position_argument,
     seed_option,
     variant_option,
     write_text,
@@ -160,10 +161,16 @@ def buildings_dealt(state: arle_ai.GameState, seed: int, variant: str) -> str:
 @click.option("--moves", is_flag=True,
               help="Also list the legal moves, numbered as in 'arle play', with printed names "
                    "and what each costs and gains.")
-def show(position: str | None, ply: int | None, moves: bool) -> None:
+@game_option("to show")
+def show(position: str | None, ply: int | None, moves: bool, game: int | None) -> None:
     """Print POSITION readably: a JSON position file, or a game record (its last position, or
-    the one after --ply decisions); no POSITION means the standard opening."""
-    state = position_argument(position, ply)
+    the one after --ply decisions), or a game of a selfplay results file (--game N; without
+    it the file's games are listed); no POSITION means the standard opening."""
+    state, record = load_game_file(position, ply, game, pick=True)
+    if game is not None and record is not None:  # a game of a results file
+        click.echo(f"game {game} of {position}: {record.players[0]}"
+                   + (f" (P0) against {record.players[1]} (P1)" if len(record.players) > 1
+                      else " (solo)") + f", after {len(record.actions)} decisions")
     click.echo(describe_wide(state, shutil.get_terminal_size().columns))
     if moves and not state.is_terminal():
         click.echo(f"legal moves - {decisions.question(state)}")

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import shutil
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,7 +39,7 @@ from arle_ai.play.session import AI, HUMAN, AIChoice, Session
 from arle_ai.play.why import explain_ranking
 from arle_ai.search.config import HINT_BUDGET, PLAY_AI_BUDGET, Budget, SearchConfig
 from arle_ai.text import decisions
-from arle_ai.text.answers import PLACE, parse_choice
+from arle_ai.text.answers import PLACE, parse_answer
 from arle_ai.text.display import columns, describe_wide
 from arle_ai.text.narration import Narrator
 from arle_cli.common import (
@@ -69,7 +70,9 @@ HELP_TEXT = (
     "  list   the legal moves again\n"
     "  log    what happened so far, turn by turn\n"
     "  undo   take back your last decision (the AI's moves after it too)\n"
-    "  quit   stop and save the game so far"
+    "  quit   stop and save the game so far\n"
+    "At 'how many ...? (0-N)' type the count (0 or 'none': convert nothing). 'pass' takes\n"
+    "your worker off its month space without acting ('arle info pass')."
 )
 
 
@@ -98,8 +101,14 @@ class TerminalGame:
 
     def play(self, action: int, ai: AIChoice | None = None) -> None:
         """Play ``action`` and print the lines of what it completed."""
-        for line in self.session.tell(self.narrator, self.session.play(action, ai=ai)):
-            click.echo(line.text)
+        self.play_moves([action], ai)
+
+    def play_moves(self, actions: Sequence[int], ai: AIChoice | None = None) -> None:
+        """Play ``actions`` (a person's answer: a count is several) and print the lines of
+        what they completed."""
+        for node in self.session.play_moves(actions, ai=ai):
+            for line in self.session.tell(self.narrator, node):
+                click.echo(line.text)
 
     def undo(self) -> tuple[list[str], str]:
         """Take back the last decision made at the keyboard (the session's rule, with the
@@ -121,7 +130,14 @@ def _width() -> int:
 
 def format_menu(state: arle_ai.GameState, width: int = 80) -> str:
     """The legal moves numbered 1..n with printed names and what each costs and gains at
-    once, in as many columns as fit ``width``."""
+    once, in as many columns as fit ``width``; at a how-many question its answers numbered
+    by their count, 0..n."""
+    counts = decisions.how_many(state)
+    if counts is not None:
+        digits = len(str(len(counts) - 1))
+        return "\n".join(columns([f"{c.count:>{digits}}. {c.label}"
+                                   + (f"  [{c.effect}]" if c.effect else "")
+                                   for c in counts], width))
     options = decisions.menu(state)
     digits = len(str(len(options)))
     turn = state.pending == "turn"  # placing a worker: the space names say it all
@@ -137,7 +153,7 @@ def _status(game: TerminalGame) -> str:
     if state.players == 1:
         return (f"half-year {state.half_year}/9 ({state.season}); score {scores[0]:g}\n"
                 f"{decisions.question(state, names)}")
-    return (f"half-year {state.half_year}/9 ({state.season}); score {names[0]} {scores[0]:g} - "
+    return (f"half-year {state.half_year}/9 ({state.season}); score {names[0]} {scores[0]:g}, "
             f"{names[1]} {scores[1]:g}\n{decisions.question(state, names)}")
 
 
@@ -157,8 +173,11 @@ def _human_turn(game: TerminalGame, seed: int, hint: Budget) -> None:
     player = state.current_player
     assert player is not None  # only called while the game goes on
     who = game.narrator.players[player]
+    counts = decisions.how_many(state)
+    choose = (f"0-{len(counts) - 1}" if counts is not None
+              else f"1-{len(state.legal_actions())}")
     while True:
-        text = _read_line(f"{who} (1-{len(state.legal_actions())}, help)").strip()
+        text = _read_line(f"{who} ({choose}, help)").strip()
         word = text.lower()
         if not text:
             continue
@@ -193,12 +212,12 @@ def _human_turn(game: TerminalGame, seed: int, hint: Budget) -> None:
             return
         else:
             try:
-                action = parse_choice(state, text)
+                actions = parse_answer(state, text)
             except IllegalActionError as exc:  # the question and menu are on the screen
                 click.echo(f"illegal move: {' '.join(exc.reason.split())}; choose "
-                           f"1..{len(state.legal_actions())} ('list' shows the moves again)")
+                           f"{choose.replace('-', '..')} ('list' shows the moves again)")
                 continue
-            game.play(action)
+            game.play_moves(actions)
             return
 
 
@@ -293,8 +312,8 @@ def _finish(game: TerminalGame, out: str, finished: bool) -> None:
         click.echo(f"\ngame over: final score {scores[0]:g} VP ({parts}); {decisions} saved "
                    f"to {out}")
         return
-    click.echo(f"\ngame over: score {scores[0]:g} - {scores[1]:g}")
     names = game.narrator.players
+    click.echo(f"\ngame over: score {names[0]} {scores[0]:g}, {names[1]} {scores[1]:g}")
     for p in (0, 1):
         parts = ", ".join(f"{k.replace('_', ' ')} {v:g}"
                           for k, v in state.score_breakdown(p).items() if v)

@@ -191,6 +191,37 @@ def test_moves_by_id_and_notation_and_illegal_moves(client):
     assert client.get(f"/api/games/{gid}").json()["game"] == before  # nothing changed
 
 
+def test_a_repeated_conversion_is_answered_with_a_count(client):
+    # issue 34: the Tanner is asked as "how many", each answer with its effect, played with
+    # {"count": n}; the count 0 is told as converting nothing
+    from helpers import place, position
+
+    gid, g = new(client, position=position({"goods": {"hide": 3, "leather": 0}}, half_year=2),
+                 seats=["human", "human"])
+    assert g["counts"] is None
+    g = client.post(f"/api/games/{gid}/move", json={"action": place("tanner")}).json()["game"]
+    assert g["prompt"] == "P0 - Tanner: how many hides do you turn into leather? (0-3)"
+    assert [c["count"] for c in g["counts"]] == [0, 1, 2, 3]
+    two = g["counts"][2]
+    assert two["label"] == "2 hide into 2 leather" and two["text"] == "more, more, stop"
+    assert two["amounts"] == ["-2 hide", "+2 leather"] and two["vp"] == 2
+    assert g["counts"][0]["label"] == "none" and g["counts"][0]["amounts"] == []
+    before = client.get(f"/api/games/{gid}").json()["game"]
+    for bad in (4, -1, "2", 2.5, None, True, 10**30):
+        assert "illegal move" in error(client.post(f"/api/games/{gid}/move",
+                                                   json={"count": bad}), 422)
+    assert client.get(f"/api/games/{gid}").json()["game"] == before  # nothing changed
+    g = client.post(f"/api/games/{gid}/move", json={"count": 2}).json()["game"]
+    assert g["ply"] == 4 and g["to_move"] == 1 and g["counts"] is None
+    assert g["position"]["players"][0]["goods"]["leather"] == 2
+    g = client.post(f"/api/games/{gid}/undo", json={}).json()["game"]
+    assert g["ply"] == 1  # the count is taken back whole
+    g = client.post(f"/api/games/{gid}/move", json={"count": 0}).json()["game"]
+    assert g["moves"][-1]["label"] == "converted nothing" and g["to_move"] == 1
+    assert "no count is asked" in error(client.post(f"/api/games/{gid}/move",
+                                                    json={"count": 0}), 422)
+
+
 def test_the_event_log_ends_with_the_game(client):
     game = play_random_game(2)
     rec = GameRecord.new(seed=2)
@@ -215,7 +246,9 @@ def test_the_event_log_tells_each_move_and_inventorying_step(client):
     # as arle play says it: no step that changed nothing, a move that changed nothing alone
     assert not [s for s in steps if s.endswith("nothing")], steps
     for m in g["moves"]:
-        assert m["event"] == m["label"] or m["event"].startswith(m["label"] + ": P"), m
+        assert m["event"] == m["label"] or m["event"].startswith(m["label"] + ": "), m
+        # the log's tag names the mover: the event names only another player
+        assert f"P{m['player']}:" not in m["event"], m
     # options show their costs as well as their gains somewhere along the game
     costs = set()
     for ply in range(0, 80, 4):
@@ -766,6 +799,37 @@ def test_tournament_results_file(client, tmp_path):
     assert cut["games"] == 5
 
 
+def test_every_game_of_a_tournament_is_listed_and_opens_with_its_agents(client, tmp_path):
+    # issue 34: the results page listed no games, and an opened record called the seats
+    # "you" and "AI"
+    out = tmp_path / "t.jsonl"
+    Tournament(["random", "greedy"], games=2, seed=5).run(out=out)
+    text = out.read_text()
+    s = client.post("/api/tournament", json={"text": text}).json()
+    listed = s["game_list"]
+    assert [g["game"] for g in listed] == [0, 1]
+    assert {tuple(g["agents"]) for g in listed} == {("random", "greedy"), ("greedy", "random")}
+    for g in listed:
+        gid, view = new(client, text=text, game=g["game"], seats=["human", "human"])
+        assert view["seat_names"] == g["agents"] and view["players"] == g["agents"]
+        assert view["terminal"] and view["length"] == g["decisions"]
+        assert view["scores"] == g["scores"]
+        # it is a game like another: step back, try a move (a variation), save it
+        back = client.post(f"/api/games/{gid}/goto", json={"ply": 3}).json()["game"]
+        assert back["ply"] == 3 and back["seat_names"] == g["agents"]
+        saved = client.get(f"/api/games/{gid}/record").json()
+        assert saved["players"] == g["agents"]
+    _, plain = new(client, seed=0)
+    assert plain["seat_names"] is None
+    assert "give 'game'" in error(client.post("/api/games", json={"text": text}), 422)
+    assert "no game 9" in error(client.post("/api/games", json={"text": text, "game": 9}), 422)
+    assert "game must be an integer" in error(
+        client.post("/api/games", json={"text": text, "game": "one"}), 400)
+    damaged = text.replace('"seats"', '"sits"', 1)
+    assert "meta.seats" in error(client.post("/api/games", json={"text": damaged, "game": 0}),
+                                 422)
+
+
 def test_tournament_file_never_loads_agent_code(client, tmp_path):
     out = tmp_path / "t.jsonl"
     Tournament(["random", "greedy"], games=2, seed=0).run(out=out)
@@ -775,6 +839,8 @@ def test_tournament_file_never_loads_agent_code(client, tmp_path):
     text = "\n".join([json.dumps(header), *games])
     s = client.post("/api/tournament", json={"text": text}).json()
     assert s["pairings"][0]["labels"][0].startswith("py:no_such_module_xyz")
+    _, g = new(client, text=text, game=0)  # opened on the board: a name, never code
+    assert "py:no_such_module_xyz.Agent" in g["seat_names"]
 
 
 @pytest.mark.parametrize("text, words", [

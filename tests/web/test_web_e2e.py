@@ -218,8 +218,9 @@ def test_load_a_record_step_through_it_and_analyse(page, shots, tmp_path):
     assert "Viewing history" in page.inner_text("#history-cue")
     played = page.get_attribute(f"#move-list li[data-ply='{ply}']", "title")
     other = page.locator("#legal .move-btn:not([disabled])")
-    for k in range(other.count()):  # another move than the one played
-        if other.nth(k).get_attribute("title") != played:
+    for k in range(other.count()):  # another move than the one played (a count's button
+        # plays several, "notation: more, stop": its first one is the decision's)
+        if other.nth(k).get_attribute("title").split(", ")[0] != played:
             other.nth(k).click()
             break
     page.wait_for_selector("#move-list ol.variation li.current")

@@ -10,12 +10,16 @@ damaged or foreign file is named by its line and never reaches them; blank lines
 skipped. A last line cut off by an interrupted run (not JSON, no newline) is left out, and
 :attr:`Results.kept` says how much of the file holds the lines read (a run resuming the file
 truncates it there). The agents are not built: a ``py:`` spec is only text here.
+
+A game of the file is a game record: :meth:`Results.record` replays one, its seats named by
+the agents that played them (``arle show`` and ``arle analyze`` with ``--game``, the web's
+results page), and :meth:`Results.entries` lists them.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeGuard
@@ -23,9 +27,10 @@ from typing import Any, TypeGuard
 from arle_ai.base.errors import PositionError
 from arle_ai.base.files import MAX_FILE_BYTES
 from arle_ai.base.jsontext import parse_json
+from arle_ai.formats.records import GameRecord, RecordError, record_from_dict
 
-__all__ = ["FORMAT", "MAX_VP", "VERSION", "Results", "ResultsFileError", "read_file",
-           "read_lines", "read_text"]
+__all__ = ["FORMAT", "MAX_VP", "VERSION", "GameEntry", "Results", "ResultsFileError",
+           "agent_labels", "is_results_text", "read_file", "read_lines", "read_text"]
 
 FORMAT = "arle-selfplay"
 VERSION = 1
@@ -35,6 +40,27 @@ MAX_VP = 1e6  # far above any game's score: a line beyond it is damaged (and squ
 
 class ResultsFileError(ValueError):
     """A results file that cannot be read; the message names the line and the problem."""
+
+
+def agent_labels(agents: Sequence[str]) -> list[str]:
+    """Display names: the spec, with ``#k`` (1-based position) added where specs repeat."""
+    labels = []
+    for i, spec in enumerate(agents):
+        labels.append(spec if list(agents).count(spec) == 1 else f"{spec} #{i + 1}")
+    return labels
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """One game of a results file as a list shows it: its index, the agents on its seats
+    (their labels, seat 0 first), their scores, the winning seat (None: a draw, or the solo
+    game) and the decisions it took."""
+
+    game: int
+    agents: tuple[str, ...]
+    scores: tuple[float, ...]
+    winner: int | None
+    decisions: int
 
 
 @dataclass
@@ -55,6 +81,58 @@ class Results:
     def players(self) -> int:
         """2 (a tournament) or 1 (the solo benchmark)."""
         return int(self.header.get("players", 2)) if self.header else 2
+
+    def _seats(self, game: int) -> list[int]:
+        return list(self.games[game][1]["meta"]["seats"])
+
+    def entries(self) -> list[GameEntry]:
+        """The games in the order of their index."""
+        labels = agent_labels(self.agents)
+        out = []
+        for g in sorted(self.games):
+            value = self.games[g][1]
+            meta = value["meta"]
+            moves = value.get("moves")
+            out.append(GameEntry(g, tuple(labels[a] for a in self._seats(g)),
+                                 tuple(meta["scores"]), meta["winner"],
+                                 len(moves) if isinstance(moves, list) else 0))
+        return out
+
+    def record(self, game: int) -> GameRecord:
+        """Game ``game``'s record, replayed, its seats named by the agents that played them
+        (their labels; ``meta.agents`` their specs). ResultsFileError naming the games there
+        are when there is no such game, or the line when its record does not replay."""
+        if game not in self.games:
+            have = sorted(self.games)
+            there = (f"its games are {have[0]}..{have[-1]}" if have == list(
+                range(have[0], have[-1] + 1)) else f"its games are {_listed(have)}"
+                     ) if have else "it holds no game"
+            raise ResultsFileError(f"there is no game {game} in the file: {there}")
+        line, value = self.games[game]
+        seats = self._seats(game)
+        labels = agent_labels(self.agents)
+        data = {**value, "players": [labels[a] for a in seats],
+                "meta": {**value["meta"], "agents": [self.agents[a] for a in seats]}}
+        try:
+            return record_from_dict(data)
+        except RecordError as exc:
+            raise ResultsFileError(f"line {line}: game {game}'s record: {exc}") from None
+
+
+def _listed(games: list[int], most: int = 10) -> str:
+    shown = ", ".join(map(str, games[:most]))
+    return shown + (f" and {len(games) - most} more" if len(games) > most else "")
+
+
+def is_results_text(text: str) -> bool:
+    """Whether ``text`` starts with a selfplay results header (its first line), so that a
+    reader of game records and positions can tell a results file from them."""
+    first = text.removeprefix("\ufeff").split("\n", 1)[0]
+    try:
+        head = parse_json(first)
+    except PositionError:
+        return False
+    return isinstance(head, dict) and head.get("format") == FORMAT
 
 
 def read_file(path: str | Path) -> Results:

@@ -20,8 +20,11 @@ building, a payment, one more exchange), and the one a player regrets is mostly 
 undoing the whole turn would make them make again the choices they were happy with, while a
 few undos still take back a whole turn. The line, redo and goto step by decision too, so undo
 is redo's exact inverse. (The engine makes a decision with one choice itself: every decision
-a seat is asked is a choice.) With nobody at the keyboard (the AI on every seat) a step is one
-decision; with no decision of a person before the cursor, undo goes to the start.
+a seat is asked is a choice.) A repeated conversion is asked of a person as one count
+(:func:`arle_ai.text.decisions.how_many`; :meth:`Session.play_count` plays its moves): its
+decisions after a ``more`` were not asked of anyone, so undo takes back the whole count. With
+nobody at the keyboard (the AI on every seat) a step is one decision; with no decision of a
+person before the cursor, undo goes to the start.
 
 >>> from arle_ai.play.session import Session
 >>> game = Session.new(seed=0, seats=["human", "human"])
@@ -45,7 +48,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arle_ai.base.jsontext import shown
-from arle_ai.engine import _core
+from arle_ai.engine import _core, rules
 from arle_ai.formats.records import (
     MAX_DECISIONS,
     MAX_VARIATIONS,
@@ -55,13 +58,15 @@ from arle_ai.formats.records import (
     record_game,
 )
 from arle_ai.search.result import SearchResult
-from arle_ai.text import effects
+from arle_ai.text import decisions, effects
+from arle_ai.text.answers import count_actions
 from arle_ai.text.narration import Line, Narrator
 
 __all__ = ["AI", "AIChoice", "HUMAN", "Node", "SEAT_KINDS", "Session", "TreeFullError",
            "check_seats"]
 
 HUMAN, AI = "human", "ai"
+MORE = rules.ACTION_LAYOUT["more"]
 SEAT_KINDS = (HUMAN, AI)  # who plays a seat: a person at the keyboard, or the AI
 
 
@@ -186,11 +191,11 @@ class Session:
         parent.children.append(len(self.nodes) - 1)
         return len(self.nodes) - 1
 
-    def _check_room(self, branch: bool) -> None:
-        """TreeFullError unless one more node (a new variation when ``branch``) keeps the
+    def _check_room(self, branch: bool, more: int = 1) -> None:
+        """TreeFullError unless ``more`` nodes (a new variation when ``branch``) keep the
         game within what a record holds; a record written up to an earlier decision turns
         what follows into one more variation, so the tree keeps room for it."""
-        if len(self.nodes) - 1 >= MAX_DECISIONS:
+        if len(self.nodes) - 1 + more > MAX_DECISIONS:
             raise TreeFullError(f"this game holds {MAX_DECISIONS:,} decisions with its "
                                 f"variations, the most a game record keeps: go on along the "
                                 f"moves tried already, or save it and start a new game from "
@@ -278,6 +283,26 @@ class Session:
         self.cursor += 1
         return child
 
+    def play_moves(self, moves: Sequence[int | str], ai: AIChoice | None = None) -> list[int]:
+        """Play ``moves`` one after another at the cursor (as :meth:`play` does each) and
+        return their nodes; IllegalActionError, nothing changed, when one is not legal where
+        it comes, and TreeFullError when the tree has no room for them all."""
+        trial = self.state.copy()
+        actions = []
+        for move in moves:
+            actions.append(trial.parse_action(move))
+            trial.apply(actions[-1])
+        # room for all of them first (TreeFullError: none played, not a count cut short)
+        self._check_room(bool(self.nodes[self.node].children), len(actions))
+        return [self.play(a, ai=ai) for a in actions]
+
+    def play_count(self, count: int) -> list[int]:
+        """Answer the how-many question pending (a repeated conversion:
+        :func:`arle_ai.text.decisions.how_many`) with ``count``: its ``more`` and ``stop``
+        played, their nodes returned. IllegalActionError, nothing changed, when no count is
+        asked or ``count`` is not an answer (0 to the most the player can convert)."""
+        return self.play_moves(count_actions(self.state, count))
+
     def goto(self, ply: int) -> None:
         """Show the position after ``ply`` decisions of the line (ValueError beyond it)."""
         if not 0 <= ply <= len(self.line):
@@ -298,9 +323,24 @@ class Session:
     def human_at(self, ply: int) -> bool:
         """Whether a person at the keyboard decides after the first ``ply`` decisions of the
         line (a ``human`` seat is to move)."""
-        s = self.nodes[self.line[ply - 1]].state if ply else self.nodes[0].state
+        s = self._state_at(ply)
         player = s.current_player
         return not s.is_terminal() and player is not None and self.seats[player] == HUMAN
+
+    def _state_at(self, ply: int) -> _core.GameState:
+        return self.nodes[self.line[ply - 1]].state if ply else self.nodes[0].state
+
+    def asked_at(self, ply: int) -> bool:
+        """Whether a person at the keyboard is asked the decision after the first ``ply``
+        of the line: a ``human`` seat is to move, and not on in a conversion whose count
+        they gave (the decision before was a ``more`` of the same count question)."""
+        if not self.human_at(ply):
+            return False
+        if ply == 0 or not decisions.counted(self._state_at(ply)):
+            return True
+        before = self._state_at(ply - 1)
+        return not (decisions.counted(before) and self._action(self.line[ply - 1]) == MORE
+                    and before.current_player == self._state_at(ply).current_player)
 
     def undo(self) -> None:
         """Back to before the last decision made at the keyboard, or one decision when nobody
@@ -309,7 +349,7 @@ class Session:
             raise ValueError("nothing to undo: this is the start of the game")
         ply = self.cursor - 1
         if HUMAN in self.seats:
-            while ply > 0 and not self.human_at(ply):
+            while ply > 0 and not self.asked_at(ply):
                 ply -= 1
         self.cursor = ply
 
@@ -320,7 +360,7 @@ class Session:
             raise ValueError("nothing to redo: this is the end of the line")
         ply = self.cursor + 1
         if HUMAN in self.seats:
-            while ply < len(self.line) and not self.human_at(ply):
+            while ply < len(self.line) and not self.asked_at(ply):
                 ply += 1
         self.cursor = ply
 

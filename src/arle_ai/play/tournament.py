@@ -69,7 +69,7 @@ from arle_ai.play.ratings import (
     sprt_verdict,
     wilson_interval,
 )
-from arle_ai.play.results import FORMAT, VERSION
+from arle_ai.play.results import FORMAT, VERSION, agent_labels
 from arle_ai.play.solo import format_solo_summary, is_solo_result, solo_summary
 
 __all__ = ["FORMAT", "VERSION", "Runner", "Tournament", "TournamentError", "agent_labels",
@@ -102,14 +102,6 @@ def agent_seed(seed: int, game: int, seat: int) -> int:
     """The seed of the agent in ``seat`` of game ``game`` (a hash, stable across runs)."""
     digest = hashlib.sha256(f"arle-selfplay:{seed}:{game}:{seat}".encode()).digest()
     return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
-
-
-def agent_labels(agents: Sequence[str]) -> list[str]:
-    """Display names: the spec, with ``#k`` (1-based position) added where specs repeat."""
-    labels = []
-    for i, spec in enumerate(agents):
-        labels.append(spec if list(agents).count(spec) == 1 else f"{spec} #{i + 1}")
-    return labels
 
 
 def play_game(task: dict[str, Any]) -> dict[str, Any]:

@@ -1,6 +1,8 @@
 """A player's answer to the pending decision: the legal action id a text names
 (:func:`parse_action`), what a person types at a menu (:func:`parse_choice`: a menu number,
-the move, a space's name alone, an option without its first word), and the error for one that
+the move, a space's name alone, an option without its first word), the engine's moves a
+person's answer makes (:func:`parse_answer`: at a how-many question, a count is several
+``more`` and a ``stop``; :func:`count_actions`), and the error for one that
 is not legal now (:func:`illegal_action`, what :meth:`GameState.apply` raises), in printed
 names with the question asked and the legal moves.
 
@@ -29,13 +31,13 @@ from typing import TYPE_CHECKING
 from arle_ai.base.errors import IllegalActionError
 from arle_ai.engine.rules import NUM_ACTIONS
 from arle_ai.text import names
-from arle_ai.text.decisions import menu, question
+from arle_ai.text.decisions import how_many, menu, question
 from arle_ai.text.notation import action_label, find_action, normalise
 
 if TYPE_CHECKING:  # pragma: no cover
     from arle_ai.engine._core import GameState
 
-__all__ = ["parse_action", "parse_choice", "illegal_action"]
+__all__ = ["count_actions", "illegal_action", "parse_action", "parse_answer", "parse_choice"]
 
 MENU_NUMBER = re.compile(r"[+-]?[0-9]+")  # ASCII digits: int() also takes '٣', isdigit '²'
 PLACE = "place "
@@ -154,3 +156,43 @@ def _taken_space(state: GameState, text: str) -> str:
             return (f"the {names.space(key, qualified=True)} is taken "
                     f"({whose} worker is on it)")
     return ""
+
+
+def count_actions(state: GameState, count: object) -> tuple[int, ...]:
+    """The engine's moves that answer the pending how-many question with ``count``
+    (:func:`arle_ai.text.decisions.how_many`: ``more`` that many times, then ``stop``).
+    IllegalActionError when no such question is pending or ``count`` is not one of its
+    answers (0 to the most the player can convert)."""
+    return _count_actions(state, count, count)
+
+
+def _count_actions(state: GameState, count: object, said: object) -> tuple[int, ...]:
+    answers = how_many(state)
+    if answers is None:
+        raise IllegalActionError(f"no count is asked here (decision: {question(state)})")
+    most = len(answers) - 1
+    if isinstance(count, bool) or not isinstance(count, int):
+        raise IllegalActionError(f"a count is a whole number 0-{most}, not "
+                                 f"{type(count).__name__} ({question(state)})")
+    if not 0 <= count <= most:
+        if isinstance(said, int):  # (str() of an int past 4300 digits refuses)
+            said = str(said) if abs(said) < 10**12 else "that number"
+        shown = str(said) if len(str(said)) <= 12 else str(said)[:12] + "..."
+        raise IllegalActionError(f"{shown} is not an answer to {question(state)!r}: give a "
+                                 f"whole number 0-{most}")
+    return answers[count].actions
+
+
+def parse_answer(state: GameState, text: str) -> tuple[int, ...]:
+    """The engine's moves a person means by ``text`` at the pending decision: at a how-many
+    question a count (``0``-``N``, ASCII digits, or ``none``) makes its moves
+    (:func:`count_actions`); anything else is one move (:func:`parse_choice`: ``more`` and
+    ``stop`` still name one of the engine's own). IllegalActionError names what is wrong."""
+    t = text.strip()
+    if how_many(state) is not None:
+        if t.casefold() == "none":
+            return count_actions(state, 0)
+        if MENU_NUMBER.fullmatch(t):
+            small = len(t.lstrip("+-").lstrip("0")) <= 3  # int() of 5000 digits refuses
+            return _count_actions(state, int(t) if small else -1, t)
+    return (parse_choice(state, t),)

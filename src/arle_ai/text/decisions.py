@@ -1,10 +1,17 @@
 """The pending decision in a player's words: what is asked, and each option with its effect.
 
 :func:`question` turns the engine's decision (``state.pending``, e.g. ``action:tanner``) and
-the kinds of its legal moves into a question (``Tanner: turn another hide into leather?``);
+the kinds of its legal moves into a question (``Grocer: which good or animal do you take?``);
 :func:`menu` lists the legal moves with their printed labels and what each does at once
 (its cost and immediate gain, found by playing it on a copy, :mod:`arle_ai.text.effects`). The
 terminal (``arle play``) and the browser app both show these.
+
+A conversion the rules allow "up to N times" (the Tanner, the weavers, the Potter, the Baker,
+the Bakehouse: actions.md §1.4, "including zero") is one decision after another in the engine,
+``more`` or ``stop``; a player thinks of it as one question, how many. :func:`how_many` asks
+it so (``how many hides do you turn into leather? (0-3)``), each answer a count with the
+engine's moves that make it (:class:`Count`); :func:`question` asks it so too, and
+:mod:`arle_ai.text.answers` reads a typed count.
 
 >>> import arle_ai
 >>> from arle_ai.text import decisions
@@ -27,7 +34,8 @@ from arle_ai.text.notation import action_label, action_range
 if TYPE_CHECKING:  # pragma: no cover
     from arle_ai.engine._core import GameState
 
-__all__ = ["Option", "menu", "question", "context"]
+__all__ = ["Count", "Option", "PASS_WORDS", "counted", "how_many", "menu", "question",
+           "context"]
 
 # What "more" does on the spaces that repeat a conversion (stop ends the action); these are
 # the only spaces that offer "more" (actions.md S3, W2, W3, W8, W9).
@@ -46,6 +54,25 @@ MORE = {
 _PAY, _GET = rules.BAKEHOUSE_EXCHANGE
 EXCHANGES = {"bakehouse": f"pay {names.amounts(_PAY).replace(', ', ' and ')} for "
                           f"{names.amounts(_GET)}"}
+
+# The repeated conversions asked as a count (how_many): "how many ... ? (0-N)".
+COUNT_QUESTIONS = {
+    "tanner": "how many hides do you turn into leather",
+    "wool_weaver": "how much wool do you turn into woolen",
+    "linen_weaver": "how much flax do you turn into linen",
+    "potter": f"how much clay do you turn into "
+              f"{names.amounts(rules.SPACE_EXCHANGES['potter'][1]).replace(', ', ' and ')} "
+              f"each",
+    "baker": f"how many times do you bake ({MORE['baker']})",
+    "bakehouse": f"how many times do you {EXCHANGES['bakehouse']}",
+}
+NONE = "none"  # the count 0: the action ends having converted nothing
+
+# What a pass does, where it is offered (the turn's menu, arle info pass): core.md 7.3.
+PASS_WORDS = ("take your worker off its month space without acting: it does nothing this "
+              "half-year (a worker placed on an action space acts at once; 'stop' ends an "
+              "action already taken)")
+PASS_EFFECT = "the worker does nothing"  # the menu's short form
 
 # Sub-decisions of an action (``action:<step>`` that is no space), in words.
 SUB_STEPS = {
@@ -188,9 +215,11 @@ def _ask(state: GameState, kinds: list[str]) -> str:
         return "use a house? (stop: done)"
     doing = [k for k in kinds if k not in ("stop", "more", "pass")]
     if "more" in kinds:
-        if step in MORE:
-            return f"{MORE[step]} once more? (more / stop)"
-        return f"{EXCHANGES.get(step or '', 'go on')}? (more / stop)"
+        most = _most(state)
+        if step in COUNT_QUESTIONS:
+            return f"{COUNT_QUESTIONS[step]}? (0-{most})"
+        what = MORE.get(step or "") or EXCHANGES.get(step or "", "go on")
+        return f"how many times: {what}? (0-{most})"
     stop = " (or stop)" if "stop" in kinds else ""
     asked = SPACE_QUESTIONS.get((step or "", frozenset(doing)))
     if asked:
@@ -209,7 +238,7 @@ def _ask(state: GameState, kinds: list[str]) -> str:
 
 def question(state: GameState, players: tuple[str, ...] = ("P0", "P1")) -> str:
     """The pending decision as a question, naming the player (``players`` are the names to
-    use): ``P1 - Tanner: turn a hide into leather once more? (more / stop)``."""
+    use): ``P1 - Tanner: how many hides do you turn into leather? (0-3)``."""
     if state.is_terminal():
         return "the game is over"
     player = state.current_player
@@ -220,6 +249,78 @@ def question(state: GameState, players: tuple[str, ...] = ("P0", "P1")) -> str:
     if where == "your turn":
         return f"{'Your' if who == 'You' else who + ', your'} turn: {ask}"
     return f"{who} - {where}: {ask}"
+
+
+@dataclass(frozen=True)
+class Count:
+    """One answer to a how-many question: ``count`` conversions, made by the engine's moves
+    ``actions`` (``more`` that many times, then ``stop`` unless the last ``more`` ended the
+    action), with its printed label (``none``, ``2 hide into 2 leather``, ``2 times``) and
+    what it does for the player (``effect``, ``change``: None for none)."""
+
+    count: int
+    actions: tuple[int, ...]
+    label: str
+    effect: str
+    change: effects.PlayerChange | None = None
+
+
+_STOP, _MORE = rules.ACTION_LAYOUT["stop"], rules.ACTION_LAYOUT["more"]
+
+
+def counted(state: GameState) -> bool:
+    """Whether the pending decision is a repeated conversion, asked as a count: its moves
+    are ``stop`` and ``more``."""
+    return not state.is_terminal() and sorted(state.legal_actions()) == sorted((_STOP, _MORE))
+
+
+def _same_decision(state: GameState, other: GameState) -> bool:
+    """Whether ``other`` (``state`` after some ``more``) still asks the decision ``state``
+    asks: the same player, action and depth of the decision stack."""
+    return (not other.is_terminal() and other.pending == state.pending
+            and other.current_player == state.current_player
+            and len(other.to_dict()["pending"]) == len(state.to_dict()["pending"]))
+
+
+def _repeats(state: GameState) -> list[GameState]:
+    """The positions after 1, 2, ... ``more`` from ``state`` while one more is possible."""
+    out, s = [], state
+    while _MORE in s.legal_actions() and (s is state or _same_decision(state, s)):
+        s = s.copy()
+        s.apply(_MORE)
+        out.append(s)
+    return out
+
+
+def _most(state: GameState) -> int:
+    return len(_repeats(state))
+
+
+def _count_label(step: str, n: int) -> str:
+    if n == 0:
+        return NONE
+    if step in rules.SPACE_EXCHANGES:
+        (pay, k), gets = rules.SPACE_EXCHANGES[step]
+        got = names.amounts([(g, m * n) for g, m in gets]).replace(", ", " and ")
+        return f"{names.count(k * n, pay)} into {got}"
+    return f"{n} time{'' if n == 1 else 's'}"
+
+
+def how_many(state: GameState) -> list[Count] | None:
+    """The answers to the pending decision asked as a count (0 to the most the player can
+    convert now), each with the engine's moves that make it; None when the decision is no
+    repeated conversion (:func:`counted`)."""
+    if not counted(state):
+        return None
+    step = state.pending.partition(":")[2]
+    player = state.current_player
+    assert player is not None  # (not terminal)
+    out = [Count(0, (_STOP,), _count_label(step, 0), "")]
+    for n, after in enumerate(_repeats(state), 1):
+        moves = (_MORE,) * n + ((_STOP,) if _same_decision(state, after) else ())
+        change = effects.describe(state, after)[player]
+        out.append(Count(n, moves, _count_label(step, n), change.text(), change))
+    return out
 
 
 def menu(state: GameState) -> list[Option]:
@@ -234,6 +335,8 @@ def menu(state: GameState) -> list[Option]:
         if change is not None and change.is_empty():
             change = None
         effect = "" if change is None else change.text()
+        if a == rules.ACTION_LAYOUT["pass"] and not effect:
+            effect = PASS_EFFECT
         out.append(Option(i, a, action_label(state, a), state.action_to_string(a), effect,
                           change))
     return out

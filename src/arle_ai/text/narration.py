@@ -5,15 +5,17 @@ A :class:`Narrator` plays the moves (``narrator.play(state, action)`` instead of
 ``state.apply(action)``), or tells moves played elsewhere from what they did
 (:meth:`Narrator.tell`, given :func:`arle_ai.text.effects.apply`'s steps: a game in progress,
 :mod:`arle_ai.play.session`, keeps them), and groups a player's consecutive decisions of one
-action into one line, ``You: Carpenter, build a stall - built a stall (-1 grain, -2 clay; +2
-VP)``; each line remembers the decision (ply) its turn began at. Moves taken back are told
-again from the start by a new narrator (what it no longer says is what was taken back).
+action into one line, ``You: Carpenter, build a stall [built a stall (-1 grain, -2 clay; +2
+VP)]`` (what it did in brackets, as the menu shows what a move does); a repeated conversion
+that converted nothing says so (``You: Tanner, converted nothing``). Each line remembers the
+decision (ply) its turn began at. Moves taken back are told again from the start by a new
+narrator (what it no longer says is what was taken back).
 
 >>> import arle_ai
 >>> from arle_ai.text.narration import Narrator
 >>> s, n = arle_ai.new_game(seed=0), Narrator(("You", "AI"))
 >>> [line.text for line in n.play(s, s.parse_action("place woodcutter"))]
-['You: Woodcutter - +3 wood']
+['You: Woodcutter [+3 wood]']
 """
 
 from __future__ import annotations
@@ -21,13 +23,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from arle_ai.text import effects
+from arle_ai.engine import rules
+from arle_ai.text import decisions, effects
 from arle_ai.text.notation import action_label, action_range
 
 if TYPE_CHECKING:  # pragma: no cover
     from arle_ai.engine._core import GameState
 
-__all__ = ["Line", "Narrator", "what_follows"]
+__all__ = ["CONVERTED_NOTHING", "Line", "Narrator", "move_label", "what_follows"]
 
 
 def _num(x: float) -> str:
@@ -40,6 +43,17 @@ def _signed(x: float) -> str:
 
 BREEDING = effects.INVENTORY_STEPS["winter"][1]
 ONCE_MORE = " once more"
+CONVERTED_NOTHING = "converted nothing"
+STOP, MORE = rules.ACTION_LAYOUT["stop"], rules.ACTION_LAYOUT["more"]
+
+
+def move_label(before: GameState, action: int, after_more: bool = False) -> str:
+    """``action``'s printed label in an account of the game (``before``: where it was
+    played): a ``stop`` that ends a repeated conversion before any ``more`` (``after_more``
+    False) says what happened, ``converted nothing``."""
+    if action == STOP and not after_more and decisions.counted(before):
+        return CONVERTED_NOTHING
+    return action_label(before, action)
 
 
 def _folded(moves: list[str]) -> list[str]:
@@ -133,7 +147,9 @@ class Narrator:
         player = before.current_player
         if player is None:
             raise ValueError("the game is over: there is no move to play")
-        label = action_label(before, action)
+        turn = self._turn
+        label = move_label(before, action, after_more=turn is not None and turn.player == player
+                           and bool(turn.moves) and turn.moves[-1].endswith(ONCE_MORE))
         self._ply = ply + 1
         new: list[Line] = []
         if self._turn is not None and self._turn.player != player:
@@ -203,7 +219,7 @@ class Narrator:
         mine = changes[turn.player]
         text = f"{self.players[turn.player]}: {', '.join(moves)}"
         if not mine.is_empty():  # a pass, or a space that gave nothing: the moves alone
-            text += f" - {mine.text()}"
+            text += f" [{mine.text()}]"  # as the menu shows it (a " - " read "- -1 cattle")
         for other in changes:
             if other.player != turn.player and not other.is_empty():
                 text += f"; {self.players[other.player]}: {other.text()}"

@@ -42,12 +42,13 @@ from arle_ai.formats import entry
 from arle_ai.formats.records import FORMAT as RECORD_FORMAT
 from arle_ai.formats.records import RecordError, record_from_dict
 from arle_ai.play.agents import agent_from_spec, choose_action, mcts_spec
+from arle_ai.play.results import is_results_text
 from arle_ai.play.session import AIChoice, Session, TreeFullError, check_seats
 from arle_ai.search.config import WEB_AI_BUDGET, WEB_ANALYZE_BUDGET, WEB_HINT_BUDGET, Budget
 from arle_ai.web import jobs, view
 from arle_ai.web.games import Game, GameStore, StoreFull, ai_view, analysis_view
 from arle_ai.web.guard import RequestGuard
-from arle_ai.web.tournaments import TournamentFileError, read_results
+from arle_ai.web.tournaments import TournamentFileError, read_results, results_game
 
 __all__ = ["create_app", "MAX_BODY"]
 
@@ -60,6 +61,7 @@ MAX_AI_SECONDS = 30.0
 MAX_ANALYSIS_ITERATIONS = 5000
 MAX_ANALYSIS_SECONDS = 30.0  # per decision
 MAX_SEED = 2**63 - 1
+MAX_GAME_INDEX = 2**31  # a game of a results file (far beyond any tournament's)
 GRACE = 5.0  # seconds a search may overrun its budget before it is killed
 AI_KINDS = ("mcts", "greedy", "random")
 SEARCHLESS = ("greedy", "random")  # AIs whose move is instant: no search process, no slot
@@ -236,6 +238,14 @@ class WebApp:
         body = await _body(request)
         if game.session.state.is_terminal():
             raise _bad("the game is over: there is no move to play", 409)
+        if "count" in body:  # the answer to a how-many question: its moves (view.counts)
+            count = body["count"]
+            try:
+                game.session.play_count(count)
+            except ValueError as exc:  # IllegalActionError: no count asked, or not an answer
+                raise _bad(f"illegal move: {exc}", 422) from None
+            self._moved(gid)
+            return self._reply(gid, game)
         if "action" in body:
             move = body["action"]
             if isinstance(move, bool) or not isinstance(move, int):
@@ -245,7 +255,8 @@ class WebApp:
                 raise _bad(f"move must be a move in notation (text), not {_short(body['move'])}")
             move = body["move"][:200]
         else:
-            raise _bad("the request needs 'action' (an id) or 'move' (notation)")
+            raise _bad("the request needs 'action' (an id), 'move' (notation) or 'count' (the "
+                       "answer to a how-many question)")
         try:  # an id too: the message names the moves with their printed names
             game.session.play(move)
         except TreeFullError as exc:
@@ -563,11 +574,14 @@ def _agent_spec(ai: Any) -> tuple[str, float]:
 
 def _game_from_body(body: dict[str, Any]) -> Game:
     """A game from {seed, variant, players}, {position}, {record} or {text} (an uploaded
-    file); players 1 is the solo game."""
+    file; a selfplay results file's with {game}, the index of one of its games); players 1
+    is the solo game."""
     if "text" in body:
         text = body["text"]
         if not isinstance(text, str):
             raise _bad("text must be the contents of a position or game record file")
+        if is_results_text(text):  # a tournament's game: {text, game}
+            return _results_game(text, body.get("game"))
         try:
             data = parse_json(text)
         except PositionError as exc:
@@ -593,6 +607,19 @@ def _game_from_body(body: dict[str, Any]) -> Game:
     if isinstance(players, bool) or players not in _core.PLAYER_COUNTS:
         raise _bad(f"players must be 1 (the solo game) or 2, not {_short(players)}")
     return Game(Session.new(seed, variant, players))
+
+
+def _results_game(text: str, game: Any) -> Game:
+    """Game ``game`` of a selfplay results file's text, its seats named by its agents."""
+    if game is None:
+        raise _bad("a selfplay results file holds many games: give 'game' (its index; the "
+                   "Tournament results page lists them)", 422)
+    index = _int(game, "game", 0, MAX_GAME_INDEX)
+    try:
+        record = results_game(text, index)
+    except TournamentFileError as exc:
+        raise _bad(f"the results file: {exc}", 422) from None
+    return Game.from_record(record, seat_names=record.players)
 
 
 def create_app(allowed_hosts: list[str] | None = None, capacity: int = 64,

@@ -21,7 +21,6 @@ from arle_ai.formats.records import GameRecord
 from arle_ai.play.analysis import GameAnalysis
 from arle_ai.play.session import AI, AIChoice, Session
 from arle_ai.text import effects, narration
-from arle_ai.text.notation import action_label
 from arle_ai.text.reading import as_good_text, pv_steps
 from arle_ai.web import board, view
 
@@ -35,14 +34,16 @@ class Game:
 
     session: Session
     analysis: dict[str, Any] | None = None
+    seat_names: list[str] | None = None  # who played the seats (a tournament's agents)
     _homes: dict[int, list[board.HomeLayout]] = field(default_factory=dict, repr=False)
     _entries: dict[int, dict[str, Any]] = field(default_factory=dict, repr=False)
 
     @classmethod
-    def from_record(cls, record: GameRecord) -> Game:
+    def from_record(cls, record: GameRecord, seat_names: list[str] | None = None) -> Game:
         """The record's game with its variations; its review shown on its moves. (Its
-        ``meta`` is left out: the page does not know who played the file's moves.)"""
-        game = cls(Session.from_record(record, meta={}))
+        ``meta`` is left out: the page does not know who played the file's moves, unless
+        ``seat_names`` says it, as a tournament's results do.)"""
+        game = cls(Session.from_record(record, meta={}), seat_names=seat_names)
         if game.session.review is not None:
             analysis = GameAnalysis.from_review(record.review or {}, record.start.players)
             game.keep_analysis(analysis_view(analysis.to_dict(record), record),
@@ -78,13 +79,15 @@ class Game:
             before = self.session.before(nid)
             assert node.action is not None  # (the start has no entry)
             steps = node.steps
-            label = action_label(before, node.action)
+            parent = self.session.nodes[node.parent] if node.parent is not None else None
+            label = narration.move_label(before, node.action, after_more=parent is not None
+                                         and parent.action == narration.MORE)
             self._entries[nid] = {
                 "ply": node.depth, "player": before.current_player,
                 "half_year": before.half_year, "text": before.action_to_string(node.action),
-                # as arle play says it: the move alone when it changed nothing ("pass")
-                "label": label, "event": (f"{label}: {steps[0].text()}" if steps[0].changed()
-                                          else label),
+                # as arle play says it: the move alone when it changed nothing ("pass"); the
+                # mover is named once, by the log's tag
+                "label": label, "event": _event(label, steps[0], before.current_player),
                 # each inventorying step that changed something and the new half-year it set
                 # off
                 "steps": [_step_text(s) for s in steps[1:]
@@ -139,7 +142,9 @@ class Game:
             "setup": session.setup,
             "players": session.players,
             "seats": session.seats,
+            "seat_names": self.seat_names,
             "legal": view.legal_moves(state),
+            "counts": view.count_answers(state),  # a repeated conversion asked as a count
             "moves": [self._move(n, marks) for n in session.line],
             "root_children": session.nodes[0].children,
             "tree": self.tree(marks),
@@ -148,6 +153,15 @@ class Game:
             "analysis": analysis,
         })
         return out
+
+
+def _event(label: str, step: effects.Step, mover: int | None) -> str:
+    """A move in the event log, its player named by the log's tag: ``place Woodcutter: +3
+    wood``, another player's change named (``...; P1: +1 food``); the move alone when it
+    changed nothing."""
+    parts = [c.text() if c.player == mover else f"P{c.player}: {c.text()}"
+             for c in step.changed()]
+    return f"{label}: {'; '.join(parts)}" if parts else label
 
 
 def _step_text(step: effects.Step) -> str:

@@ -5,18 +5,20 @@ checks every field the statistics read) without building its agents: a ``py:`` s
 code to import, which a web request must never cause, so the seats' specs are taken from the
 header as text. :func:`arle_ai.play.tournament.summarize` computes the pairings table; the
 ratings chart uses the rating table (maximum likelihood, with one virtual draw per pairing
-when some agent never scored against another).
+when some agent never scored against another). Every game is listed (``game_list``), and
+:func:`results_game` opens one on the board, its seats named by their agents.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from arle_ai.formats.records import GameRecord
 from arle_ai.play.ratings import rating_table
 from arle_ai.play.results import ResultsFileError, read_text
 from arle_ai.play.tournament import agent_labels, json_safe, summarize
 
-__all__ = ["TournamentFileError", "read_results"]
+__all__ = ["TournamentFileError", "read_results", "results_game"]
 
 MAX_AGENTS = 32
 TournamentFileError = ResultsFileError  # what the page is told: the line and the problem
@@ -45,5 +47,15 @@ def read_results(text: str) -> dict[str, Any]:
         chart.append((labels[a], labels[b], 0.5 if wa is None else 1.0 if wa == a else 0.0))
     summary["chart"] = rating_table(chart) if chart else []
     summary["header"] = {k: read.header.get(k) for k in ("games", "seed", "variant")}
+    # every game, to open on the board (POST /api/games {text, game})
+    summary["game_list"] = [{"game": e.game, "agents": list(e.agents), "scores": list(e.scores),
+                             "winner": e.winner, "decisions": e.decisions}
+                            for e in read.entries()]
     safe: dict[str, Any] = json_safe(summary)
     return safe
+
+
+def results_game(text: str, game: int) -> GameRecord:
+    """Game ``game`` of the selfplay results file whose text is ``text``, its seats named by
+    the agents that played them; TournamentFileError naming the problem."""
+    return read_text(text, max_agents=MAX_AGENTS).record(game)

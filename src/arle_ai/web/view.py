@@ -18,7 +18,7 @@ from arle_ai.text import decisions, names, reading
 from arle_ai.text.display import free_land
 from arle_ai.web import board
 
-__all__ = ["catalog", "position_view", "legal_moves", "layouts"]
+__all__ = ["catalog", "count_answers", "position_view", "legal_moves", "layouts"]
 
 
 def catalog() -> dict[str, Any]:
@@ -98,7 +98,8 @@ def legal_moves(state: _core.GameState) -> list[dict[str, Any]]:
     """Each legal move (:func:`arle_ai.text.decisions.menu`): id, notation, printed label, and what
     it costs (``cost``: goods and animals paid), gains (``gain``: goods and animals got), both
     signed in the menu's order (``amounts``), does (``done``: built, turned, reached..., in the
-    past tense) and changes in VP at once for the player who makes it."""
+    past tense) and changes in VP at once for the player who makes it; ``note`` says what a
+    pass is."""
     if state.is_terminal():
         return []
     out = []
@@ -111,6 +112,29 @@ def legal_moves(state: _core.GameState) -> list[dict[str, Any]]:
                     "gain": ", ".join(change.gained()) if change else "",
                     "done": ", ".join(change.phrases()) if change else "",
                     # signed as the CLI's menu writes them (+3 food, -1 grain)
+                    "amounts": change.amounts() if change else [],
+                    "vp": change.vp_change if change else 0.0,
+                    # what a pass does, where it is offered (as arle info pass says it)
+                    "note": decisions.PASS_WORDS if option.notation == "pass" else ""})
+    return out
+
+
+def count_answers(state: _core.GameState) -> list[dict[str, Any]] | None:
+    """The answers to a how-many question (:func:`arle_ai.text.decisions.how_many`: a
+    repeated conversion, which the page asks as a count and plays with ``{"count": n}``),
+    each as :func:`legal_moves` gives a move, with its ``count`` and the moves that make it
+    (``text``: their notation); None when no count is asked."""
+    answers = decisions.how_many(state)
+    if answers is None:
+        return None
+    out = []
+    for c in answers:
+        change = c.change
+        out.append({"count": c.count, "label": c.label, "effect": c.effect,
+                    "text": ", ".join(state.action_to_string(a) for a in c.actions),
+                    "cost": ", ".join(change.paid()) if change else "",
+                    "gain": ", ".join(change.gained()) if change else "",
+                    "done": ", ".join(change.phrases()) if change else "",
                     "amounts": change.amounts() if change else [],
                     "vp": change.vp_change if change else 0.0})
     return out

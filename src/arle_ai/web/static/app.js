@@ -45,6 +45,17 @@ async function loadFile(file) {
   } catch (e) { showMessage(`${file.name}: ${e.message}`); }
 }
 
+// A tournament's game on the board, its seats named by its agents (both at the keyboard:
+// a move tried there is a variation, and no AI plays on by itself).
+async function openTournamentGame(text, game, name) {
+  try {
+    cancelHint();
+    await setGame(await api("/api/games", { body: { text, game, seats: ["human", "human"] } }), { autoAI: false });
+    showPage("play");
+    showMessage(`Opened game ${game} of ${name}: ${state.game.seat_names.join(" against ")}, ${state.game.length} decisions`, true);
+  } catch (e) { showMessage(`${name}, game ${game}: ${e.message}`); }
+}
+
 // The catalog's facts on the page's controls: variants, default budgets (the hint's legend:
 // hint.js, by the game shown).
 function showCatalog(catalog) {
@@ -76,7 +87,7 @@ function wire() {
   $("nav-next").addEventListener("click", () => navigate(1));
   $("nav-last").addEventListener("click", () => navigate("end"));
   $("load-file").addEventListener("change", (ev) => { if (ev.target.files[0]) loadFile(ev.target.files[0]); ev.target.value = ""; });
-  $("tournament-file").addEventListener("change", (ev) => { if (ev.target.files[0]) openTournament(ev.target.files[0]); ev.target.value = ""; });
+  $("tournament-file").addEventListener("change", (ev) => { if (ev.target.files[0]) openTournament(ev.target.files[0], openTournamentGame); ev.target.value = ""; });
   $("editor").addEventListener("input", editorTyped);
   $("editor-from-game").addEventListener("click", () => buildEditor(state.game.position));
   $("editor-from-new").addEventListener("click", async () => {

@@ -120,14 +120,17 @@ async function playBetter(ply, move) {
   await act("move", { move }, { autoAI: false });
 }
 
+// The event log, oldest first like the move list (the last 40 moves, scrolled to the newest):
+// each move with its player's tag (the event names only other players), then what the
+// inventorying after it did.
 export function renderLog(g) {
   const ul = $("event-log");
   ul.replaceChildren();
-  const shown = g.moves.slice(0, g.ply).slice(-40).reverse();
-  for (const m of shown) {
-    for (const step of [...m.steps].reverse()) ul.append(el("li", { class: "step", text: step }));
+  for (const m of g.moves.slice(0, g.ply).slice(-40)) {
     ul.append(el("li", {}, el("span", { class: `tag p${m.player}`, text: `${seatName(m.player)}` }), ` ${m.event}`));
+    for (const step of m.steps) ul.append(el("li", { class: "step", text: step }));
   }
+  ul.scrollTop = ul.scrollHeight;
 }
 
 export async function startAnalysis() {

@@ -63,11 +63,12 @@ function renderStatus(g) {
   s.append(el("span", {}, "Start player: ", el("span", { class: `tag p${g.start_player}`, text: `P${g.start_player}` })));
   s.append(el("span", { text: `Workers placed ${g.position.workers_placed}/${2 * state.catalog.workers}` }));
   if (g.terminal) {
-    s.append(el("span", {}, el("b", { text: `Game over: P${g.winner} wins ` }), `${num(g.scores[0])} - ${num(g.scores[1])}`));
+    // scores with their unit, a comma between (a " - " read "-19 - -18")
+    s.append(el("span", {}, el("b", { text: `Game over: P${g.winner} wins ` }), `P0 ${num(g.scores[0])} VP, P1 ${num(g.scores[1])} VP`));
   } else {
     s.append(el("span", {}, "To move: ", el("span", { class: `tag p${g.to_move}`, text: seatName(g.to_move) })));
   }
-  s.append(el("span", { text: `Score P0 ${num(g.scores[0])} - P1 ${num(g.scores[1])}` }));
+  s.append(el("span", { text: `Score P0 ${num(g.scores[0])} VP, P1 ${num(g.scores[1])} VP` }));
   if (g.setup) s.append(el("span", { class: "hint-text", text: `seed ${g.setup.seed}, ${g.setup.variant}` }));
 }
 
@@ -148,18 +149,20 @@ function renderLegal(g) {
   list.replaceChildren();
   $("prompt").textContent = g.terminal ? "Game over" : g.prompt;
   const aiTurn = g.ai_to_move && g.ply === g.length && !state.paused;
-  for (const m of g.legal) {
+  // a repeated conversion is asked as a count: its answers (0..n) in place of more and stop
+  for (const m of g.counts || g.legal) {
     // as arle play's menu says it: "built a stall (-1 grain, -2 clay)", "+3 clay"
     const amounts = [];
     for (const a of m.amounts) {
       if (amounts.length) amounts.push(", ");
       amounts.push(el("span", { class: a.startsWith("-") ? "cost" : "gain", text: a }));
     }
-    const cg = m.done ? [m.done, ...(amounts.length ? [" (", ...amounts, ")"] : [])] : amounts;
-    const btn = el("button", { class: "move-btn", title: `notation: ${m.text}`, "data-action": String(m.action), onclick: () => act("move", { action: m.action }) },
-      el("span", { class: "label", text: m.label }),
+    const cg = m.done ? [m.done, ...(amounts.length ? [" (", ...amounts, ")"] : [])] : amounts.length || m.vp ? amounts : [m.effect || ""];
+    const counted = m.count !== undefined;
+    const btn = el("button", { class: "move-btn", title: `notation: ${m.text}`, [counted ? "data-count" : "data-action"]: String(counted ? m.count : m.action), onclick: () => act("move", counted ? { count: m.count } : { action: m.action }) },
+      el("span", { class: "label", text: counted ? `${m.count}: ${m.label}` : m.label }),
       el("span", { class: "vp", text: m.vp ? `${signed(m.vp)} VP` : "" }),
-      el("span", { class: "cg" }, ...cg));
+      el("span", { class: "cg", ...(m.note ? { title: m.note } : {}) }, ...cg));  // what pass does
     btn.disabled = aiTurn || state.aiBusy;
     list.append(btn);
   }

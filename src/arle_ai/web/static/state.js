@@ -50,8 +50,10 @@ export const reviewedInVP = (g) => !!g && !!g.analysis && g.analysis.measure ===
 // The position on the board: the game and the decisions that led to it.
 export const positionKey = (id, g) => `${id} ${g.node}`;
 
+// A seat as the page names it: P0 (you), P1 (AI); a tournament's game by its agents.
 export function seatName(p) {
   const g = data.game;
+  if (g && g.seat_names) return isSolo(g) ? `${g.seat_names[0]} (solo)` : `P${p} ${g.seat_names[p]}`;
   const who = g && g.seats[p] === "ai" ? "AI" : "you";
   return isSolo(g) ? (who === "AI" ? "AI (solo)" : "You (solo)") : `P${p} (${who})`;
 }

@@ -1,10 +1,11 @@
 // The tournament results page: a selfplay results file read by the server
-// (arle_ai.play.tournament.summarize), shown as its pairings table and a ratings chart.
+// (arle_ai.play.tournament.summarize), shown as its pairings table, a ratings chart and
+// every game, each opened on the board by `openGame(text, game, name)` (app.js's).
 
-import { $, el, pct, showMessage, signed } from "./dom.js";
+import { $, el, num, pct, showMessage, signed } from "./dom.js";
 import { api } from "./api.js";
 
-export async function openTournament(file) {
+export async function openTournament(file, openGame) {
   $("tournament-status").textContent = `reading ${file.name}...`;
   const out = $("tournament");
   out.replaceChildren();
@@ -29,10 +30,27 @@ export async function openTournament(file) {
     }
     out.append(el("h2", { text: "Pairings (from the first agent's view)" }), t);
     out.append(el("h2", { text: "Ratings (maximum-likelihood Elo, mean 0)" }), ratingsChart(s.chart));
+    out.append(el("h2", { text: `Games (${s.game_list.length}): open one on the board to step through it or review it` }),
+      el("div", { class: "game-list" }, gameList(s.game_list, (game) => openGame(text, game, file.name))));
   } catch (e) {
     $("tournament-status").textContent = "";
     showMessage(e.message);
   }
+}
+
+// Every game of the file: the agents on its seats with their scores, the winner, and Open.
+function gameList(games, open) {
+  const t = el("table", { class: "data", id: "games" });
+  t.append(el("tr", {}, ...["game", "P0", "P1", "winner", "decisions", ""].map((h) => el("th", { text: h }))));
+  for (const g of games) {
+    const seat = (p) => el("td", { text: `${g.agents[p]} (${num(g.scores[p])} VP)` });
+    t.append(el("tr", { "data-game": String(g.game) },
+      el("td", { class: "n", text: String(g.game) }), seat(0), seat(1),
+      el("td", { text: g.winner === null ? "draw" : `P${g.winner} ${g.agents[g.winner]}` }),
+      el("td", { class: "n", text: String(g.decisions) }),
+      el("td", {}, el("button", { class: "open-game", onclick: () => open(g.game) }, "Open"))));
+  }
+  return t;
 }
 
 function ratingsChart(rows) {

@@ -1,0 +1,103 @@
+"""What the page says while a game is played (issue 34, items 3 and 7), in a real headless
+Chromium: a repeated conversion asked as a count, pass explained where it is offered, the
+event log oldest first with each player named once, and scores that read well below zero."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from helpers import position
+
+pytestmark = pytest.mark.browser
+
+
+def _open_position(page, tmp_path, d) -> None:
+    """Both seats at the keyboard, the position ``d`` opened from a file."""
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps(d))
+    page.select_option("#seat1", "human")
+    page.wait_for_function("document.querySelector('#seat1').value === 'human'")
+    page.set_input_files("#load-file", str(path))
+    page.wait_for_function("document.querySelector('#message').textContent.includes('Opened')")
+
+
+def _played(page, n: int) -> None:
+    page.wait_for_function(f"document.querySelectorAll('#move-list li').length >= {n}")
+
+
+def test_the_tanner_asks_how_many_hides_and_the_log_reads_oldest_first(page, tmp_path):
+    _open_position(page, tmp_path, position({"goods": {"hide": 3, "leather": 0}},
+                                            half_year=2))
+    # pass, where it is offered, says what it does
+    said = page.locator("#legal .move-btn[title='notation: pass'] .cg")
+    assert said.inner_text() == "the worker does nothing"
+    assert "without acting" in said.get_attribute("title")
+    page.click(".space-card.clickable[data-space='tanner']")
+    page.wait_for_selector("#legal .move-btn[data-count]")
+    assert page.inner_text("#prompt") == (
+        "P0 - Tanner: how many hides do you turn into leather? (0-3)")
+    labels = page.locator("#legal .move-btn .label").all_inner_texts()
+    assert labels == ["0: none", "1: 1 hide into 1 leather", "2: 2 hide into 2 leather",
+                      "3: 3 hide into 3 leather"]
+    # no "once more? stop / more" before any conversion
+    assert not page.locator("#legal .move-btn[data-action]").count()
+    page.click("#legal .move-btn[data-count='2']")
+    _played(page, 4)  # the Tanner, more, more, stop
+    page.wait_for_selector("#legal .move-btn[title='notation: place peat_boatman']")
+    log = page.locator("#event-log > li:not(.step)").all_inner_texts()
+    assert log[0] == "P0 (you) place Tanner", log  # oldest first, as the move list
+    once = "P0 (you) Tanner once more: -1 hide, +1 leather (+1 VP)"
+    assert log[1:] == [once, once, "P0 (you) stop"]
+    # the player is named once per line: by the tag, never again in the line
+    assert not any("P0:" in line for line in log), log
+    # undo takes the count back whole; 0 says it converted nothing
+    page.click("#undo")
+    page.wait_for_selector("#legal .move-btn[data-count]")
+    assert page.inner_text("#ply-text").startswith("decision 1 ")
+    page.click("#legal .move-btn[data-count='0']")
+    page.wait_for_selector("#legal .move-btn[title='notation: place peat_boatman']")
+    assert page.locator("#event-log > li:not(.step)").all_inner_texts()[-1] == (
+        "P0 (you) converted nothing")
+    # scores below zero with their unit and a comma, not "-19 - -19"
+    status = page.inner_text("#status")
+    assert "Score P0 -19 VP, P1 -19 VP" in status, status
+
+
+def test_a_tournament_lists_every_game_and_opens_one_with_its_agents(page, shots, tmp_path):
+    # issue 34: the results page listed no games, and an opened record called its seats
+    # "you" and "AI"
+    from arle_ai.play.results import read_file
+    from arle_ai.play.tournament import Tournament
+
+    out = tmp_path / "t.jsonl"
+    Tournament(["random", "greedy"], games=2, seed=6).run(out=out)
+    entries = read_file(out).entries()
+    page.click("#tab-tournament")
+    page.set_input_files("#tournament-file", str(out))
+    page.wait_for_selector("#games tr[data-game='1']")
+    rows = page.locator("#games tr[data-game]")
+    assert rows.count() == len(entries)
+    for e in entries:
+        cells = page.locator(f"#games tr[data-game='{e.game}'] td").all_inner_texts()
+        assert cells[1].startswith(e.agents[0] + " (") and cells[2].startswith(e.agents[1])
+        assert cells[3] == f"P{e.winner} {e.agents[e.winner]}" and cells[4] == str(e.decisions)
+    page.screenshot(path=str(shots / "web-tournament-games.png"))
+    second = entries[1]
+    page.click("#games tr[data-game='1'] button.open-game")
+    page.wait_for_function("!document.querySelector('#page-play').hidden")
+    page.wait_for_function("document.querySelector('#message').textContent.includes('Opened')")
+    assert page.inner_text("#message") == (
+        f"Opened game 1 of t.jsonl: {second.agents[0]} against {second.agents[1]}, "
+        f"{second.decisions} decisions")
+    assert page.inner_text("#ply-text") == f"decision {second.decisions} of {second.decisions}"
+    # the seats by the agents that played them, not "you" and "AI"
+    heads = page.locator("#players .player h3").all_inner_texts()
+    assert heads[0].startswith(f"P0 {second.agents[0]}"), heads
+    assert heads[1].startswith(f"P1 {second.agents[1]}"), heads
+    assert "(you)" not in page.inner_text("#event-log")
+    assert page.locator(f"#event-log .tag.p1:text-is('P1 {second.agents[1]}')").count() > 0
+    page.click("#move-list li[data-ply='5']")  # step through it
+    page.wait_for_function(f"document.querySelector('#ply-text').textContent === "
+                           f"'decision 5 of {second.decisions}'")
