@@ -75,6 +75,7 @@ MODULES = sorted(m.name for m in pkgutil.walk_packages(arle_ai.__path__, "arle_a
 # The modules whose docstrings hold examples (>>>): each must have some, and they must pass.
 # A module given examples is added here (test_every_module_with_examples_is_listed says so).
 MODULES_WITH_EXAMPLES = [
+    "arle_ai.engine",
     "arle_ai.play.session", "arle_ai.play.solo", "arle_ai.play.suggest", "arle_ai.play.why",
     "arle_ai.text.answers",
     "arle_ai.text.decisions", "arle_ai.text.effects", "arle_ai.text.names",
