@@ -35,7 +35,7 @@ from arle_ai.text.decisions import how_many, menu, question
 from arle_ai.text.notation import action_label, find_action, normalise
 
 if TYPE_CHECKING:  # pragma: no cover
-    from arle_ai.engine._core import GameState
+    from arle_ai.engine import GameState
 
 __all__ = ["count_actions", "illegal_action", "parse_action", "parse_answer", "parse_choice"]
 

@@ -32,7 +32,7 @@ from arle_ai.text import effects, names
 from arle_ai.text.notation import action_label, action_range
 
 if TYPE_CHECKING:  # pragma: no cover
-    from arle_ai.engine._core import GameState
+    from arle_ai.engine import GameState
 
 __all__ = ["Count", "Option", "PASS_WORDS", "counted", "how_many", "menu", "question",
            "context"]

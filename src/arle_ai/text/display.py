@@ -15,7 +15,7 @@ from arle_ai.engine import rules
 from arle_ai.text import decisions, names
 
 if TYPE_CHECKING:  # pragma: no cover
-    from arle_ai.engine._core import GameState
+    from arle_ai.engine import GameState
 
 __all__ = ["describe", "describe_wide", "free_land", "land_spaces", "land_tiles", "fit",
            "columns", "side_by_side", "table_rows"]

@@ -23,12 +23,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from arle_ai.engine import HALF_END_PROGRAM as _PROGRAM
 from arle_ai.engine import rules
-from arle_ai.engine._core import HALF_END_PROGRAM as _PROGRAM
 from arle_ai.text import names
 
 if TYPE_CHECKING:  # pragma: no cover
-    from arle_ai.engine._core import GameState
+    from arle_ai.engine import GameState
 
 __all__ = ["PlayerChange", "Step", "describe", "apply", "INVENTORY_STEPS", "step_name"]
 

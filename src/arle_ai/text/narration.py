@@ -28,7 +28,7 @@ from arle_ai.text import decisions, effects
 from arle_ai.text.notation import action_label, action_range
 
 if TYPE_CHECKING:  # pragma: no cover
-    from arle_ai.engine._core import GameState
+    from arle_ai.engine import GameState
 
 __all__ = ["CONVERTED_NOTHING", "Line", "Narrator", "move_label", "what_follows"]
 

@@ -35,7 +35,7 @@ from arle_ai.engine import rules
 from arle_ai.text import names
 
 if TYPE_CHECKING:  # pragma: no cover
-    from arle_ai.engine._core import GameState
+    from arle_ai.engine import GameState
 
 __all__ = [
     "GOODS",

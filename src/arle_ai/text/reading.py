@@ -38,7 +38,7 @@ from arle_ai.base.errors import IllegalActionError
 from arle_ai.text.notation import action_label
 
 if TYPE_CHECKING:  # pragma: no cover
-    from arle_ai.engine._core import GameState
+    from arle_ai.engine import GameState
 
 __all__ = ["LEGEND", "SOLO_LEGEND", "NOISE_Z", "SEARCH_SPREAD", "EXACT_VISITS", "DOUBTFUL",
            "MISTAKE", "SOLO_DOUBTFUL_VP", "SOLO_MISTAKE_VP", "SOLO_SCORE_SD",
