@@ -31,8 +31,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from arle_ai import engine
 from arle_ai.base.errors import PositionError
-from arle_ai.engine import _core, rules
+from arle_ai.engine import rules
 from arle_ai.formats.entry_fields import (
     Refused,
     barn_text,
@@ -189,7 +190,7 @@ def prepared(position: object) -> dict[str, Any]:
     """A copy of a position (a dict, printed names accepted) to enter answers into: checked,
     without its pending decisions (an entered position starts at the turn of the player
     whose worker is next). Raises PositionError (or ValueError) as a position file does."""
-    d: dict[str, Any] = _core.GameState.from_dict(names.keys_for_names(position)).to_dict()
+    d: dict[str, Any] = engine.GameState.from_dict(names.keys_for_names(position)).to_dict()
     d.pop("pending", None)
     d.pop("season", None)
     return d
@@ -205,7 +206,7 @@ def answer(position: dict[str, Any], question: Question, text: str
     trial = copy.deepcopy(position)
     try:
         notes = question.change(trial, text) or []
-        _core.GameState.from_dict(trial)
+        engine.GameState.from_dict(trial)
     except Refused:
         raise
     except (PositionError, ValueError) as exc:

@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from arle_ai import engine
 from arle_ai.base.errors import PositionError
 from arle_ai.base.files import read_text
 from arle_ai.base.jsontext import BOM, parse_json
-from arle_ai.engine import _core
 from arle_ai.formats.records import GameRecord, RecordError, load_record
 from arle_ai.text.names import keys_for_names
 
@@ -34,19 +34,19 @@ __all__ = [
 ]
 
 
-def load_position(source: str | Path | dict[str, Any]) -> _core.GameState:
+def load_position(source: str | Path | dict[str, Any]) -> engine.GameState:
     """A position from a dict, a JSON text or a JSON file (docs/position-format.md).
 
     Printed names are accepted where keys are (:func:`arle_ai.text.names.keys_for_names`).
     Raises PositionError naming the file, the JSON error or the impossible field.
     """
     if isinstance(source, dict):
-        return _core.GameState.from_dict(keys_for_names(source))
+        return engine.GameState.from_dict(keys_for_names(source))
     if isinstance(source, Path) or not source.lstrip(BOM + " \t\r\n").startswith("{"):
         text = read_text(Path(source), PositionError, "position file")
     else:
         text = source
-    return _core.GameState.from_dict(keys_for_names(parse_json(text)))
+    return engine.GameState.from_dict(keys_for_names(parse_json(text)))
 
 
 # ---- the checked, normalised position the core copies ----
@@ -337,7 +337,7 @@ def check_position(d: object) -> CheckedPosition:
     names the first bad field. What needs the engine to check (land and barn room, supplies,
     the decision stack, housing, a legal decision) is checked by the core when it loads the
     result (GameState.from_dict does both)."""
-    lim: dict[str, Any] = _core._position_limits()
+    lim: dict[str, Any] = engine.position_limits()
     r = _Reader(d, "")
     fmt = r.get("format", lim["format"])
     if fmt != lim["format"]:

@@ -23,12 +23,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arle_ai import engine
 from arle_ai.base import files
 from arle_ai.base.errors import IllegalActionError, PositionError
 from arle_ai.base.files import read_text
 from arle_ai.base.jsontext import BOM, parse_json
 from arle_ai.base.jsontext import shown as _short
-from arle_ai.engine import _core
 
 __all__ = ["FORMAT", "VERSION", "GameRecord", "RecordError", "Variation", "REVIEW_FIELDS",
            "MAX_DECISIONS", "MAX_VARIATIONS", "MAX_REVIEW_VP", "load_record",
@@ -83,7 +83,7 @@ REVIEW_FIELDS: dict[str, tuple[str, bool]] = {
 class GameRecord:
     """A game: where it started, who played, and every decision (ids and notation)."""
 
-    start: _core.GameState
+    start: engine.GameState
     players: list[str]
     actions: list[int] = field(default_factory=list)
     setup: dict[str, Any] | None = None
@@ -93,7 +93,7 @@ class GameRecord:
     # against the moves when read, written as it is
     review: dict[str, Any] | None = None
     # (the actions it was computed for, the position after them): spares replays in push
-    _cache: tuple[list[int], _core.GameState] | None = field(
+    _cache: tuple[list[int], engine.GameState] | None = field(
         default=None, init=False, repr=False, compare=False)
 
     @classmethod
@@ -106,11 +106,11 @@ class GameRecord:
         setup: dict[str, Any] = {"seed": seed, "variant": variant}
         if count == 1:
             setup["players"] = 1
-        return cls(start=_core.new_game(seed=seed, variant=variant, players=count),
+        return cls(start=engine.new_game(seed=seed, variant=variant, players=count),
                    players=list(players), setup=setup, meta=dict(meta or {}))
 
     @classmethod
-    def from_position(cls, state: _core.GameState, players: Sequence[str] | None = None,
+    def from_position(cls, state: engine.GameState, players: Sequence[str] | None = None,
                       meta: dict[str, Any] | None = None) -> GameRecord:
         """An empty record of a game from any position (stored in full); ``players`` names
         its seats (default "player 0", "player 1" or, solo, "player 0")."""
@@ -120,7 +120,7 @@ class GameRecord:
                              f"player{'s' if state.players > 1 else ''}")
         return cls(start=state.copy(), players=names, meta=dict(meta or {}))
 
-    def states(self) -> Iterator[_core.GameState]:
+    def states(self) -> Iterator[engine.GameState]:
         """Every position of the game: the start, then after each decision (fresh copies)."""
         s = self.start.copy()
         yield s.copy()
@@ -128,7 +128,7 @@ class GameRecord:
             s.apply(a)
             yield s.copy()
 
-    def state_at(self, ply: int) -> _core.GameState:
+    def state_at(self, ply: int) -> engine.GameState:
         """The position after the first ``ply`` decisions."""
         if not 0 <= ply <= len(self.actions):
             raise IndexError(f"ply {ply} is outside 0..{len(self.actions)}")
@@ -137,7 +137,7 @@ class GameRecord:
             s.apply(a)
         return s
 
-    def final_state(self) -> _core.GameState:
+    def final_state(self) -> engine.GameState:
         """The position after every decision so far (a fresh copy)."""
         if self._cache is None or self._cache[0] != self.actions:  # changed since: replay
             self._cache = (list(self.actions), self.state_at(len(self.actions)))
@@ -253,13 +253,13 @@ def default_names(count: int) -> list[str]:
 
 
 def _count_of(players: Sequence[str]) -> int:
-    if isinstance(players, str) or len(players) not in _core.PLAYER_COUNTS:
+    if isinstance(players, str) or len(players) not in engine.PLAYER_COUNTS:
         raise ValueError(f"players: name each seat: two names, or one for the solo game, not "
                          f"{_short(players)}")
     return len(players)
 
 
-def result_of(final: _core.GameState) -> dict[str, Any]:
+def result_of(final: engine.GameState) -> dict[str, Any]:
     """A finished game's ``result``: ``scores`` and ``breakdowns`` per player, and (two
     players) the ``winner``; a solo game has no winner."""
     players = range(final.players)
@@ -279,7 +279,7 @@ def _review_of(review: dict[str, Any], moves: list[str]) -> dict[str, Any]:
     return {**review, "decisions": kept}
 
 
-def _notation(start: _core.GameState, before: Sequence[int], actions: Sequence[int]) -> list[str]:
+def _notation(start: engine.GameState, before: Sequence[int], actions: Sequence[int]) -> list[str]:
     """``actions`` in notation, each written where it is played after ``before`` from ``start``."""
     s = start.copy()
     for a in before:
@@ -291,7 +291,7 @@ def _notation(start: _core.GameState, before: Sequence[int], actions: Sequence[i
     return out
 
 
-def record_game(start: _core.GameState, actions: Sequence[int], players: Sequence[str],
+def record_game(start: engine.GameState, actions: Sequence[int], players: Sequence[str],
                 setup: dict[str, Any] | None = None,
                 meta: dict[str, Any] | None = None) -> GameRecord:
     """A record of ``actions`` played from ``start`` (checked: each must be legal)."""
@@ -306,7 +306,7 @@ def record_game(start: _core.GameState, actions: Sequence[int], players: Sequenc
     return rec
 
 
-def _start_from(d: dict[str, Any]) -> tuple[_core.GameState, dict[str, Any] | None]:
+def _start_from(d: dict[str, Any]) -> tuple[engine.GameState, dict[str, Any] | None]:
     if "setup" in d and "position" in d:
         raise RecordError("give either 'setup' or 'position', not both")
     if "setup" in d:
@@ -316,22 +316,22 @@ def _start_from(d: dict[str, Any]) -> tuple[_core.GameState, dict[str, Any] | No
         seed = setup.get("seed", 0)
         variant = setup.get("variant", "standard")
         count = setup.get("players", 2)
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= _core.MAX_SEED:
-            raise RecordError(f"setup.seed must be an integer in 0..{_core.MAX_SEED}, not "
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= engine.MAX_SEED:
+            raise RecordError(f"setup.seed must be an integer in 0..{engine.MAX_SEED}, not "
                               f"{_short(seed)}")
-        if isinstance(count, bool) or count not in _core.PLAYER_COUNTS:
+        if isinstance(count, bool) or count not in engine.PLAYER_COUNTS:
             raise RecordError(f"setup.players must be 1 (the solo game) or 2, not "
                               f"{_short(count)}")
         kept = {"seed": seed, "variant": variant}
         if count == 1:
             kept["players"] = 1
         try:
-            return _core.new_game(seed=seed, variant=variant, players=count), kept
+            return engine.new_game(seed=seed, variant=variant, players=count), kept
         except ValueError as exc:  # the seed and count are checked above: the variant
             raise RecordError(f"setup.variant: {exc}") from None
     if "position" in d:
         try:
-            return _core.GameState.from_dict(d["position"]), None
+            return engine.GameState.from_dict(d["position"]), None
         except (PositionError, ValueError, TypeError) as exc:
             raise RecordError(f"position: {exc}") from None
     raise RecordError("a record needs 'setup' (seed, variant) or 'position'")
@@ -400,8 +400,8 @@ def _list(value: Any, name: str) -> list[Any]:
     return value
 
 
-def _replay(start: _core.GameState, before: Sequence[int], moves: Sequence[Any], what: str
-            ) -> tuple[list[int], _core.GameState]:
+def _replay(start: engine.GameState, before: Sequence[int], moves: Sequence[Any], what: str
+            ) -> tuple[list[int], engine.GameState]:
     """The ids of ``moves`` (notation) played after ``before`` from ``start``, and the position
     after them; RecordError naming ``what`` and the move's number when one does not replay."""
     s = start.copy()
@@ -537,11 +537,11 @@ def _of_type(value: Any, kind: str) -> bool:
     if kind == "why":  # arle_ai.play.why.Why.to_dict(); null: a move without a mark
         parts = value.get("by_category") if isinstance(value, dict) else None
         return value is None or (isinstance(parts, dict) and all(
-            k in _core.SCORE_CATEGORIES and _is_number(v) for k, v in parts.items()))
+            k in engine.SCORE_CATEGORIES and _is_number(v) for k, v in parts.items()))
     return isinstance(value, list) and all(isinstance(x, str) for x in value)
 
 
-def _legal(state: _core.GameState, text: str, name: str) -> None:
+def _legal(state: engine.GameState, text: str, name: str) -> None:
     try:
         state.parse_action(text)
     except (IllegalActionError, ValueError) as exc:
@@ -549,7 +549,7 @@ def _legal(state: _core.GameState, text: str, name: str) -> None:
                           f"{getattr(exc, 'reason', exc)}") from None
 
 
-def _check_result(result: Any, final: _core.GameState) -> None:
+def _check_result(result: Any, final: engine.GameState) -> None:
     if not isinstance(result, dict):
         raise RecordError("'result' must be an object or null")
     if not final.is_terminal():
