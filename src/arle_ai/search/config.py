@@ -20,8 +20,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+from arle_ai import engine
 from arle_ai.base import limits
-from arle_ai.engine import _core
 from arle_ai.search.heuristics import DEFAULT_WEIGHTS, Weights
 
 __all__ = ["SearchConfig", "Budget", "ROOT_NOISES", "LEAVES", "ROLLOUTS", "DEFAULT_LEAF",
@@ -130,9 +130,9 @@ def _check_horizon(c: SearchConfig) -> None:
         return
     if c.horizon is None:
         object.__setattr__(c, "horizon", DEFAULT_HORIZON)
-    elif _not_int(c.horizon) or not -1 <= c.horizon <= _core.MAX_HORIZON:
+    elif _not_int(c.horizon) or not -1 <= c.horizon <= engine.MAX_HORIZON:
         raise ValueError(f"horizon must be -1 (to the end) or an integer in "
-                         f"0..{_core.MAX_HORIZON}, not {c.horizon!r}")
+                         f"0..{engine.MAX_HORIZON}, not {c.horizon!r}")
 
 
 def _check_net(c: SearchConfig) -> None:
@@ -158,9 +158,9 @@ def _check_net(c: SearchConfig) -> None:
         if value is not None and not isinstance(value, str | os.PathLike):
             raise ValueError(f"{name} must be a weights file's path, not {value!r}")
     if c.net_horizon is not None and (_not_int(c.net_horizon)
-                                      or not 0 <= c.net_horizon <= _core.MAX_HORIZON):
+                                      or not 0 <= c.net_horizon <= engine.MAX_HORIZON):
         raise ValueError(f"net_horizon must be None (the model values the leaf) or an integer "
-                         f"in 0..{_core.MAX_HORIZON}, not {c.net_horizon!r}")
+                         f"in 0..{engine.MAX_HORIZON}, not {c.net_horizon!r}")
 
 
 def _check_policy_temperature(c: SearchConfig) -> None:
@@ -174,9 +174,9 @@ def _check_policy_temperature(c: SearchConfig) -> None:
     if t is None:
         object.__setattr__(c, "policy_temperature", 1.0)
     elif (isinstance(t, bool) or not isinstance(t, int | float)
-          or not (math.isfinite(t) and 0 < t <= _core.NET_TEMPERATURE_MAX)):
+          or not (math.isfinite(t) and 0 < t <= engine.NET_TEMPERATURE_MAX)):
         raise ValueError(f"policy_temperature must be a number in (0, "
-                         f"{_core.NET_TEMPERATURE_MAX:g}], not {t!r}")
+                         f"{engine.NET_TEMPERATURE_MAX:g}], not {t!r}")
 
 
 def _check_c(c: SearchConfig) -> None:
@@ -212,11 +212,11 @@ def _check_seed(c: SearchConfig) -> None:
 def _check_memory(c: SearchConfig) -> None:
     limits.check_workers(c.workers)
     if c.max_nodes is not None and (_not_int(c.max_nodes)
-                                    or not 1 <= c.max_nodes <= _core.MAX_TREE_NODES):
-        raise ValueError(f"max_nodes must be an integer in 1..{_core.MAX_TREE_NODES}, "
+                                    or not 1 <= c.max_nodes <= engine.MAX_TREE_NODES):
+        raise ValueError(f"max_nodes must be an integer in 1..{engine.MAX_TREE_NODES}, "
                          f"not {c.max_nodes!r}")
-    if _not_int(c.max_memory) or not c.workers << 16 <= c.max_memory <= _core.MAX_TREE_BYTES:
-        raise ValueError(f"max_memory must be {c.workers << 16}..{_core.MAX_TREE_BYTES} "
+    if _not_int(c.max_memory) or not c.workers << 16 <= c.max_memory <= engine.MAX_TREE_BYTES:
+        raise ValueError(f"max_memory must be {c.workers << 16}..{engine.MAX_TREE_BYTES} "
                          f"bytes, not {c.max_memory!r}")
 
 

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from dataclasses import astuple, dataclass, replace
 
-from arle_ai.engine import _core
+from arle_ai import engine
 
 __all__ = ["Weights", "DEFAULT_WEIGHTS", "evaluate", "action_scores"]
 
@@ -68,11 +68,11 @@ class Weights:
 DEFAULT_WEIGHTS: Weights = Weights()
 
 
-def evaluate(state: _core.GameState, weights: Weights = DEFAULT_WEIGHTS) -> list[float]:
+def evaluate(state: engine.GameState, weights: Weights = DEFAULT_WEIGHTS) -> list[float]:
     """The static evaluation (VP estimate) of both players."""
-    return _core.evaluate(state, weights.as_array())
+    return engine.evaluate(state, weights.as_array())
 
 
-def action_scores(state: _core.GameState, weights: Weights = DEFAULT_WEIGHTS) -> dict[int, float]:
+def action_scores(state: engine.GameState, weights: Weights = DEFAULT_WEIGHTS) -> dict[int, float]:
     """Each legal action's evaluation margin for the acting player right after it."""
-    return dict(_core.action_scores(state, weights.as_array()))
+    return dict(engine.action_scores(state, weights.as_array()))

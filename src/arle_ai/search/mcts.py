@@ -3,7 +3,7 @@
 UCT (or PUCT with priors from the heuristic evaluation) on a transposition table: nodes are
 keyed by the position, so equal positions reached by different move orders share statistics,
 and the table is kept between searches (tree reuse). The simulation loop (selection,
-expansion, backpropagation) runs in the compiled core on C arrays (``_core.SearchTree``, see
+expansion, backpropagation) runs in the compiled core on C arrays (``engine.SearchTree``, see
 docs/search.md); :mod:`arle_ai.search.tree` drives it in one process and
 :mod:`arle_ai.search.pool` in several (root parallelism). This module is the face: a search
 of a :class:`~arle_ai.search.config.SearchConfig` within a
@@ -23,7 +23,7 @@ import pickle
 import time
 from typing import Any
 
-from arle_ai.engine import _core
+from arle_ai import engine
 from arle_ai.search.config import SEARCH_BUDGET, Budget, SearchConfig, from_keywords
 from arle_ai.search.pool import WorkerPool
 from arle_ai.search.result import ActionStats, RootStats, SearchResult, rank_moves
@@ -41,12 +41,12 @@ class MCTS:
     ``time_limit`` (seconds) make the budget and the other keywords the config
     (:func:`arle_ai.search.config.from_keywords`).
 
-    evaluator: a compiled ``_core.LeafEvaluator`` to use instead of the config's leaf (for
+    evaluator: a compiled ``engine.LeafEvaluator`` to use instead of the config's leaf (for
     example a learned evaluation); it must be picklable for ``workers`` > 1.
     """
 
     def __init__(self, config: SearchConfig | None = None, budget: Budget | None = None, *,
-                 evaluator: _core.LeafEvaluator | None = None, **options: Any) -> None:
+                 evaluator: engine.LeafEvaluator | None = None, **options: Any) -> None:
         if options:
             if config is not None or budget is not None:
                 raise TypeError("give MCTS a SearchConfig and a Budget, or keyword options, "
@@ -58,9 +58,9 @@ class MCTS:
             raise TypeError(f"config must be a SearchConfig, not {config!r}")
         if not isinstance(budget, Budget):
             raise TypeError(f"budget must be a Budget, not {budget!r}")
-        if evaluator is not None and not isinstance(evaluator, _core.LeafEvaluator):
+        if evaluator is not None and not isinstance(evaluator, engine.LeafEvaluator):
             raise ValueError(f"evaluator must be a _core.LeafEvaluator, not {evaluator!r}")
-        if evaluator is not None and type(evaluator).__module__ != _core.__name__:
+        if evaluator is not None and not engine.is_compiled(evaluator):
             # the search calls the C methods value/priors, which Python cannot override: a
             # Python subclass would silently value every leaf 0.5
             raise ValueError(f"evaluator must be one of the core's evaluators (a subclass "
@@ -77,7 +77,7 @@ class MCTS:
 
     # ---- public ----
 
-    def search(self, state: _core.GameState, progress: Progress | None = None, *,
+    def search(self, state: engine.GameState, progress: Progress | None = None, *,
                noise: bool = True) -> SearchResult:
         """Search from `state` (not changed) and return the statistics of its actions.
 
@@ -120,7 +120,7 @@ class MCTS:
         """Positions in the tree (of this process; worker trees are not counted)."""
         return self.tree.node_count
 
-    def node_stats(self, state: _core.GameState) -> dict[int, tuple[int, float]] | None:
+    def node_stats(self, state: engine.GameState) -> dict[int, tuple[int, float]] | None:
         """Visits and value sum per action of `state`'s node, or None if not in the tree.
         (After a parallel search: the merged root of the last search only.)"""
         stats = self.tree.stats(state)

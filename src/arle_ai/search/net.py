@@ -1,5 +1,5 @@
 """The learned model: its weights file, the reference forward pass in numpy, and loading it
-into the core (``_core.ValueNet``), where the search runs it from plain C arrays.
+into the core (``engine.ValueNet``), where the search runs it from plain C arrays.
 
 The model is a multilayer perceptron over ``GameState.features()`` (seen by the player to
 decide), one trunk shared by its heads::
@@ -55,9 +55,10 @@ from typing import Any
 
 import numpy as np
 
+from arle_ai import engine
 from arle_ai.base.jsontext import parse_json
 from arle_ai.base.npzfile import NpzArchive, write_npz
-from arle_ai.engine import _core, rules
+from arle_ai.engine import rules
 from arle_ai.text import notation
 
 __all__ = ["WEIGHT_ARRAYS", "POLICY_ARRAYS", "AUX_ARRAYS", "AUX_OUTPUTS", "FORMATS",
@@ -77,7 +78,7 @@ LAYER_ARRAYS = tuple((f"wh{k}", f"bh{k}") for k in range(2, MAX_LAYERS + 1))
 # the auxiliary head's outputs: the final VP of each scoring category (score_breakdown), of
 # the player to decide ("me") and of the other ("opp")
 AUX_OUTPUTS = tuple(f"{side}.{category}" for side in ("me", "opp")
-                    for category in _core.SCORE_CATEGORIES)
+                    for category in engine.SCORE_CATEGORIES)
 DEFAULT_WEIGHTS_FILE = "value_net.npz"
 DEFAULT_SOLO_WEIGHTS_FILE = "value_net_solo.npz"  # the solo model shipped (when it is)
 FORMAT_1 = "arle-value-net/1"
@@ -93,7 +94,7 @@ class NetError(ValueError):
 
 def features_digest() -> str:
     """A short digest of the feature layout (names in order): weights are tied to it."""
-    text = "\n".join(_core.FEATURE_NAMES).encode()
+    text = "\n".join(engine.FEATURE_NAMES).encode()
     return hashlib.blake2b(text, digest_size=8).hexdigest()
 
 
@@ -143,13 +144,13 @@ def save_weights(path: str | os.PathLike[str], arrays: dict[str, np.ndarray],
     if layers > 1 and "wp" not in names:
         raise NetError(f"{path}: a trunk of {layers} layers needs the policy head (format 3)")
     fmt = FORMAT_3 if layers > 1 else FORMAT_2 if "wp" in names else FORMAT_1
-    info = dict(meta or {}, format=fmt, num_features=_core.NUM_FEATURES,
+    info = dict(meta or {}, format=fmt, num_features=engine.NUM_FEATURES,
                 features_digest=features_digest())
     if layers > 1:
         info["trunk"] = [int(np.shape(arrays["w1"])[0])] + [
             int(np.shape(arrays[w])[0]) for w, _ in LAYER_ARRAYS[:layers - 1]]
     if "wp" in names:
-        info.update(num_actions=_core.NUM_ACTIONS_PY, actions_digest=actions_digest(),
+        info.update(num_actions=engine.NUM_ACTIONS, actions_digest=actions_digest(),
                     aux_outputs=list(AUX_OUTPUTS) if "wa" in names else [])
     out = {k: np.asarray(arrays[k], dtype=np.float32) for k in names}
     # what eval=net would refuse is never written (a model trained on overflowing data)
@@ -204,7 +205,7 @@ def _check_trunk(path: str | os.PathLike[str], arrays: dict[str, np.ndarray],
                  trunk: list[int]) -> None:
     """NetError unless each hidden layer's arrays have the units ``meta["trunk"]`` lists."""
     shapes: list[tuple[str, tuple[int, ...], tuple[int, ...]]] = [
-        ("w1", arrays["w1"].shape, (trunk[0], _core.NUM_FEATURES))]
+        ("w1", arrays["w1"].shape, (trunk[0], engine.NUM_FEATURES))]
     for k, (w, b) in enumerate(LAYER_ARRAYS[:len(trunk) - 1], start=1):
         shapes += [(w, arrays[w].shape, (trunk[k], trunk[k - 1])),
                    (b, arrays[b].shape, (trunk[k],))]
@@ -245,7 +246,7 @@ def _check_aux(path: str | os.PathLike[str], arrays: dict[str, np.ndarray]) -> N
     never sees it, so its checks are here)."""
     layers = trunk_layers(arrays)
     last = "w1" if layers == 1 else LAYER_ARRAYS[layers - 2][0]
-    k, nin, nh = len(AUX_OUTPUTS), _core.NUM_FEATURES, arrays[last].shape[0]
+    k, nin, nh = len(AUX_OUTPUTS), engine.NUM_FEATURES, arrays[last].shape[0]
     for name, shape in (("wa0", (k, nin)), ("wa", (k, nh)), ("ba", (k,))):
         if arrays[name].shape != shape:
             raise NetError(f"{path}: {name} must have shape {shape}, not "
@@ -260,7 +261,7 @@ def model_players(meta: dict[str, Any]) -> int:
     return players if players in (1, 2) and not isinstance(players, bool) else 2
 
 
-def load_net(path: str | os.PathLike[str] | None = None, players: int = 2) -> _core.ValueNet:
+def load_net(path: str | os.PathLike[str] | None = None, players: int = 2) -> engine.ValueNet:
     """The core model of a weights file (default: the weights shipped with the package), a
     model of ``players`` (1: a solo model; NetError names a file of the other kind)."""
     if path is None:
@@ -279,13 +280,13 @@ def load_net(path: str | os.PathLike[str] | None = None, players: int = 2) -> _c
     return _core_net(path, arrays)
 
 
-def _core_net(path: str | os.PathLike[str], arrays: dict[str, np.ndarray]) -> _core.ValueNet:
+def _core_net(path: str | os.PathLike[str], arrays: dict[str, np.ndarray]) -> engine.ValueNet:
     """The core model of loaded arrays (NetError names what the core refuses)."""
     mean, inv_std, w0, w1, b1, w2, b2 = (arrays[k] for k in WEIGHT_ARRAYS)
     wp, bp = (arrays.get(k) for k in POLICY_ARRAYS)
     layers = [(arrays[w], arrays[b]) for w, b in LAYER_ARRAYS[:trunk_layers(arrays) - 1]]
     try:
-        return _core.ValueNet(mean, inv_std, w0, w1, b1, w2, b2, wp, bp, layers=layers)
+        return engine.ValueNet(mean, inv_std, w0, w1, b1, w2, b2, wp, bp, layers=layers)
     except ValueError as exc:
         raise NetError(f"{path}: {exc}") from None
 
@@ -301,7 +302,7 @@ def weights_digest(path: str | os.PathLike[str] | None = None) -> str:
     return h.hexdigest()
 
 
-_DEFAULT: list[_core.ValueNet] = []
+_DEFAULT: list[engine.ValueNet] = []
 _DEFAULT_ARRAYS: list[dict[str, np.ndarray]] = []
 
 
@@ -310,14 +311,14 @@ def default_weights_path() -> Path:
     return Path(str(resources.files("arle_ai") / "data" / DEFAULT_WEIGHTS_FILE))
 
 
-def default_net() -> _core.ValueNet:
+def default_net() -> engine.ValueNet:
     """The shipped model, loaded once."""
     if not _DEFAULT:
         _DEFAULT.append(_core_net(default_weights_path(), default_arrays()))
     return _DEFAULT[0]
 
 
-_DEFAULT_SOLO: list[_core.ValueNet | None] = []
+_DEFAULT_SOLO: list[engine.ValueNet | None] = []
 
 
 def default_solo_weights_path() -> Path:
@@ -325,7 +326,7 @@ def default_solo_weights_path() -> Path:
     return Path(str(resources.files("arle_ai") / "data" / DEFAULT_SOLO_WEIGHTS_FILE))
 
 
-def default_solo_net() -> _core.ValueNet | None:
+def default_solo_net() -> engine.ValueNet | None:
     """The shipped solo model, loaded once; None when the package ships none (the search
     then values solo positions by the static evaluation)."""
     if not _DEFAULT_SOLO:
@@ -403,7 +404,7 @@ class ScorePrediction:
     win0: float
 
 
-def predict_scores(states: _core.GameState | Sequence[_core.GameState],
+def predict_scores(states: engine.GameState | Sequence[engine.GameState],
                    path: str | os.PathLike[str] | None = None
                    ) -> ScorePrediction | list[ScorePrediction]:
     """The model's prediction of the final score of each position (one state, or a list of
@@ -414,22 +415,22 @@ def predict_scores(states: _core.GameState | Sequence[_core.GameState],
     if "wa" not in arrays:
         raise NetError(f"{path or default_weights_path()}: the model has no auxiliary head "
                        f"(final VP by category)")
-    seq = [states] if isinstance(states, _core.GameState) else list(states)
+    seq = [states] if isinstance(states, engine.GameState) else list(states)
     if not seq:
         return []
-    feats = _core.features_batch(seq)
+    feats = engine.features_batch(seq)
     aux = reference_aux(arrays, feats)
     value = reference_outputs(arrays, feats)
-    k = len(_core.SCORE_CATEGORIES)
+    k = len(engine.SCORE_CATEGORIES)
     out = []
     for s, row, (m, z) in zip(seq, aux, value, strict=True):
         me = s.current_player if s.current_player is not None else 0
-        parts = [dict(zip(_core.SCORE_CATEGORIES, (float(v) for v in row[:k]), strict=True)),
-                 dict(zip(_core.SCORE_CATEGORIES, (float(v) for v in row[k:]), strict=True))]
+        parts = [dict(zip(engine.SCORE_CATEGORIES, (float(v) for v in row[:k]), strict=True)),
+                 dict(zip(engine.SCORE_CATEGORIES, (float(v) for v in row[k:]), strict=True))]
         seats = (parts[0], parts[1]) if me == 0 else (parts[1], parts[0])
         win = float(1.0 / (1.0 + np.exp(-z)))
         out.append(ScorePrediction(by_category=seats,
                                    final_vp=(sum(seats[0].values()), sum(seats[1].values())),
                                    margin0=float(m if me == 0 else -m),
                                    win0=win if me == 0 else 1.0 - win))
-    return out[0] if isinstance(states, _core.GameState) else out
+    return out[0] if isinstance(states, engine.GameState) else out

@@ -16,8 +16,8 @@ import weakref
 from multiprocessing.connection import Connection
 from typing import Any
 
+from arle_ai import engine
 from arle_ai.base import procs
-from arle_ai.engine import _core
 from arle_ai.search.config import Budget, SearchConfig
 from arle_ai.search.result import RootStats
 from arle_ai.search.tree import TreeSearch
@@ -25,7 +25,7 @@ from arle_ai.search.tree import TreeSearch
 __all__ = ["WorkerPool", "split_iterations"]
 
 
-def _worker_main(conn: Connection, config: SearchConfig, evaluator: _core.LeafEvaluator,
+def _worker_main(conn: Connection, config: SearchConfig, evaluator: engine.LeafEvaluator,
                  watch: tuple[int, bool]) -> None:
     """One worker: search each position it is sent with its own persistent tree; it ends
     with its parent, however that ends (procs.exit_with_parent)."""
@@ -60,7 +60,7 @@ class WorkerPool:
     """``config.workers`` worker processes (fork), each with a pipe and its own tree of
     ``config`` valued by ``evaluator``; they end with close() or the parent."""
 
-    def __init__(self, config: SearchConfig, evaluator: _core.LeafEvaluator) -> None:
+    def __init__(self, config: SearchConfig, evaluator: engine.LeafEvaluator) -> None:
         ctx = mp.get_context("fork")
         self.conns: list[Connection] = []
         self.procs: list[Any] = []

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from arle_ai.engine import _core
+from arle_ai import engine
 
 __all__ = ["ActionStats", "SearchResult", "RootStats", "rank_moves"]
 
@@ -68,7 +68,7 @@ class SearchResult:
         return asdict(self)
 
 
-def rank_moves(state: _core.GameState, stats: RootStats,
+def rank_moves(state: engine.GameState, stats: RootStats,
                pv_of: Callable[[int], list[int]], iterations: int, elapsed: float,
                first: int | None = None) -> SearchResult:
     """The result of root statistics ``stats`` of ``state``: the moves ranked, with the
@@ -88,7 +88,7 @@ def rank_moves(state: _core.GameState, stats: RootStats,
                         iterations=iterations, time_taken=elapsed, players=state.players)
 
 
-def _pv_text(state: _core.GameState, ids: list[int]) -> list[str]:
+def _pv_text(state: engine.GameState, ids: list[int]) -> list[str]:
     """Action ids played from `state` as notation."""
     s = state.copy()
     out = []

@@ -29,7 +29,7 @@ import random
 import time
 from collections.abc import Sequence
 
-from arle_ai.engine import _core
+from arle_ai import engine
 
 __all__ = ["C_VISIT", "C_SCALE", "dirichlet_mix", "gumbel_halving", "completed_q_policy",
            "visit_policy", "sigma"]
@@ -95,7 +95,7 @@ def visit_policy(visits: Sequence[int]) -> list[float]:
     return [n / total for n in visits] if total else [1.0 / len(visits)] * len(visits)
 
 
-def gumbel_halving(tree: _core.SearchTree, state: _core.GameState, ev: _core.LeafEvaluator,
+def gumbel_halving(tree: engine.SearchTree, state: engine.GameState, ev: engine.LeafEvaluator,
                    c: float, iterations: int | None, seconds: float | None, k: int,
                    scale: float, rng: random.Random) -> tuple[int, int]:
     """Sequential halving over the Gumbel-Top-k moves of `state`'s node (which must be in the

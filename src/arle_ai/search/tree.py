@@ -1,4 +1,4 @@
-"""One process's search: the core's tree (``_core.SearchTree``), the leaf evaluator of a
+"""One process's search: the core's tree (``engine.SearchTree``), the leaf evaluator of a
 :class:`SearchConfig`, and the simulation loop, one core call per batch of iterations (the
 whole budget, or :data:`PROGRESS_EVERY` iterations between progress reports).
 
@@ -13,7 +13,7 @@ import random
 import time
 from collections.abc import Callable
 
-from arle_ai.engine import _core
+from arle_ai import engine
 from arle_ai.search.config import SearchConfig
 from arle_ai.search.result import RootStats, SearchResult, rank_moves
 from arle_ai.search.root import dirichlet_mix, gumbel_halving
@@ -26,7 +26,7 @@ PV_DEPTH = 8  # moves of a principal variation
 TIMED_PLAN = 0.9  # a timed Gumbel search plans this share of the simulations its time allows
 
 
-def make_evaluator(config: SearchConfig) -> _core.LeafEvaluator:
+def make_evaluator(config: SearchConfig) -> engine.LeafEvaluator:
     """The compiled leaf evaluator of ``config``: one rollout ("rollout", with the `rollout`
     policy and `horizon`), the static evaluation ("static"), none ("null": every leaf 0.5,
     which measures the tree code alone), or the learned value model ("net": the `net` weights
@@ -39,19 +39,19 @@ def make_evaluator(config: SearchConfig) -> _core.LeafEvaluator:
         from arle_ai.search.net import load_net  # numpy and the weights only when used
 
         assert config.policy_temperature is not None, "SearchConfig sets the net leaf's"
-        return _core.NetEvaluator(w, load_net(config.net), t, config.net_horizon,
-                                  config.rollout == "heuristic", config.policy_temperature,
-                                  _solo_model(config),
-                                  solo_heuristic=config.solo_rollout == "heuristic")
+        return engine.NetEvaluator(w, load_net(config.net), t, config.net_horizon,
+                                   config.rollout == "heuristic", config.policy_temperature,
+                                   _solo_model(config),
+                                   solo_heuristic=config.solo_rollout == "heuristic")
     if config.leaf == "rollout":
         assert config.horizon is not None, "SearchConfig sets the rollout leaf's horizon"
-        return _core.RolloutEvaluator(w, t, config.rollout == "heuristic", config.horizon)
+        return engine.RolloutEvaluator(w, t, config.rollout == "heuristic", config.horizon)
     if config.leaf == "static":
-        return _core.StaticEvaluator(w, t)
-    return _core.NullEvaluator(w, t)
+        return engine.StaticEvaluator(w, t)
+    return engine.NullEvaluator(w, t)
 
 
-def uses_puct(config: SearchConfig, evaluator: _core.LeafEvaluator, players: int = 2) -> bool:
+def uses_puct(config: SearchConfig, evaluator: engine.LeafEvaluator, players: int = 2) -> bool:
     """Whether the search of a game of `players` selects by PUCT: ``config.puct``, or when it
     is None (the default), whether it has root noise or the evaluator has a policy for that
     game (a learned model with a policy head: the two-player model's, or in the solo game the
@@ -61,14 +61,14 @@ def uses_puct(config: SearchConfig, evaluator: _core.LeafEvaluator, players: int
         return config.puct
     if config.root_noise != "none":  # root exploration works on priors
         return True
-    if not isinstance(evaluator, _core.NetEvaluator):
+    if not isinstance(evaluator, engine.NetEvaluator):
         return False
     if players == 1:
         return evaluator.solo_model is not None and evaluator.solo_model.has_policy
     return evaluator.model.has_policy
 
 
-def _solo_model(config: SearchConfig) -> _core.ValueNet | None:
+def _solo_model(config: SearchConfig) -> engine.ValueNet | None:
     """The model of solo positions: ``solo_net`` (a solo model's file) or the shipped one (None
     when none is shipped: the static evaluation values solo leaves)."""
     from arle_ai.search.net import default_solo_net, load_net
@@ -84,7 +84,7 @@ class SearchProgress:
 
     __slots__ = ("iterations", "elapsed", "_search", "_state")
 
-    def __init__(self, search: TreeSearch, state: _core.GameState, iterations: int,
+    def __init__(self, search: TreeSearch, state: engine.GameState, iterations: int,
                  elapsed: float) -> None:
         self.iterations = iterations
         self.elapsed = elapsed
@@ -102,20 +102,20 @@ Progress = Callable[[SearchProgress], bool | None]
 
 class TreeSearch:
     """A search tree with its evaluator and loop (``evaluator``: a compiled
-    ``_core.LeafEvaluator`` instead of the config's leaf)."""
+    ``engine.LeafEvaluator`` instead of the config's leaf)."""
 
     def __init__(self, config: SearchConfig,
-                 evaluator: _core.LeafEvaluator | None = None) -> None:
+                 evaluator: engine.LeafEvaluator | None = None) -> None:
         self.config = config
         self.evaluator = evaluator if evaluator is not None else make_evaluator(config)
-        self.tree = _core.SearchTree(max_bytes=config.max_memory // config.workers,
-                                     max_nodes=config.max_nodes)
+        self.tree = engine.SearchTree(max_bytes=config.max_memory // config.workers,
+                                      max_nodes=config.max_nodes)
         self.puct = uses_puct(config, self.evaluator)
         self.solo_puct = uses_puct(config, self.evaluator, players=1)
         self.chosen: int | None = None  # root_noise="gumbel": the last search's choice
         self._rate: float | None = None  # timed Gumbel searches: simulations a second so far
 
-    def run(self, state: _core.GameState, iterations: int | None, seconds: float | None,
+    def run(self, state: engine.GameState, iterations: int | None, seconds: float | None,
             seed: int, progress: Progress | None = None, noise: bool = True) -> int:
         """Simulations from `state` until `iterations` are done or `seconds` have passed
         (the core's deadline) or `progress` says stop; returns the simulations done. The
@@ -176,17 +176,17 @@ class TreeSearch:
             progress(SearchProgress(self, state, done, time.perf_counter() - start))
         return done
 
-    def root_stats(self, state: _core.GameState) -> RootStats:
+    def root_stats(self, state: engine.GameState) -> RootStats:
         """The core's statistics of `state`'s node (which run() searched from)."""
         stats = self.tree.stats(state)
         if stats is None:  # run() searched from this node: never
             raise RuntimeError("the searched position is not in the tree")
         return stats
 
-    def principal_variation(self, state: _core.GameState, action: int) -> list[int]:
+    def principal_variation(self, state: engine.GameState, action: int) -> list[int]:
         return self.tree.principal_variation(state, action, PV_DEPTH)
 
-    def result(self, state: _core.GameState, iterations: int, elapsed: float) -> SearchResult:
+    def result(self, state: engine.GameState, iterations: int, elapsed: float) -> SearchResult:
         """The ranked statistics of `state`'s node and their principal variations."""
         return rank_moves(state, self.root_stats(state),
                           lambda a: self.principal_variation(state, a), iterations, elapsed,
