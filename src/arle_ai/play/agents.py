@@ -9,7 +9,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from arle_ai.engine import _core
+from arle_ai import engine
 from arle_ai.search.config import LEAVES, SEARCH_BUDGET, Budget, SearchConfig, from_keywords
 from arle_ai.search.heuristics import DEFAULT_WEIGHTS, Weights, action_scores
 from arle_ai.search.mcts import MCTS
@@ -29,7 +29,7 @@ class Agent:
 
     name = "agent"
 
-    def select(self, state: _core.GameState) -> int:
+    def select(self, state: engine.GameState) -> int:
         raise NotImplementedError
 
     def reset(self) -> None:
@@ -45,7 +45,7 @@ class RandomAgent(Agent):
         self.seed = seed
         self.rng = random.Random(seed)
 
-    def select(self, state: _core.GameState) -> int:
+    def select(self, state: engine.GameState) -> int:
         return self.rng.choice(state.legal_actions())
 
     def reset(self) -> None:
@@ -62,7 +62,7 @@ class GreedyAgent(Agent):
         self.weights = weights
         self.rng = random.Random(seed)
 
-    def select(self, state: _core.GameState) -> int:
+    def select(self, state: engine.GameState) -> int:
         scores = action_scores(state, self.weights)
         best = max(scores.values())
         ties = sorted(a for a, v in scores.items() if v >= best - 1e-9)
@@ -92,7 +92,7 @@ class MCTSAgent(Agent):
         self.last_result: SearchResult | None = None
         self.progress: Progress | None = None  # see MCTS.search
 
-    def select(self, state: _core.GameState) -> int:
+    def select(self, state: engine.GameState) -> int:
         result = self.search.search(state, progress=self.progress)
         self.last_result = result
         return result.best_action
@@ -239,7 +239,7 @@ def agent_from_spec(spec: str, seed: int = 0) -> Agent:
     return _KINDS[kind](seed=seed)
 
 
-def choose_action(agent: Agent, state: _core.GameState, label: str = "agent") -> int:
+def choose_action(agent: Agent, state: engine.GameState, label: str = "agent") -> int:
     """The agent's choice in `state` (passed a copy), checked: AgentError names the agent
     (`label`), the decision and what went wrong when select raises or returns an id that is not
     legal. Numpy integers are accepted as ids."""

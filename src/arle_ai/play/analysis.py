@@ -51,7 +51,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from arle_ai.engine import _core
+from arle_ai import engine
 from arle_ai.formats.records import REVIEW_FIELDS, GameRecord
 from arle_ai.play.why import Why, explain
 from arle_ai.search.config import ANALYZE_BUDGET, Budget, SearchConfig, from_keywords
@@ -291,7 +291,7 @@ def _node_value(result: SearchResult, mover: int) -> tuple[float, float, int]:
     return 1.0 - value, -margin, visits
 
 
-def _value_after(state: _core.GameState, action: int, mover: int, search: MCTS
+def _value_after(state: engine.GameState, action: int, mover: int, search: MCTS
                  ) -> tuple[float, float, int, list[str]]:
     """The mover's value and VP margin of ``action``, the simulations behind them and the
     continuation the search expects after it, from ``search`` of the position after it: the
@@ -299,7 +299,7 @@ def _value_after(state: _core.GameState, action: int, mover: int, search: MCTS
     after = state.copy()
     after.apply(action)
     if after.is_terminal():
-        value0, margin0 = _core.final_value(after, search.config.weights.as_array())
+        value0, margin0 = engine.final_value(after, search.config.weights.as_array())
         if mover == 0:
             return value0, margin0, EXACT_VISITS, []
         return 1.0 - value0, -margin0, EXACT_VISITS, []
@@ -353,7 +353,7 @@ def _setup(budget: Budget | None, config: SearchConfig | None, options: dict[str
             ANALYZE_BUDGET if budget is None else budget)
 
 
-def review_position(state: _core.GameState, action: int, budget: Budget | None = None,
+def review_position(state: engine.GameState, action: int, budget: Budget | None = None,
                     config: SearchConfig | None = None, ply: int = 0, **options: Any
                     ) -> tuple[DecisionReview, SearchResult]:
     """The review of ``action`` played in ``state`` (the ``ply``-th decision of its game, which
@@ -364,7 +364,7 @@ def review_position(state: _core.GameState, action: int, budget: Budget | None =
     return _review(state, ply, action, result, config, budget), result
 
 
-def _review(state: _core.GameState, ply: int, action: int, result: SearchResult,
+def _review(state: engine.GameState, ply: int, action: int, result: SearchResult,
             config: SearchConfig, budget: Budget) -> DecisionReview:
     """The review of ``action`` played in ``state`` from the search ``result`` there: the
     played move searched on from the position after it to as many simulations as the most

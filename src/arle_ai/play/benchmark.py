@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from arle_ai.engine import _core
+from arle_ai import engine
 from arle_ai.engine.testing import random_position
 from arle_ai.search.config import Budget
 from arle_ai.search.heuristics import DEFAULT_WEIGHTS
@@ -43,12 +43,12 @@ def _median_wall(fn: Callable[[], Any], repeats: int) -> float:
     return statistics.median(times)
 
 
-def mid_game_state(seed: int = 0, decisions: int = 80) -> _core.GameState:
+def mid_game_state(seed: int = 0, decisions: int = 80) -> engine.GameState:
     """A reproducible mid-game position: `decisions` random legal actions from the opening."""
     return random_position(seed, decisions)
 
 
-def _python_playout(state: _core.GameState, rng: random.Random) -> int:
+def _python_playout(state: engine.GameState, rng: random.Random) -> int:
     s = state.copy()
     n = 0
     while not s.is_terminal():
@@ -62,14 +62,14 @@ def run_benchmarks(quick: bool = False,
     """Measure and return the figures (per second unless named otherwise)."""
     say = progress or (lambda _msg: None)
     reps = 3 if quick else 5
-    opening = _core.new_game(0)
+    opening = engine.new_game(0)
     mid = mid_game_state()
     w = DEFAULT_WEIGHTS.as_array()
     out: dict[str, Any] = {}
 
     say("state copies")
     n = 200_000 if quick else 1_000_000
-    t_c = _median_time(lambda: _core.copies(opening, n), reps)
+    t_c = _median_time(lambda: engine.copies(opening, n), reps)
     m = 20_000 if quick else 100_000
     t_py = _median_time(lambda: [opening.copy() for _ in range(m)], reps)
     out["copies_per_s_c"] = n / t_c
@@ -77,9 +77,9 @@ def run_benchmarks(quick: bool = False,
 
     say("random playouts")
     games = 200 if quick else 1000
-    t_c = _median_time(lambda: _core.random_playouts(opening, games, 1), reps)
+    t_c = _median_time(lambda: engine.random_playouts(opening, games, 1), reps)
     out["random_playouts_per_s_c"] = games / t_c
-    out["decisions_per_game"] = _core.random_playouts(opening, games, 7)
+    out["decisions_per_game"] = engine.random_playouts(opening, games, 7)
     py_games = 10 if quick else 30
     rng = random.Random(1)
     t_py = _median_time(lambda: [_python_playout(opening, rng) for _ in range(py_games)], reps)
@@ -89,13 +89,13 @@ def run_benchmarks(quick: bool = False,
     single = []
     for i in range(games):
         t = time.process_time()
-        _core.random_playout(opening, i)
+        engine.random_playout(opening, i)
         single.append(time.process_time() - t)
     out["random_playout_median_ms"] = 1000 * statistics.median(single)
 
     say("heuristic playouts")
     hg = 100 if quick else 400
-    t_h = _median_time(lambda: _core.heuristic_playouts(opening, w, hg, 3), reps)
+    t_h = _median_time(lambda: engine.heuristic_playouts(opening, w, hg, 3), reps)
     out["heuristic_playouts_per_s_c"] = hg / t_h
 
     say("MCTS")
@@ -115,9 +115,9 @@ def run_benchmarks(quick: bool = False,
         1e6 / out["mcts_iterations_per_s_opening_heuristic_rollouts"] - 1e6 / null)
     ratios = []  # the same playouts by the reference policy code, interleaved
     for _ in range(reps):
-        t_new = _median_time(lambda: _core.heuristic_playouts(opening, w, hg, 3), 1)
+        t_new = _median_time(lambda: engine.heuristic_playouts(opening, w, hg, 3), 1)
         t_ref = _median_time(
-            lambda: _core.heuristic_playouts(opening, w, hg, 3, reference=True), 1)
+            lambda: engine.heuristic_playouts(opening, w, hg, 3, reference=True), 1)
         ratios.append(t_ref / t_new)
     out["heuristic_policy_speedup_vs_reference"] = statistics.median(ratios)
 
@@ -136,7 +136,7 @@ def run_benchmarks(quick: bool = False,
     return out
 
 
-def _search_rate(state: _core.GameState, iterations: int, reps: int, **options: Any) -> float:
+def _search_rate(state: engine.GameState, iterations: int, reps: int, **options: Any) -> float:
     """Median search iterations per CPU second (fresh trees, default options otherwise)."""
     rates = []
     for r in range(reps):
@@ -147,7 +147,7 @@ def _search_rate(state: _core.GameState, iterations: int, reps: int, **options: 
     return statistics.median(rates)
 
 
-def _parallel_rates(state: _core.GameState, iterations: int, reps: int) -> dict[str, float]:
+def _parallel_rates(state: engine.GameState, iterations: int, reps: int) -> dict[str, float]:
     """Iterations per wall-clock second with 1 and 2 workers (persistent pool, started by a
     first search outside the timing; each timed search starts from a fresh tree)."""
     out = {}

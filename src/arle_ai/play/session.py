@@ -47,8 +47,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from arle_ai import engine
 from arle_ai.base.jsontext import shown
-from arle_ai.engine import _core, rules
+from arle_ai.engine import rules
 from arle_ai.formats.records import (
     MAX_DECISIONS,
     MAX_VARIATIONS,
@@ -92,7 +93,7 @@ class Node:
     action: int | None
     parent: int | None
     depth: int
-    state: _core.GameState
+    state: engine.GameState
     steps: list[effects.Step] = field(default_factory=list)
     children: list[int] = field(default_factory=list)
     ai: AIChoice | None = None
@@ -122,7 +123,7 @@ class Session:
     record does, ``seats`` says who plays them (``human`` or ``ai``), ``setup`` is the
     record's (None: a position written out in full) and ``meta`` its free-form facts."""
 
-    def __init__(self, start: _core.GameState, setup: dict[str, Any] | None = None,
+    def __init__(self, start: engine.GameState, setup: dict[str, Any] | None = None,
                  players: Sequence[str] | None = None, seats: Sequence[str] | None = None,
                  meta: dict[str, Any] | None = None) -> None:
         count = start.players
@@ -232,7 +233,7 @@ class Session:
             node = parent
         return out[::-1]
 
-    def before(self, node: int) -> _core.GameState:
+    def before(self, node: int) -> engine.GameState:
         """The position in which ``node``'s move was played (its parent's; do not change it)."""
         parent = self.nodes[node].parent
         if parent is None:
@@ -262,7 +263,7 @@ class Session:
         return self.line[self.cursor - 1] if self.cursor else 0
 
     @property
-    def state(self) -> _core.GameState:
+    def state(self) -> engine.GameState:
         """The position shown (after ``cursor`` decisions); do not change it."""
         return self.nodes[self.node].state
 
@@ -327,7 +328,7 @@ class Session:
         player = s.current_player
         return not s.is_terminal() and player is not None and self.seats[player] == HUMAN
 
-    def _state_at(self, ply: int) -> _core.GameState:
+    def _state_at(self, ply: int) -> engine.GameState:
         return self.nodes[self.line[ply - 1]].state if ply else self.nodes[0].state
 
     def asked_at(self, ply: int) -> bool:

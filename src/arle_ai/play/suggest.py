@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from arle_ai.engine import _core
+from arle_ai import engine
 from arle_ai.search.config import LIBRARY_SUGGEST_BUDGET, Budget, SearchConfig, from_keywords
 from arle_ai.search.mcts import MCTS
 from arle_ai.search.result import SearchResult
@@ -19,7 +19,7 @@ from arle_ai.search.tree import Progress
 __all__ = ["suggest"]
 
 
-def suggest(state: _core.GameState, budget: Budget | None = None,
+def suggest(state: engine.GameState, budget: Budget | None = None,
             config: SearchConfig | None = None, top: int | None = None,
             progress: Progress | None = None, **options: Any) -> SearchResult:
     """Search ``state`` (left unchanged) within ``budget`` (default
@@ -35,7 +35,7 @@ def suggest(state: _core.GameState, budget: Budget | None = None,
     >>> report.best.move in [m.move for m in report.moves]
     True
     """
-    if not isinstance(state, _core.GameState):
+    if not isinstance(state, engine.GameState):
         raise TypeError(f"suggest needs a GameState, not {type(state).__name__}")
     if state.is_terminal():
         raise ValueError("the game is over: there is no move to suggest")

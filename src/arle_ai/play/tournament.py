@@ -47,13 +47,13 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Any, Protocol
 
+from arle_ai import engine
 from arle_ai.base import limits, procs
 from arle_ai.base.files import (
     fsync_folder,
     lock_exclusive,
     regular_or_missing,
 )
-from arle_ai.engine import _core
 from arle_ai.formats.records import record_game
 from arle_ai.play import results
 from arle_ai.play.agents import Agent, AgentError, agent_from_spec, choose_action
@@ -110,7 +110,7 @@ def play_game(task: dict[str, Any]) -> dict[str, Any]:
     Runs in a worker process: the agents are built here from their specs and seeds.
     """
     count = task.get("player_count", 2)
-    state = _core.new_game(seed=task["setup_seed"], variant=task["variant"], players=count)
+    state = engine.new_game(seed=task["setup_seed"], variant=task["variant"], players=count)
     start = state.copy()
     specs = task.get("play_as", task["agents"])
     agents = [agent_from_spec(spec, seed=s)
@@ -142,7 +142,7 @@ def play_game(task: dict[str, Any]) -> dict[str, Any]:
     return rec.to_dict()
 
 
-def _choose(agent: Agent, state: _core.GameState, task: dict[str, Any], player: int) -> int:
+def _choose(agent: Agent, state: engine.GameState, task: dict[str, Any], player: int) -> int:
     """The agent's checked choice; TournamentError names the game as well."""
     try:
         return choose_action(agent, state, label=f"agent {task['agents'][player]!r}")
@@ -212,7 +212,7 @@ class Tournament:
         tournament built to read its results builds no agent; without it, `agents` are
         checked here)."""
         agents = [str(a).strip() for a in agents]
-        if isinstance(players, bool) or players not in _core.PLAYER_COUNTS:
+        if isinstance(players, bool) or players not in engine.PLAYER_COUNTS:
             raise TournamentError(f"players must be 1 (the solo benchmark) or 2, not "
                                   f"{players!r}")
         solo = players == 1
@@ -234,7 +234,7 @@ class Tournament:
                                   f"swapped), not {games}")
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise TournamentError(f"seed must be a non-negative integer, not {seed!r}")
-        _core.new_game(seed=0, variant=variant)  # ValueError on an unknown variant
+        engine.new_game(seed=0, variant=variant)  # ValueError on an unknown variant
         self.agents = agents
         self.labels = agent_labels(agents)
         self.games = games

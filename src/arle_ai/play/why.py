@@ -43,8 +43,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from arle_ai import engine
 from arle_ai.base.errors import IllegalActionError
-from arle_ai.engine import _core
 from arle_ai.search.result import SearchResult
 from arle_ai.text.reading import printed_move
 
@@ -52,7 +52,7 @@ __all__ = ["Why", "explain", "explain_ranking", "line_end", "model_has_categorie
            "CATEGORY_NAMES", "SOURCES"]
 
 # Printed names of the scoring categories (score_breakdown's keys).
-CATEGORY_NAMES = {key: key.replace("_", " ") for key in _core.SCORE_CATEGORIES}
+CATEGORY_NAMES = {key: key.replace("_", " ") for key in engine.SCORE_CATEGORIES}
 SOURCES = ("model", "lines")
 # Random continuations of each line to the end of the half-year, averaged (the same seeds for
 # both lines).
@@ -163,7 +163,7 @@ def _signed(x: float) -> str:
     return text[:-2] if text.endswith(".0") else text
 
 
-def line_end(state: _core.GameState, line: Sequence[str], seed: int = 0) -> _core.GameState:
+def line_end(state: engine.GameState, line: Sequence[str], seed: int = 0) -> engine.GameState:
     """The position ``line`` (moves in notation from ``state``) reaches at the start of the
     next half-year (or the game's end): its moves while they replay and the half-year lasts,
     then uniformly random moves (seeded: the search's own rollout policy) until the half-year
@@ -183,12 +183,12 @@ def line_end(state: _core.GameState, line: Sequence[str], seed: int = 0) -> _cor
     return s
 
 
-def _lead(state: _core.GameState, player: int, source: str) -> dict[str, float]:
+def _lead(state: engine.GameState, player: int, source: str) -> dict[str, float]:
     """The player's lead (own VP minus the opponent's) in each category of ``state``; in the
     solo game, the player's own VP."""
     if state.players == 1:
         own = state.score_breakdown(player)
-        return {k: float(own[k]) for k in _core.SCORE_CATEGORIES}
+        return {k: float(own[k]) for k in engine.SCORE_CATEGORIES}
     if source == "model":
         from arle_ai.search.net import predict_scores
 
@@ -197,7 +197,7 @@ def _lead(state: _core.GameState, player: int, source: str) -> dict[str, float]:
         mine, theirs = pred.by_category[player], pred.by_category[1 - player]
     else:
         mine, theirs = state.score_breakdown(player), state.score_breakdown(1 - player)
-    return {k: float(mine[k] - theirs[k]) for k in _core.SCORE_CATEGORIES}
+    return {k: float(mine[k] - theirs[k]) for k in engine.SCORE_CATEGORIES}
 
 
 @functools.cache
@@ -206,13 +206,13 @@ def model_has_categories() -> bool:
     from arle_ai.search.net import NetError, predict_scores
 
     try:
-        predict_scores(_core.GameState())
+        predict_scores(engine.GameState())
     except NetError:
         return False
     return True
 
 
-def explain(state: _core.GameState, better_line: Sequence[str], other_line: Sequence[str],
+def explain(state: engine.GameState, better_line: Sequence[str], other_line: Sequence[str],
             source: str | None = None, seed: int = 0, expected: float | None = None) -> Why:
     """Why the first move of ``better_line`` beats the first of ``other_line`` (each a move
     and the continuation the search expects, in notation from ``state``): :class:`Why`.
@@ -237,8 +237,8 @@ def explain(state: _core.GameState, better_line: Sequence[str], other_line: Sequ
         these = [line_end(state, line, seed * CONTINUATIONS + k) for k in range(CONTINUATIONS)]
         ends += these
         each = [_lead(end, player, source) for end in these]
-        leads.append({c: sum(e[c] for e in each) / len(each) for c in _core.SCORE_CATEGORIES})
-    diff = {k: leads[0][k] - leads[1][k] for k in _core.SCORE_CATEGORIES}
+        leads.append({c: sum(e[c] for e in each) / len(each) for c in engine.SCORE_CATEGORIES})
+    diff = {k: leads[0][k] - leads[1][k] for k in engine.SCORE_CATEGORIES}
     if source == "model":
         where = "the game's end"
     elif all(end.is_terminal() for end in ends):
@@ -252,7 +252,7 @@ def explain(state: _core.GameState, better_line: Sequence[str], other_line: Sequ
                expected=expected)
 
 
-def explain_ranking(state: _core.GameState, result: SearchResult, seed: int = 0
+def explain_ranking(state: engine.GameState, result: SearchResult, seed: int = 0
                     ) -> Why | None:
     """Why a search's best move beats its second (``arle suggest``, the hint), against the VP
     the search expects between them (their mean final margins, the solo game's scores): None
