@@ -55,10 +55,10 @@ from typing import Any
 
 import numpy as np
 
+from arle_ai import engine
 from arle_ai.base import files, procs
 from arle_ai.base.jsontext import parse_json
 from arle_ai.base.npzfile import NpzArchive, write_npz
-from arle_ai.engine import _core
 from arle_ai.play.tournament import Runner
 from arle_ai.search.config import Budget, SearchConfig
 from arle_ai.search.heuristics import DEFAULT_WEIGHTS
@@ -136,7 +136,7 @@ class DatagenConfig:
             raise ValueError(f"leaf must be one of {tuple(SEARCHES)}, not {self.leaf!r}")
         if self.net is not None and self.leaf not in MODEL_LEAVES:
             raise ValueError("net (a weights file) is for leaf='net' or 'model' only")
-        if isinstance(self.players, bool) or self.players not in _core.PLAYER_COUNTS:
+        if isinstance(self.players, bool) or self.players not in engine.PLAYER_COUNTS:
             raise ValueError(f"players must be 1 (solo games) or 2, not {self.players!r}")
         if not (isinstance(self.temperature, int | float) and not isinstance(
                 self.temperature, bool) and 0 < self.temperature <= 100):
@@ -201,7 +201,7 @@ def _part_path(out: str | os.PathLike[str], g: int) -> Path:
 def play_game(config: DatagenConfig, g: int) -> dict[str, np.ndarray]:
     """Play game `g` of the run and return its positions and targets (arrays as in the
     merged file, with visit and policy offsets starting at 0)."""
-    state = _core.GameState.new(config.seed + g, config.variant, config.players)
+    state = engine.GameState.new(config.seed + g, config.variant, config.players)
     full_budget = Budget(iterations=config.iterations)
     cheap_budget = Budget(iterations=config.cheap_iterations or config.iterations)
     search = MCTS(config.search_config(g), full_budget)
@@ -264,7 +264,7 @@ def play_game(config: DatagenConfig, g: int) -> dict[str, np.ndarray]:
         sign = np.where(pl == 0, 1.0, -1.0).astype(np.float32)
         margin = (sign * (final[0] - final[1])).astype(np.float32)
     return {
-        "features": np.array(feats, dtype=np.float32).reshape(n, _core.NUM_FEATURES),
+        "features": np.array(feats, dtype=np.float32).reshape(n, engine.NUM_FEATURES),
         "positions": np.array(raw, dtype=np.uint8).reshape(n, -1),
         "player": pl,
         "half_year": np.array(half, dtype=np.int8),
@@ -285,7 +285,7 @@ def play_game(config: DatagenConfig, g: int) -> dict[str, np.ndarray]:
     }
 
 
-def _target(config: DatagenConfig, search: MCTS, state: _core.GameState,
+def _target(config: DatagenConfig, search: MCTS, state: engine.GameState,
             moves: list[Any]) -> list[tuple[int, float]]:
     """The improved policy of a search (action, probability > 0), in action order: the
     completed-Q policy of a Gumbel root, else the visit shares."""
@@ -554,7 +554,7 @@ def merge_parts(out: str | os.PathLike[str], config: DatagenConfig) -> dict[str,
         else:
             merged[k] = np.concatenate([p[k] for p in pieces])
     meta = dict(asdict(config), format=FORMAT,
-                search=config.search_settings(), num_features=_core.NUM_FEATURES,
+                search=config.search_settings(), num_features=engine.NUM_FEATURES,
                 positions=int(len(merged["player"])))
     if config.net is not None:  # the file's name, not where it was: the data is the same
         meta["net"] = os.path.basename(config.net)
@@ -574,10 +574,10 @@ def _visit_targets(piece: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
             "policy_prob": (counts / totals[rows]).astype(np.float32)}
 
 
-def position_from_row(row: np.ndarray) -> _core.GameState:
+def position_from_row(row: np.ndarray) -> engine.GameState:
     """The GameState of one row of ``positions`` (its raw state bytes)."""
     body = bytes(np.asarray(row, dtype=np.uint8))
-    return _core.GameState._from_bytes(body + _core._digest(body))
+    return engine.state_from_bytes(body)
 
 
 def visit_distribution(data: dict[str, np.ndarray] | np.lib.npyio.NpzFile,

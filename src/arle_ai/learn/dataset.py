@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
+from arle_ai import engine
 from arle_ai.base.npzfile import NpzArchive
-from arle_ai.engine import _core
 
 __all__ = ["load_data", "load_datasets", "check_values", "VALUE_BOUNDS", "split_games",
            "split_by_source", "ignored_slots", "policy_table", "policy_mask",
@@ -27,14 +27,14 @@ POLICY_DATA = ("positions", "visit_ptr", "visit_action", "visit_count")
 TARGET_DATA = ("policy_mask", "policy_ptr", "policy_action", "policy_prob")
 _TABLES = ("visit_ptr", "visit_action", "visit_count", "policy_ptr", "policy_action",
            "policy_prob")
-CATEGORIES = _core.SCORE_CATEGORIES
+CATEGORIES = engine.SCORE_CATEGORIES
 NCAT = len(CATEGORIES)
-NUM_ACTIONS = _core.NUM_ACTIONS_PY
+NUM_ACTIONS = engine.NUM_ACTIONS
 
 
 def ignored_slots(prefixes: tuple[str, ...]) -> np.ndarray:
     """A boolean mask of the feature slots whose names start with one of `prefixes`."""
-    return np.array([name.startswith(tuple(prefixes)) for name in _core.FEATURE_NAMES],
+    return np.array([name.startswith(tuple(prefixes)) for name in engine.FEATURE_NAMES],
                     dtype=bool)
 
 
@@ -51,9 +51,9 @@ def load_data(path: str | os.PathLike[str]) -> dict[str, np.ndarray]:
         z.require(need)
         heads = {k: z.headers[k] for k in (*need, *extra) if k in z.headers}
         shape = heads["features"].shape
-        if len(shape) != 2 or shape[1] != _core.NUM_FEATURES:
+        if len(shape) != 2 or shape[1] != engine.NUM_FEATURES:
             raise ValueError(f"{path}: features have shape {shape}, the engine has "
-                             f"{_core.NUM_FEATURES} features (made by another version?)")
+                             f"{engine.NUM_FEATURES} features (made by another version?)")
         rows = shape[0]
         ndims = {"positions": 2, "final_vp": 2}
         for k, head in heads.items():
@@ -225,7 +225,7 @@ def split_games(games: np.ndarray, val_fraction: float, seed: int) -> np.ndarray
     return np.isin(games, val_ids)
 
 
-def _state(row: np.ndarray) -> _core.GameState:
+def _state(row: np.ndarray) -> engine.GameState:
     from arle_ai.learn.datagen import position_from_row
 
     try:

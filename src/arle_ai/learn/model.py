@@ -11,17 +11,17 @@ from typing import Protocol
 
 import numpy as np
 
-from arle_ai.engine import _core
+from arle_ai import engine
 from arle_ai.learn.dataset import NCAT, NUM_ACTIONS
 from arle_ai.search.net import LAYER_ARRAYS
 
 __all__ = ["Batch", "Model", "LossSettings", "init_params", "MARGIN_SLOT", "AUX_SLOTS"]
 
-MARGIN_SLOT = (_core.FEATURE_NAMES.index("me.score.total"),
-               _core.FEATURE_NAMES.index("opp.score.total"))
+MARGIN_SLOT = (engine.FEATURE_NAMES.index("me.score.total"),
+               engine.FEATURE_NAMES.index("opp.score.total"))
 # the feature slot of each auxiliary output's score now (me's categories, then opp's)
-AUX_SLOTS = tuple(_core.FEATURE_NAMES.index(f"{side}.score.{c}")
-                  for side in ("me", "opp") for c in _core.SCORE_CATEGORIES)
+AUX_SLOTS = tuple(engine.FEATURE_NAMES.index(f"{side}.score.{c}")
+                  for side in ("me", "opp") for c in engine.SCORE_CATEGORIES)
 
 
 class LossSettings(Protocol):

@@ -50,8 +50,8 @@ from typing import Any
 
 import numpy as np
 
+from arle_ai import engine
 from arle_ai.base.files import write_text
-from arle_ai.engine import _core
 from arle_ai.learn.dataset import (
     NCAT,
     NUM_ACTIONS,
@@ -125,7 +125,7 @@ class TrainConfig:
             raise ValueError(f"target_blend must be in 0..1, not {self.target_blend}")
         for prefix in self.ignore:
             if not isinstance(prefix, str) or not any(
-                    name.startswith(prefix) for name in _core.FEATURE_NAMES):
+                    name.startswith(prefix) for name in engine.FEATURE_NAMES):
                 raise ValueError(f"ignore: no feature name starts with {prefix!r} (see "
                                  "docs/features.md)")
 
