@@ -35,7 +35,7 @@ import pyspiel
 from open_spiel.python.algorithms import mcts as os_mcts
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
-from arle_ai.engine import _core
+from arle_ai import engine
 from arle_ai.search.config import DEFAULT_ROLLOUT, ROLLOUTS
 from arle_ai.search.heuristics import DEFAULT_WEIGHTS, Weights
 
@@ -76,7 +76,7 @@ def _game_type(long_name: str, utility: Any, players: int) -> Any:
 
 def _game_info(players: int, low: float, high: float, total: float | None) -> Any:
     return pyspiel.GameInfo(
-        num_distinct_actions=_core.NUM_ACTIONS_PY,
+        num_distinct_actions=engine.NUM_ACTIONS,
         max_chance_outcomes=0,
         num_players=players,
         min_utility=low,
@@ -101,7 +101,7 @@ class _Position:
 
     __slots__ = ("state",)
 
-    def __init__(self, state: _core.GameState) -> None:
+    def __init__(self, state: engine.GameState) -> None:
         self.state = state
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
@@ -112,7 +112,7 @@ class _Position:
 
 
 def _position_from_json(text: str) -> _Position:
-    return _Position(_core.GameState.from_json(text))
+    return _Position(engine.GameState.from_json(text))
 
 
 class ArleGame(pyspiel.Game):
@@ -122,18 +122,18 @@ class ArleGame(pyspiel.Game):
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
         players = params.get("players", 2)
-        if isinstance(players, bool) or players not in _core.PLAYER_COUNTS:
+        if isinstance(players, bool) or players not in engine.PLAYER_COUNTS:
             raise ValueError(f"players must be 1 (the solo game) or 2, not {players!r}")
         solo = players == 1
         super().__init__(_SOLO_TYPE if solo else _GAME_TYPE, _SOLO_INFO if solo else _GAME_INFO,
                          params)
         p = self.get_parameters()
         seed, variant = p["seed"], p["variant"]
-        if variant not in _core.VARIANTS:
-            raise ValueError(f"variant must be one of {_core.VARIANTS}, not {variant!r}")
-        self._start = _core.new_game(seed=seed, variant=variant, players=players)
+        if variant not in engine.VARIANTS:
+            raise ValueError(f"variant must be one of {engine.VARIANTS}, not {variant!r}")
+        self._start = engine.new_game(seed=seed, variant=variant, players=players)
 
-    def new_initial_state(self, position: _core.GameState | None = None) -> ArleState:
+    def new_initial_state(self, position: engine.GameState | None = None) -> ArleState:
         """The start position of this game's setup, or a copy of ``position`` (any position,
         e.g. ``arle_ai.GameState.from_json(text)``; its OpenSpiel history starts empty)."""
         return ArleState(self, self._start if position is None else position)
@@ -152,12 +152,12 @@ class ArleGame(pyspiel.Game):
 class ArleState(pyspiel.State):
     """A Fields of Arle position in OpenSpiel; ``core`` is the engine's GameState."""
 
-    def __init__(self, game: ArleGame, start: _core.GameState) -> None:
+    def __init__(self, game: ArleGame, start: engine.GameState) -> None:
         super().__init__(game)
         self._pos = _Position(start.copy())
 
     @property
-    def core(self) -> _core.GameState:
+    def core(self) -> engine.GameState:
         """The engine's state (do not change it: OpenSpiel keeps the history)."""
         return self._pos.state
 
@@ -198,7 +198,7 @@ class _Observer:
     """OpenSpiel's PyObserver: the tensor is ``GameState.features(player)``."""
 
     def __init__(self) -> None:
-        self.tensor = np.zeros(_core.NUM_FEATURES, np.float32)
+        self.tensor = np.zeros(engine.NUM_FEATURES, np.float32)
         self.dict = {"features": self.tensor}
 
     def set_from(self, state: ArleState, player: int) -> None:
@@ -210,9 +210,9 @@ class _Observer:
         return describe(state.core)
 
 
-def core_state(state: pyspiel.State) -> _core.GameState:
+def core_state(state: pyspiel.State) -> engine.GameState:
     """The engine's GameState inside an OpenSpiel state of this game."""
-    core: _core.GameState = state.core
+    core: engine.GameState = state.core
     return core
 
 
@@ -246,8 +246,8 @@ class RolloutEvaluator(os_mcts.Evaluator):
         self._rng = random.Random(seed)
 
     def evaluate(self, state: ArleState) -> np.ndarray:
-        v0, m0 = _core.rollout_value(state.core, self._w, self._rng.getrandbits(62),
-                                     self._heuristic, self._horizon)
+        v0, m0 = engine.rollout_value(state.core, self._w, self._rng.getrandbits(62),
+                                      self._heuristic, self._horizon)
         if state.core.players == 1:
             return np.array([m0])
         return np.array([2.0 * v0 - 1.0, 1.0 - 2.0 * v0])

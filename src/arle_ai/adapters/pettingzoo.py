@@ -45,8 +45,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from arle_ai import engine
 from arle_ai.base.errors import IllegalActionError
-from arle_ai.engine import _core
 
 __all__ = ["ArleEnv", "env", "raw_env", "play_random", "AGENTS"]
 
@@ -92,9 +92,9 @@ class ArleEnv(AECEnv):
     def __init__(self, variant: str = "standard", render_mode: str | None = None,
                  players: int = 2) -> None:
         super().__init__()
-        if variant not in _core.VARIANTS:
-            raise ValueError(f"variant must be one of {_core.VARIANTS}, not {variant!r}")
-        if isinstance(players, bool) or players not in _core.PLAYER_COUNTS:
+        if variant not in engine.VARIANTS:
+            raise ValueError(f"variant must be one of {engine.VARIANTS}, not {variant!r}")
+        if isinstance(players, bool) or players not in engine.PLAYER_COUNTS:
             raise ValueError(f"players must be 1 (the solo game) or 2, not {players!r}")
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be one of {list(RENDER_MODES)} or "
@@ -106,15 +106,15 @@ class ArleEnv(AECEnv):
         self.possible_agents = list(self.seats)
         self.agents: list[str] = []
         obs_space = spaces.Dict({
-            "observation": spaces.Box(-np.inf, np.inf, (_core.NUM_FEATURES,), np.float32),
-            "action_mask": spaces.Box(0, 1, (_core.NUM_ACTIONS_PY,), np.int8),
+            "observation": spaces.Box(-np.inf, np.inf, (engine.NUM_FEATURES,), np.float32),
+            "action_mask": spaces.Box(0, 1, (engine.NUM_ACTIONS,), np.int8),
         })
         self.observation_spaces = {a: obs_space for a in self.seats}
-        self.action_spaces = {a: spaces.Discrete(_core.NUM_ACTIONS_PY) for a in self.seats}
+        self.action_spaces = {a: spaces.Discrete(engine.NUM_ACTIONS) for a in self.seats}
         self._index = {a: i for i, a in enumerate(self.seats)}
         self._rng = random.Random()
-        self.game_state: _core.GameState = _core.new_game(seed=0, variant=variant,
-                                                          players=players)
+        self.game_state: engine.GameState = engine.new_game(seed=0, variant=variant,
+                                                            players=players)
         self.setup_seed = 0
 
     # ---- spaces ----
@@ -132,8 +132,8 @@ class ArleEnv(AECEnv):
         if seed is not None:
             self._rng = random.Random(seed)
         self.setup_seed = self._rng.randrange(2**31)
-        self.game_state = _core.new_game(seed=self.setup_seed, variant=self.variant,
-                                         players=self.players)
+        self.game_state = engine.new_game(seed=self.setup_seed, variant=self.variant,
+                                          players=self.players)
         self.agents = list(self.seats)
         self.rewards: dict[str, float] = {a: 0 for a in self.seats}
         self._cumulative_rewards: dict[str, float] = {a: 0 for a in self.seats}
@@ -150,7 +150,7 @@ class ArleEnv(AECEnv):
         if s.current_player == player:
             mask = s.legal_mask()
         else:
-            mask = np.zeros(_core.NUM_ACTIONS_PY, np.int8)
+            mask = np.zeros(engine.NUM_ACTIONS, np.int8)
         return {"observation": s.features(player), "action_mask": mask}
 
     def step(self, action: Any) -> None:
