@@ -34,10 +34,10 @@ from starlette.responses import FileResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from arle_ai import engine
 from arle_ai.base.errors import PositionError
 from arle_ai.base.jsontext import parse_json
 from arle_ai.base.jsontext import shown as _short
-from arle_ai.engine import _core
 from arle_ai.formats import entry
 from arle_ai.formats.records import FORMAT as RECORD_FORMAT
 from arle_ai.formats.records import RecordError, record_from_dict
@@ -458,7 +458,7 @@ class WebApp:
         if "position" not in body:
             raise _bad("the request needs 'position' (a position object)")
         try:
-            state = _core.GameState.from_dict(body["position"])
+            state = engine.GameState.from_dict(body["position"])
         except (PositionError, ValueError, TypeError) as exc:
             return JSONResponse({"valid": False, "error": str(exc)})
         return JSONResponse({"valid": True, "error": None, "view": view.position_view(state),
@@ -480,7 +480,7 @@ class WebApp:
             raise _bad(f"invalid position: {exc}", 422) from None
         except KeyError as exc:
             raise _bad(str(exc.args[0])) from None
-        state = _core.GameState.from_dict(got.position)
+        state = engine.GameState.from_dict(got.position)
         return JSONResponse({
             "position": got.position, "notes": got.notes, "view": view.position_view(state),
             "refused": [{"question": k, "message": str(e), "field": e.field}
@@ -543,7 +543,7 @@ def _new_game(body: dict[str, Any]) -> tuple[Game, dict[str, Any]]:
     return game, game.to_view()
 
 
-def _searchless_move(state: _core.GameState, spec: str, seed: int) -> dict[str, Any]:
+def _searchless_move(state: engine.GameState, spec: str, seed: int) -> dict[str, Any]:
     """The move of an AI that does not search (random, greedy: milliseconds), as a search
     process reports it."""
     start = time.perf_counter()
@@ -596,15 +596,15 @@ def _game_from_body(body: dict[str, Any]) -> Game:
             raise _bad(f"invalid game record: {exc}", 422) from None
     if "position" in body:
         try:
-            return Game(Session(_core.GameState.from_dict(body["position"])))
+            return Game(Session(engine.GameState.from_dict(body["position"])))
         except (PositionError, ValueError, TypeError) as exc:
             raise _bad(f"invalid position: {exc}", 422) from None
     seed = _int(body.get("seed", 0), "seed", 0, MAX_SEED)
     variant = body.get("variant", "standard")
-    if variant not in _core.VARIANTS:
-        raise _bad(f"variant must be one of {list(_core.VARIANTS)}, not {_short(variant)}")
+    if variant not in engine.VARIANTS:
+        raise _bad(f"variant must be one of {list(engine.VARIANTS)}, not {_short(variant)}")
     players = body.get("players", 2)
-    if isinstance(players, bool) or players not in _core.PLAYER_COUNTS:
+    if isinstance(players, bool) or players not in engine.PLAYER_COUNTS:
         raise _bad(f"players must be 1 (the solo game) or 2, not {_short(players)}")
     return Game(Session.new(seed, variant, players))
 

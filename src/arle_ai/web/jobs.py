@@ -22,8 +22,8 @@ import time
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from typing import Any
 
+from arle_ai import engine
 from arle_ai.base import procs
-from arle_ai.engine import _core
 from arle_ai.formats.records import GameRecord
 from arle_ai.play.agents import MCTSAgent, agent_from_spec, choose_action
 from arle_ai.play.analysis import analyze_game
@@ -73,7 +73,7 @@ def _limit_memory() -> None:
         pass
 
 
-def pv_with_players(state: _core.GameState, pv: list[str]) -> list[dict[str, Any]]:
+def pv_with_players(state: engine.GameState, pv: list[str]) -> list[dict[str, Any]]:
     """The principal variation as ``{"player", "move"}`` steps: who moves at each step."""
     s = state.copy()
     steps = []
@@ -90,7 +90,7 @@ def pv_with_players(state: _core.GameState, pv: list[str]) -> list[dict[str, Any
     return steps
 
 
-def hint_payload(state: _core.GameState, result: SearchResult, total: int,
+def hint_payload(state: engine.GameState, result: SearchResult, total: int,
                  elapsed: float, nodes: int, cpu: float = 0.0) -> dict[str, Any]:
     """A hint update: the search totals (``cpu``: the search process's CPU seconds) and
     every root move's statistics, best first."""
@@ -115,7 +115,7 @@ def hint_payload(state: _core.GameState, result: SearchResult, total: int,
             "nodes": nodes, "moves": moves}
 
 
-def _hint_main(conn: Any, state: _core.GameState, budget: Budget, seed: int,
+def _hint_main(conn: Any, state: engine.GameState, budget: Budget, seed: int,
                max_nodes: int = MAX_NODES) -> None:
     """Search ``state`` within ``budget`` as one search, sending the statistics so far every
     :data:`UPDATE_SECONDS` (from the search's progress callback) and at the end, and stop
@@ -170,7 +170,7 @@ def move_payload(agent: Any, action: int, seconds: float) -> dict[str, Any]:
     return out
 
 
-def _move_main(conn: Any, state: _core.GameState, spec: str, seed: int) -> None:
+def _move_main(conn: Any, state: engine.GameState, spec: str, seed: int) -> None:
     """Choose the agent's move in ``state`` and send it (:func:`move_payload`)."""
     _limit_memory()
     try:

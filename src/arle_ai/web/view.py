@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from arle_ai.engine import _core, rules
+from arle_ai import engine
+from arle_ai.engine import rules
 from arle_ai.formats import entry
 from arle_ai.search.config import WEB_ANALYZE_BUDGET, WEB_HINT_BUDGET
 from arle_ai.text import decisions, names, reading
@@ -49,7 +50,7 @@ def catalog() -> dict[str, Any]:
         "animals": list(rules.ANIMALS),
         "names": _names(),
         "things": _things(),
-        "variants": list(_core.VARIANTS),
+        "variants": list(engine.VARIANTS),
         # the default budgets of the hint and the analysis, as the CLI's (one verdict)
         "budgets": {"hint_seconds": WEB_HINT_BUDGET.seconds,
                     "analysis_seconds": WEB_ANALYZE_BUDGET.seconds},
@@ -73,7 +74,7 @@ def catalog() -> dict[str, Any]:
                         for f in names.HOME_FIELDS],
         # the position entry's questions (POST /api/position/entry answers them by key)
         "entry": {str(n): [{"key": q.key, "text": q.text} for q in entry.questions(n)]
-                  for n in _core.PLAYER_COUNTS},
+                  for n in engine.PLAYER_COUNTS},
     }
 
 
@@ -94,7 +95,7 @@ def _names() -> dict[str, str]:
     return table
 
 
-def legal_moves(state: _core.GameState) -> list[dict[str, Any]]:
+def legal_moves(state: engine.GameState) -> list[dict[str, Any]]:
     """Each legal move (:func:`arle_ai.text.decisions.menu`): id, notation, printed label, and what
     it costs (``cost``: goods and animals paid), gains (``gain``: goods and animals got), both
     signed in the menu's order (``amounts``), does (``done``: built, turned, reached..., in the
@@ -119,7 +120,7 @@ def legal_moves(state: _core.GameState) -> list[dict[str, Any]]:
     return out
 
 
-def count_answers(state: _core.GameState) -> list[dict[str, Any]] | None:
+def count_answers(state: engine.GameState) -> list[dict[str, Any]] | None:
     """The answers to a how-many question (:func:`arle_ai.text.decisions.how_many`: a
     repeated conversion, which the page asks as a count and plays with ``{"count": n}``),
     each as :func:`legal_moves` gives a move, with its ``count`` and the moves that make it
@@ -140,7 +141,7 @@ def count_answers(state: _core.GameState) -> list[dict[str, Any]] | None:
     return out
 
 
-def layouts(state: _core.GameState, previous: list[board.HomeLayout] | None = None
+def layouts(state: engine.GameState, previous: list[board.HomeLayout] | None = None
             ) -> list[board.HomeLayout]:
     """Where each player's tiles lie in ``state``, each kept where it lay in ``previous``
     (the layouts of the position before it; the starting layout when None)."""
@@ -149,7 +150,7 @@ def layouts(state: _core.GameState, previous: list[board.HomeLayout] | None = No
             for i, p in enumerate(d["players"])]
 
 
-def position_view(state: _core.GameState, homes: list[board.HomeLayout] | None = None
+def position_view(state: engine.GameState, homes: list[board.HomeLayout] | None = None
                   ) -> dict[str, Any]:
     """The position for the board: the position dict plus scores, breakdowns, the prompt and
     where the pieces lie (``homes``: the tiles' spaces, :func:`layouts` when None)."""
