@@ -1,6 +1,7 @@
 """arle-ai: a complete rules engine and AI for the board game *Fields of Arle*.
 
-The rules engine is compiled (``arle_ai.engine._core``); this package re-exports its public API::
+The rules engine is compiled (its face is ``arle_ai.engine``); this package re-exports the
+public API::
 
     import arle_ai
     s = arle_ai.new_game(seed=0)
@@ -16,14 +17,15 @@ from __future__ import annotations
 
 from importlib import metadata as _metadata
 
+from arle_ai import engine as _engine
 from arle_ai.base.errors import IllegalActionError, PositionError
-from arle_ai.engine import _core, rules
-from arle_ai.engine._core import (
+from arle_ai.engine import (
     FEATURE_NAMES,
     NUM_FEATURES,
     GameState,
     new_game,
     random_playout,
+    rules,
 )
 from arle_ai.formats import position as _position
 from arle_ai.play.suggest import suggest
@@ -36,9 +38,9 @@ from arle_ai.text.display import describe
 
 # The core seam: GameState.action_to_string/parse_action, apply()'s IllegalActionError in
 # printed names and from_dict's checks call these (src/arle_ai/engine/_seam.pxi).
-_core.install_text(action_to_string=_notation.action_to_string,
-                   parse_action=_answers.parse_action, illegal_action=_answers.illegal_action)
-_core.install_position_checker(_position.check_position)
+_engine.install_text(action_to_string=_notation.action_to_string,
+                     parse_action=_answers.parse_action, illegal_action=_answers.illegal_action)
+_engine.install_position_checker(_position.check_position)
 
 # The action-id layout: first id of each range (rules.ACTION_RANGES), "num_actions", "max_vehicles".
 ACTION_LAYOUT = rules.ACTION_LAYOUT

@@ -12,7 +12,7 @@ from tqdm import tqdm
 
 import arle_ai
 from arle_ai.base import limits, procs
-from arle_ai.engine._core import MAX_SEED
+from arle_ai.engine import MAX_SEED
 from arle_ai.engine.testing import InvariantError, play_random_game
 from arle_cli.common import WORKERS, Count, fail, interrupted, seed_option, variant_option
 

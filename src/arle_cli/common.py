@@ -22,7 +22,7 @@ import arle_ai
 from arle_ai.base import files, limits
 from arle_ai.base.errors import PositionError
 from arle_ai.base.jsontext import parse_json
-from arle_ai.engine._core import MAX_SEED
+from arle_ai.engine import MAX_SEED
 from arle_ai.formats.records import FORMAT as RECORD_FORMAT
 from arle_ai.formats.records import GameRecord, RecordError, record_from_dict
 from arle_ai.play import results
