@@ -9,6 +9,8 @@ calls with a literal name and the Python imports of the compiled core (``_core.p
 - an import of a module in a higher layer (``upward``),
 - an import between two packages of the same rank that ``ALLOWED_SIDEWAYS`` does not list,
 - a cycle between modules (within a package too),
+- an import of a private module (``_core``: a name starting with ``_``) from outside the
+  package that holds it (the engine's core is reached through its face, ``arle_ai.engine``),
 - a module of ``arle_ai`` outside every layer, or an import of a module that does not exist.
 
 The tests at the end run the checker on small fake trees, so that each rule is seen to fail.
@@ -253,6 +255,13 @@ def cycles(edges: Iterable[tuple[str, str]]) -> list[list[str]]:
     return sorted(out)
 
 
+def private_to(module: str) -> str | None:
+    """The package a private module (its own name starts with ``_``, as the engine's
+    ``_core``) belongs to, or None for a public module."""
+    head, _, name = module.rpartition(".")
+    return head if name.startswith("_") and head else None
+
+
 def violations(src: Path = SRC, roots: Iterable[str] = ROOTS,
                layers: tuple[tuple[str, ...], ...] = LAYERS,
                allowed_sideways: frozenset[tuple[str, str]] = ALLOWED_SIDEWAYS) -> list[str]:
@@ -274,6 +283,9 @@ def violations(src: Path = SRC, roots: Iterable[str] = ROOTS,
             out.append(f"{imp}: upward ({high[1]} is above {low[1]})")
         elif high[0] == low[0] and high[1] != low[1] and (low[1], high[1]) not in allowed_sideways:
             out.append(f"{imp}: sideways ({low[1]} and {high[1]} are of one rank)")
+        elif (owner := private_to(imp.imported)) and not (
+                imp.importer == owner or imp.importer.startswith(owner + ".")):
+            out.append(f"{imp}: private (to {owner}, whose face the others import)")
     for group in cycles((i.importer, i.imported) for i in imports if i.imported in known):
         lines = sorted(str(i) for i in imports if i.importer in group and i.imported in group)
         out.append(f"import cycle between {', '.join(group)}: " + "; ".join(lines))
@@ -293,6 +305,17 @@ def test_every_package_of_the_source_is_in_a_layer():
                 if (p / "__init__.py").exists()}
     layered = {p for rank in LAYERS for p in rank} - set(ROOTS)
     assert packages == layered
+
+
+def test_the_front_ends_share_the_interactive_layer():
+    """The terminal and the browser each hold their games in play.session, enter positions
+    through formats.entry and read the selfplay results with play.results: one model of each,
+    none written twice (docs/architecture.md, Where things go)."""
+    _, imports = project_imports(SRC)
+    edges = {(i.importer.split(".")[0] if i.importer.startswith("arle_cli") else
+              i.importer.rsplit(".", 1)[0], i.imported) for i in imports}
+    for shared in ("arle_ai.play.session", "arle_ai.formats.entry", "arle_ai.play.results"):
+        assert ("arle_cli", shared) in edges and ("arle_ai.web", shared) in edges, shared
 
 
 def test_the_core_is_read():
@@ -344,15 +367,17 @@ def test_installing_something_that_cannot_be_called_is_refused():
 # ---- the checker on fake trees ----
 
 FAKE_LAYERS: tuple[tuple[str, ...], ...] = (
-    ("arle_ai.base",), ("arle_ai.engine",), ("arle_ai.text",),
+    ("arle_ai.base",), ("arle_ai.engine",), ("arle_ai.text",), ("arle_ai.play",),
     ("arle_ai.learn", "arle_ai.web"), ("arle_ai",), ("arle_cli",))
 
-# A small tree that keeps the rules, with one import of each form the checker reads.
+# A small tree that keeps the rules, with one import of each form the checker reads. The engine
+# has a face (its __init__) over its private core, which only the engine's modules import.
 FAKE_TREE = {
-    "arle_ai/__init__.py": "from arle_ai.engine import _core\nfrom arle_ai.text import words\n",
+    "arle_ai/__init__.py": "from arle_ai.engine import GameState\nfrom arle_ai.text import words\n",
     "arle_ai/base/__init__.py": "",
     "arle_ai/base/errors.py": "class PositionError(ValueError): ...\n",
-    "arle_ai/engine/__init__.py": "",
+    "arle_ai/engine/__init__.py": "from arle_ai.engine._core import GameState\n",
+    "arle_ai/engine/testing.py": "from arle_ai.engine import _core\n",
     "arle_ai/engine/_core.pyx": 'include "_api.pxi"\n',
     "arle_ai/engine/_api.pxi": (
         "# the core's Python face\n"
@@ -365,18 +390,21 @@ FAKE_TREE = {
         '    """Prose is not read:\n'
         '    from arle_ai.text import words"""\n'),
     "arle_ai/text/__init__.py": "",
-    "arle_ai/text/words.py": "from arle_ai.engine import _core\n",
+    "arle_ai/text/words.py": "from arle_ai.engine import GameState\n",
     "arle_ai/text/menu.py": "from . import words\n",
     "arle_ai/text/names.py": "",
+    "arle_ai/play/__init__.py": "",
+    "arle_ai/play/session.py": "from arle_ai import engine\nfrom arle_ai.text import menu\n",
     "arle_ai/learn/__init__.py": "",
     "arle_ai/learn/train.py": "import arle_ai.text.menu\n",
     "arle_ai/learn/datagen.py": "",
     "arle_ai/web/__init__.py": "",
-    "arle_ai/web/app.py": "from arle_ai.text.words import x\n",
+    "arle_ai/web/app.py": "from arle_ai.text.words import x\nfrom arle_ai.play import session\n",
     "arle_cli/__init__.py": "",
     "arle_cli/main.py": ("import importlib\nimport arle_ai\n"
                          "importlib.import_module('arle_cli.cmd')\n"),
     "arle_cli/cmd.py": "from arle_ai.web import app\n",
+    "arle_cli/play.py": "from arle_ai.play.session import Session\n",
 }
 
 
@@ -400,6 +428,8 @@ def test_a_tree_that_keeps_the_rules_passes(tmp_path):
     assert ("arle_ai.text.menu", "arle_ai.text.words") in edges  # relative
     assert ("arle_cli.main", "arle_cli.cmd") in edges  # importlib with a literal name
     assert ("arle_ai.engine._core", "arle_ai.text.words") not in edges  # prose in a docstring
+    assert ("arle_ai.text.words", "arle_ai.engine") in edges  # a name of the engine's face
+    assert ("arle_ai.play.session", "arle_ai.engine") in edges  # the face by its package
 
 
 def test_an_upward_import_fails(tmp_path):
@@ -443,6 +473,48 @@ def test_a_library_module_importing_the_public_face_fails(tmp_path):
                      "(arle_ai is above arle_ai.text)"]
 
 
+def test_an_upward_import_from_the_game_in_progress_fails(tmp_path):
+    """The game in progress (play/session.py) serves both front ends: it imports neither."""
+    session = FAKE_TREE["arle_ai/play/session.py"]
+    found = _check(tmp_path, {"arle_ai/play/session.py": session + "from arle_ai.web import app\n"})
+    assert found == [  # the page's app uses the session: a cycle too
+        "arle_ai/play/session.py:3: arle_ai.play.session imports arle_ai.web.app: upward "
+        "(arle_ai.web is above arle_ai.play)",
+        "import cycle between arle_ai.play.session, arle_ai.web.app: arle_ai/play/session.py:3: "
+        "arle_ai.play.session imports arle_ai.web.app; arle_ai/web/app.py:2: arle_ai.web.app "
+        "imports arle_ai.play.session"]
+    found = _check(tmp_path, {"arle_ai/play/session.py": session + (
+        "from arle_ai.learn.train import fit\n")})
+    assert found == ["arle_ai/play/session.py:3: arle_ai.play.session imports "
+                     "arle_ai.learn.train: upward (arle_ai.learn is above arle_ai.play)"]
+    found = _check(tmp_path, {"arle_ai/play/session.py": session + (
+        "def ask():\n    import arle_cli.play\n    return arle_cli.play\n")})
+    assert found == [
+        "arle_ai/play/session.py:4: arle_ai.play.session imports arle_cli.play: upward "
+        "(arle_cli is above arle_ai.play)",
+        "import cycle between arle_ai.play.session, arle_cli.play: arle_ai/play/session.py:4: "
+        "arle_ai.play.session imports arle_cli.play; arle_cli/play.py:1: arle_cli.play imports "
+        "arle_ai.play.session"]
+
+
+def test_an_import_of_the_private_core_from_outside_the_engine_fails(tmp_path):
+    """Only the engine's own modules import its core; every other module uses the face."""
+    found = _check(tmp_path, {"arle_ai/text/words.py": "from arle_ai.engine import _core\n"})
+    assert found == ["arle_ai/text/words.py:1: arle_ai.text.words imports arle_ai.engine._core: "
+                     "private (to arle_ai.engine, whose face the others import)"]
+    found = _check(tmp_path, {
+        "arle_ai/play/session.py": "def start():\n    from arle_ai.engine._core import new_game\n",
+        "arle_ai/__init__.py": "import arle_ai.engine._core as core\n",
+        "arle_cli/cmd.py": "from arle_ai.engine._core import MAX_SEED\n"})
+    assert found == [
+        "arle_ai/__init__.py:1: arle_ai imports arle_ai.engine._core: private (to "
+        "arle_ai.engine, whose face the others import)",
+        "arle_ai/play/session.py:2: arle_ai.play.session imports arle_ai.engine._core: private "
+        "(to arle_ai.engine, whose face the others import)",
+        "arle_cli/cmd.py:1: arle_cli.cmd imports arle_ai.engine._core: private (to "
+        "arle_ai.engine, whose face the others import)"]
+
+
 def test_a_sideways_import_fails_unless_allowed(tmp_path):
     src = _tree(tmp_path, {"arle_ai/web/app.py": "from arle_ai.learn import train\n"})
     assert violations(src, layers=FAKE_LAYERS) == [
@@ -454,7 +526,7 @@ def test_a_sideways_import_fails_unless_allowed(tmp_path):
 
 def test_a_cycle_fails_even_through_a_lazy_import(tmp_path):
     src = _tree(tmp_path, {"arle_ai/text/words.py": (
-        "from arle_ai.engine import _core\n"
+        "from arle_ai.engine import GameState\n"
         "def ask():\n    from arle_ai.text.menu import question\n    return question\n")})
     assert violations(src, layers=FAKE_LAYERS) == [
         "import cycle between arle_ai.text.menu, arle_ai.text.words: "
