@@ -59,7 +59,7 @@ class MCTS:
         if not isinstance(budget, Budget):
             raise TypeError(f"budget must be a Budget, not {budget!r}")
         if evaluator is not None and not isinstance(evaluator, engine.LeafEvaluator):
-            raise ValueError(f"evaluator must be a _core.LeafEvaluator, not {evaluator!r}")
+            raise ValueError(f"evaluator must be an engine.LeafEvaluator, not {evaluator!r}")
         if evaluator is not None and not engine.is_compiled(evaluator):
             # the search calls the C methods value/priors, which Python cannot override: a
             # Python subclass would silently value every leaf 0.5
