@@ -43,7 +43,7 @@ def _skip_without_extra(exc: ModuleNotFoundError) -> None:
 
 def test_the_pages_have_examples():
     names = {name.split("#")[0] for name, _ in python_blocks()}
-    assert {"README.md", "docs/notation.md", "docs/game-record.md"} <= names
+    assert {"docs/library.md", "docs/notation.md", "docs/game-record.md"} <= names
 
 
 @pytest.mark.parametrize("name, code", python_blocks(), ids=[n for n, _ in python_blocks()])
@@ -112,11 +112,14 @@ def test_every_module_with_examples_is_listed():
 
 
 def documented_commands() -> list[str]:
-    """Every ``$ arle ...`` line and every inline `arle CMD [...]` synopsis of the README."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    lines = re.findall(r"^\$ (arle .*)$", text, re.M)
-    synopses = re.findall(r"`(arle [a-z]+ [^`]*)`", text.replace("\n", " "))
-    return lines + synopses
+    """Every ``$ arle ...`` line and every inline `arle CMD [...]` synopsis of the README and
+    docs/cli.md (the commands of their blocks are also run: tests/test_doc_commands.py)."""
+    out = []
+    for page in ("README.md", "docs/cli.md"):
+        text = (ROOT / page).read_text(encoding="utf-8")
+        out += re.findall(r"^\$ (arle .*)$", text, re.M)
+        out += re.findall(r"`(arle [a-z]+ [^`]*)`", text.replace("\n", " "))
+    return out
 
 
 @pytest.mark.parametrize("line", documented_commands())
