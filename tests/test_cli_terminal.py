@@ -5,88 +5,30 @@ next output: nothing is glued to it ("AI thinking: ███ 1.9/2.0 sAI: Forest
 
 from __future__ import annotations
 
-import fcntl
-import os
 import re
-import select
-import struct
-import subprocess
 import sys
-import termios
-import time
 from pathlib import Path
 
 import pytest
+from terminal import in_terminal as run_in_terminal
 
 from arle_ai.formats.records import GameRecord
 
 ARLE = [sys.executable, "-c", "from arle_cli.main import cli; cli()"]
-CSI = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]")
 # a bar's text: its name, then how far it is ("1.4/1.5 s", "3/6 [00:01<00:02]")
 BAR = re.compile(r"(AI thinking|hint|searching|analyze):\s.*\d/\d")
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
 
 
-def screen(raw: bytes) -> list[str]:
-    """The lines a terminal shows after ``raw``: ``\\r`` returns to the line's start and what
-    follows overwrites it, ``\\n`` starts a new line (the terminal's own ``\\r\\n`` too)."""
-    lines: list[list[str]] = [[]]
-    col = 0
-    for ch in CSI.sub(b"", raw).decode("utf-8", "replace"):
-        line = lines[-1]
-        if ch == "\r":
-            col = 0
-        elif ch == "\n":
-            lines.append([])
-            col = 0
-        else:
-            if col < len(line):
-                line[col] = ch
-            else:
-                line.extend(" " * (col - len(line)) + ch)
-            col += 1
-    return ["".join(line).rstrip() for line in lines]
-
-
 def in_terminal(args: list[str], answers: list[tuple[str, str]], cwd: Path,
                 seconds: float = 120) -> list[str]:
-    """Run ``arle ARGS`` with a pseudo-terminal for its input and both outputs, typing each
-    answer once the output so far ends with its prompt (a regular expression); the screen
-    at the end."""
-    main, side = os.openpty()
-    # a terminal 100 columns wide (a new one is 0 x 0, where a bar is drawn as nothing)
-    fcntl.ioctl(side, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 100, 0, 0))
-    env = {**os.environ, "COLUMNS": "100", "LINES": "40", "TERM": "xterm"}
-    proc = subprocess.Popen([*ARLE, *args], stdin=side, stdout=side, stderr=side, cwd=cwd,
-                            env=env, close_fds=True)
-    os.close(side)
-    out = b""
-    todo = list(answers)
-    deadline = time.monotonic() + seconds
-    try:
-        while time.monotonic() < deadline:
-            ready, _, _ = select.select([main], [], [], 0.1)
-            if ready:
-                try:
-                    chunk = os.read(main, 65536)
-                except OSError:  # the command ended: its side of the terminal is closed
-                    break
-                if not chunk:
-                    break
-                out += chunk
-            if todo and re.search(todo[0][0].encode() + rb"\Z", out.rstrip()):
-                os.write(main, todo.pop(0)[1].encode() + b"\n")
-                out += b"\n"  # (the terminal echoes it; the screen reads it typed)
-        else:
-            pytest.fail(f"arle {' '.join(args)} did not finish: {screen(out)[-5:]}")
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait()
-        os.close(main)
-    assert not todo, f"never asked {todo[0][0]!r}: {screen(out)[-5:]}"
-    return screen(out)
+    """The screen at the end of ``arle ARGS`` run in a pseudo-terminal 100 columns wide, each
+    answer typed at its prompt (a regular expression); it must end, every answer asked."""
+    run = run_in_terminal([*ARLE, *args], answers, cwd, seconds=seconds, columns=100)
+    assert run.returncode is not None, f"arle {' '.join(args)} did not finish: {run.lines[-5:]}"
+    assert not run.unasked, f"never asked {run.unasked[0]!r}: {run.lines[-5:]}"
+    return run.lines
 
 
 def glued(lines: list[str]) -> list[str]:

@@ -147,7 +147,7 @@ def mcts_spec(budget: Budget) -> str:
 
 
 def _spec_leaf(options: dict[str, Any]) -> dict[str, Any]:
-    """The leaf of an mcts spec spelled out, as the README documents what users type:
+    """The leaf of an mcts spec spelled out, as docs/cli.md documents what users type:
     ``rollout=`` or ``horizon=`` without ``eval=`` is the rollout leaf, and ``eval=net``
     without ``net_horizon=`` has the model value each leaf itself."""
     if "leaf" not in options and ("rollout" in options or "horizon" in options):
