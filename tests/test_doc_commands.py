@@ -20,6 +20,9 @@ aside. The exceptions are all named here; none is skipped:
 - NUMBERS_VARY: output made of measurements, compared with every number masked;
 - ``arle serve``: started, asked for its page, stopped with Ctrl-C (exit 130).
 
+A command in the pages' text (a code span `arle ...`) names a command of the CLI, and a whole
+one (no placeholder such as POSITION or [--ply N]) is one a block runs, or is in RUN_ELSEWHERE.
+
 ``python tests/test_doc_commands.py PAGE`` prints what each command of PAGE shows today (the
 commands as shown, none substituted): the samples are cut from it.
 """
