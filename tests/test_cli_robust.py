@@ -620,3 +620,16 @@ def test_ctrl_c_on_serve_with_searches_running_prints_no_traceback(tmp_path):
         if isinstance(answer, tuple):
             status, text = answer
             assert status != 200 or '"stopped"' in text, (path, status, text[-300:])
+
+
+@pytest.mark.parametrize("args, line", [
+    (["servex"],
+     "arle: error: No such command 'servex'. Did you mean 'serve'? (see 'arle --help')"),
+    (["new", "--bogus"], "arle: error: arle new: No such option '--bogus' (see 'arle new --help')"),
+])
+def test_a_usage_error_names_arle_once_and_the_command_it_is_about(args, line):
+    """click's usage errors become one line; 'arle' is named once (the top level's error was
+    'arle: error: arle: No such command ...'), a subcommand's by its path."""
+    r = run(*args)
+    assert r.exit_code == 2
+    assert r.output.strip().splitlines() == [line]

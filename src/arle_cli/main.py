@@ -64,7 +64,8 @@ class ArleGroup(click.Group):
             raise SystemExit(EXIT_BAD_INPUT) from None
         except click.UsageError as exc:
             where = exc.ctx.command_path if exc.ctx is not None else "arle"
-            fail(f"{where}: {exc.format_message().rstrip('.')} (see '{where} --help')")
+            named = "" if where == "arle" else f"{where}: "  # 'arle: error:' names arle already
+            fail(f"{named}{exc.format_message().rstrip('.')} (see '{where} --help')")
         except click.ClickException as exc:  # e.g. a file option that cannot be opened
             fail(exc.format_message())
         except click.Abort as exc:  # Ctrl-C, or end of input at a prompt
