@@ -441,6 +441,27 @@ def test_hint_streams_live_statistics_with_who_moves(client):
     assert not client.app.state.web.jobs  # the process was stopped and forgotten
 
 
+def test_a_hint_of_a_number_of_simulations_is_reproducible(client):
+    """?iterations=N searches N simulations of the seed, as MCTS does in the library: the
+    same statistics every time, whatever the machine's load (the browser tests need it)."""
+    from arle_ai.search.config import Budget, SearchConfig
+    from arle_ai.search.mcts import MCTS
+    from arle_ai.web.jobs import HINT_MEMORY
+
+    gid, _ = new(client)
+    runs = [lines(client, f"/api/games/{gid}/hint?iterations=3000&seed=2") for _ in range(2)]
+    final = [[m["data"] for m in msgs if m["kind"] == "update"][-1] for msgs in runs]
+    for msgs, last in zip(runs, final, strict=True):
+        assert msgs[0]["kind"] == "start" and msgs[0]["iterations"] == 3000
+        assert last["iterations"] == 3000
+        assert msgs[-1]["kind"] == "done" and msgs[-1]["data"]["reason"] == "iterations"
+    ranked = [[(m["action"], m["visits"], m["margin"]) for m in last["moves"]] for last in final]
+    assert ranked[0] == ranked[1]
+    state = arle_ai.GameState.from_json(client.get(f"/api/games/{gid}/position").text)
+    search = MCTS(SearchConfig(seed=2, max_memory=HINT_MEMORY), Budget(iterations=3000))
+    assert ranked[0] == [(m.action, m.visits, m.mean_margin) for m in search.search(state).moves]
+
+
 def test_hint_stops_at_its_memory_bound():
     with TestClient(create_app(allowed_hosts=["testserver"], hint_nodes=2000)) as client:
         gid, _ = new(client)
@@ -452,7 +473,9 @@ def test_hint_stops_at_its_memory_bound():
 @pytest.mark.parametrize("query, words", [
     ("seconds=0", "seconds must be"), ("seconds=abc", "seconds must be"),
     ("seconds=1e6", "seconds must be"), ("seconds=inf", "seconds must be"),
-    ("seed=-3", "seed must be"),
+    ("seed=-3", "seed must be"), ("iterations=5", "iterations must be"),
+    ("iterations=1.5", "iterations must be"), ("iterations=", "iterations must be"),
+    ("seconds=1&iterations=1000", "not both"),
 ])
 def test_hint_refuses_bad_parameters(client, query, words):
     gid, _ = new(client)
