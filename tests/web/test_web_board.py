@@ -409,6 +409,12 @@ def the_game(page) -> dict:
         + sessionStorage.getItem('arle-game'))).json()).game)()""")
 
 
+# the page has shown the AI's moves and offers yours: no move asked of the AI, none to come
+AI_TURN_OVER = """!document.querySelector('#lead-bar').hidden
+  && !!document.querySelector('#legal .move-btn:not([disabled])')
+  && !document.querySelector('#ai-status').textContent.includes('thinking')"""
+
+
 @pytest.mark.parametrize("width", [1280, 800, 390])
 def test_the_expected_lead_bar_stands_beside_the_board(open_page, rich_record, width):
     """Issue 34: while the AI plays, a bar beside the game board shows the lead its own search
@@ -420,10 +426,12 @@ def test_the_expected_lead_bar_stands_beside_the_board(open_page, rich_record, w
     page.select_option("#ai-kind", "mcts")
     page.fill("#ai-seconds", "0.2")
     page.select_option("#seat1", "ai")  # P1 is to move: the AI plays
-    page.wait_for_selector("#lead-bar:not([hidden])", timeout=30000)
-    page.wait_for_function("!document.querySelector('#ai-status').textContent"
-                           ".includes('thinking')", timeout=30000)
+    # until its turn is over: the AI may have several decisions in a row (place warden, then
+    # flip a forest), and between two of them the page says what it played before it thinks
+    # again; P0's moves are offered (to you) only once the page shows P0 to move
+    page.wait_for_function(AI_TURN_OVER, timeout=60000)
     g = the_game(page)
+    assert g["to_move"] == 0 and not g["ai_to_move"] and g["ply"] > PLY
     searched = [m for m in g["moves"][:g["ply"]] if m.get("ai") and m["ai"]["margin"] is not None]
     last = searched[-1]
     lead = last["ai"]["margin"] * (1 if last["player"] == 0 else -1)
