@@ -19,10 +19,15 @@ from arle_ai.text.notation import action_label
 from arle_ai.web import app as web_app
 from arle_ai.web.app import MAX_BODY, create_app
 
+# the module's tests share one server: a store with room for all their games (the default 64
+# games, each in use for 5 minutes, filled up before the last tests and refused their games,
+# 503; the store's bounds are tested on servers of their own)
+MODULE_GAMES = 1024
+
 
 @pytest.fixture(scope="module")
 def client():
-    with TestClient(create_app(allowed_hosts=["testserver"])) as c:
+    with TestClient(create_app(allowed_hosts=["testserver"], capacity=MODULE_GAMES)) as c:
         yield c
 
 
@@ -475,11 +480,15 @@ def test_hint_stops_at_its_memory_bound():
     ("seconds=1e6", "seconds must be"), ("seconds=inf", "seconds must be"),
     ("seed=-3", "seed must be"), ("iterations=5", "iterations must be"),
     ("iterations=1.5", "iterations must be"), ("iterations=", "iterations must be"),
-    ("seconds=1&iterations=1000", "not both"),
+    ("iterations=-1000", "iterations must be"), ("iterations=abc", "iterations must be"),
+    ("iterations=1e3", "iterations must be"), ("iterations=%C2%B2", "iterations must be"),
+    ("iterations=50000001", "in 10..50000000"), ("iterations=" + "9" * 5000, "iterations must be"),
+    ("iterations=1000&seed=x", "seed must be"), ("seconds=1&iterations=1000", "not both"),
 ])
 def test_hint_refuses_bad_parameters(client, query, words):
     gid, _ = new(client)
     assert words in error(client.get(f"/api/games/{gid}/hint?{query}"), 400)
+    assert not client.app.state.web.jobs  # no search started
 
 
 def test_searches_are_limited_stoppable_and_end_with_their_page(live_server, monkeypatch):
