@@ -19,10 +19,15 @@ from arle_ai.text.notation import action_label
 from arle_ai.web import app as web_app
 from arle_ai.web.app import MAX_BODY, create_app
 
+# the module's tests share one server: a store with room for all their games (the default 64
+# games, each in use for 5 minutes, filled up before the last tests and refused their games,
+# 503; the store's bounds are tested on servers of their own)
+MODULE_GAMES = 1024
+
 
 @pytest.fixture(scope="module")
 def client():
-    with TestClient(create_app(allowed_hosts=["testserver"])) as c:
+    with TestClient(create_app(allowed_hosts=["testserver"], capacity=MODULE_GAMES)) as c:
         yield c
 
 
@@ -441,6 +446,27 @@ def test_hint_streams_live_statistics_with_who_moves(client):
     assert not client.app.state.web.jobs  # the process was stopped and forgotten
 
 
+def test_a_hint_of_a_number_of_simulations_is_reproducible(client):
+    """?iterations=N searches N simulations of the seed, as MCTS does in the library: the
+    same statistics every time, whatever the machine's load (the browser tests need it)."""
+    from arle_ai.search.config import Budget, SearchConfig
+    from arle_ai.search.mcts import MCTS
+    from arle_ai.web.jobs import HINT_MEMORY
+
+    gid, _ = new(client)
+    runs = [lines(client, f"/api/games/{gid}/hint?iterations=3000&seed=2") for _ in range(2)]
+    final = [[m["data"] for m in msgs if m["kind"] == "update"][-1] for msgs in runs]
+    for msgs, last in zip(runs, final, strict=True):
+        assert msgs[0]["kind"] == "start" and msgs[0]["iterations"] == 3000
+        assert last["iterations"] == 3000
+        assert msgs[-1]["kind"] == "done" and msgs[-1]["data"]["reason"] == "iterations"
+    ranked = [[(m["action"], m["visits"], m["margin"]) for m in last["moves"]] for last in final]
+    assert ranked[0] == ranked[1]
+    state = arle_ai.GameState.from_json(client.get(f"/api/games/{gid}/position").text)
+    search = MCTS(SearchConfig(seed=2, max_memory=HINT_MEMORY), Budget(iterations=3000))
+    assert ranked[0] == [(m.action, m.visits, m.mean_margin) for m in search.search(state).moves]
+
+
 def test_hint_stops_at_its_memory_bound():
     with TestClient(create_app(allowed_hosts=["testserver"], hint_nodes=2000)) as client:
         gid, _ = new(client)
@@ -452,11 +478,17 @@ def test_hint_stops_at_its_memory_bound():
 @pytest.mark.parametrize("query, words", [
     ("seconds=0", "seconds must be"), ("seconds=abc", "seconds must be"),
     ("seconds=1e6", "seconds must be"), ("seconds=inf", "seconds must be"),
-    ("seed=-3", "seed must be"),
+    ("seed=-3", "seed must be"), ("iterations=5", "iterations must be"),
+    ("iterations=1.5", "iterations must be"), ("iterations=", "iterations must be"),
+    ("iterations=-1000", "iterations must be"), ("iterations=abc", "iterations must be"),
+    ("iterations=1e3", "iterations must be"), ("iterations=%C2%B2", "iterations must be"),
+    ("iterations=50000001", "in 10..50000000"), ("iterations=" + "9" * 5000, "iterations must be"),
+    ("iterations=1000&seed=x", "seed must be"), ("seconds=1&iterations=1000", "not both"),
 ])
 def test_hint_refuses_bad_parameters(client, query, words):
     gid, _ = new(client)
     assert words in error(client.get(f"/api/games/{gid}/hint?{query}"), 400)
+    assert not client.app.state.web.jobs  # no search started
 
 
 def test_searches_are_limited_stoppable_and_end_with_their_page(live_server, monkeypatch):

@@ -25,6 +25,13 @@ def ply_text(page) -> str:
     return page.inner_text("#ply-text")
 
 
+def fixed_analysis(page, iterations: int) -> None:
+    """The page's analysis searches ``iterations`` simulations a decision (of seed 0) rather
+    than its seconds (the server's ``?iterations=``): the same review on any machine."""
+    page.route(re.compile(r"/api/games/[^/]+/analysis\?"), lambda route: route.continue_(
+        url=re.sub(r"seconds=[^&]*", f"iterations={iterations}", route.request.url)))
+
+
 def test_play_by_clicking_with_ai_replies_hint_and_undo(page, shots):
     assert "Half-year 1/9" in page.inner_text("#status")
     # the board as printed: summer spaces, tool tracks, winter spaces
@@ -52,8 +59,9 @@ def test_play_by_clicking_with_ai_replies_hint_and_undo(page, shots):
             buttons.first.click()
             page.wait_for_function(
                 f"document.querySelectorAll('#move-list li').length > {n}")
-        else:
-            page.wait_for_timeout(100)
+        else:  # the AI is answering: until it has moved or offers a move of ours again
+            page.wait_for_function("document.querySelector('#move-list .tag.p1') || "
+                                   "document.querySelector('#legal .move-btn:not([disabled])')")
     page.wait_for_selector("#event-log li .tag.p1")
     assert "P1 (AI)" in page.inner_text("#event-log")
     page.wait_for_function("!document.querySelector('#ai-status').textContent.includes("
@@ -184,13 +192,17 @@ def test_load_a_record_step_through_it_and_analyse(page, shots, tmp_path):
                            "'decision 11 of 40'")
     assert page.inner_text("#move-list li.current").strip().endswith(
         page.evaluate("document.querySelector('#move-list li.current').textContent.slice(3)"))
-    # the page's default budget is arle analyze's (a time); a shorter one here still marks
-    # moves of this game, where a few hundred simulations would let noise explain every loss
+    # the page's default budget is arle analyze's (a time); here 1,000 simulations a
+    # decision: the same marks on any machine (a time on a loaded one once left too few
+    # simulations to mark a move: noise explains every loss)
     assert float(page.input_value("#analysis-seconds")) == WEB_ANALYZE_BUDGET.seconds
-    page.fill("#analysis-seconds", "0.3")
+    fixed_analysis(page, 1000)
     page.click("#analysis-start")
     page.wait_for_function("document.querySelector('#analysis-status').textContent === 'done'",
                            timeout=120000)
+    review = page.evaluate("""(async () => (await (await fetch('/api/games/'
+        + sessionStorage.getItem('arle-game'))).json()).game.analysis)()""")
+    assert review["iterations"] == 1000 and review["time_limit"] is None
     assert page.locator("#graph svg path").count() == 2  # value and VP margin
     top, bottom = (page.text_content(f"#graph .axis-{end}") for end in ("top", "bottom"))
     assert top.startswith("+") and bottom == "-" + top[1:]  # a lead: symmetric about 0
@@ -539,7 +551,7 @@ def test_a_solo_game_in_the_browser_played_hinted_and_reviewed(page, tmp_path):
     short.save(path)
     page.set_input_files("#load-file", str(path))
     page.wait_for_function("document.querySelector('#message').textContent.includes('Opened')")
-    page.fill("#analysis-seconds", "0.2")
+    fixed_analysis(page, 1000)
     page.click("#analysis-start")
     page.wait_for_function("document.querySelector('#analysis-status').textContent === 'done'",
                            timeout=60000)

@@ -101,11 +101,22 @@ def test_every_players_mistakes_when_you_play_no_seat(open_reviewed, reviewed_re
     marked = [d for d in analysis.decisions if d.mark]
     assert {d.player for d in marked} == {0, 1}
     page = open_reviewed(seats=("ai", "ai"))
+    # (the AI's move in the page's first game, asked when the seats were set, answered: the
+    # page asks for no other while one is out)
+    page.wait_for_function("!document.querySelector('#ai-status').textContent"
+                           ".includes('thinking')", timeout=60000)
     assert page.inner_text("#learn-start") == f"Learn from both players' mistakes ({len(marked)})"
     page.click("#learn-start")
     at_decision(page, marked[0].ply - 1)
     assert page.inner_text("#ply-text") == f"decision {marked[0].ply - 1} of {len(rec.actions)}"
+    asked: list[str] = []  # the AI's moves the page asks for from here on
+    page.on("request", lambda r: asked.append(r.url) if r.url.endswith("/ai") else None)
     page.click("#learn-skip")
     at_decision(page, marked[1].ply - 1)
-    page.wait_for_timeout(300)  # the AI seats do not play on: the mode paused them
+    # the AI seats do not play on: the mode paused them. (The page asks for the AI's move 30
+    # ms after it shows a position, game.js: a longer page timer set after that one fires
+    # after it, however loaded the machine. A fixed sleep checked only that the decision
+    # shown had not changed, which a search of a second takes longer to do.)
+    page.evaluate("new Promise((done) => setTimeout(done, 250))")
+    assert not asked, asked
     assert page.inner_text("#ply-text") == f"decision {marked[1].ply - 1} of {len(rec.actions)}"

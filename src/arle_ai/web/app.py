@@ -56,7 +56,8 @@ STATIC = Path(__file__).parent / "static"
 MAX_BODY = 8 * 2**20  # bytes of a request body (an uploaded record or results file)
 BODY_SECONDS = 30.0  # a request body must arrive within this time (8 MiB at 2 Mbit/s)
 MAX_JOBS = 4  # searches running at once over all tabs
-MAX_HINT_SECONDS = 120.0
+MAX_HINT_SECONDS = 120.0  # a hint of a number of simulations stops at this time too
+MAX_HINT_ITERATIONS = 50_000_000  # (the memory bound, 2 million positions, comes first)
 MAX_AI_SECONDS = 30.0
 MAX_ANALYSIS_ITERATIONS = 5000
 MAX_ANALYSIS_SECONDS = 30.0  # per decision
@@ -347,17 +348,28 @@ class WebApp:
 
     async def hint(self, request: Request) -> Response:
         gid, game = self.game(request)
-        seconds = _float(request.query_params.get("seconds", WEB_HINT_BUDGET.seconds),
-                         "seconds", 0.2, MAX_HINT_SECONDS)
+        query = request.query_params
+        if "seconds" in query and "iterations" in query:
+            raise _bad("give the hint seconds or iterations, not both")
+        iterations = None
+        if "iterations" in query:  # reproducible: so many simulations of the seed, stopped
+            # at the longest hint's time all the same
+            iterations = _int(query["iterations"], "iterations", 10, MAX_HINT_ITERATIONS)
+            seconds = MAX_HINT_SECONDS
+        else:
+            seconds = _float(query.get("seconds", WEB_HINT_BUDGET.seconds), "seconds", 0.2,
+                             MAX_HINT_SECONDS)
+        budget = Budget(iterations=iterations, seconds=seconds)
         session = game.session
         state = session.state
         if state.is_terminal():
             raise _bad("the game is over: there is nothing to search", 409)
-        seed = _int(request.query_params.get("seed", "0"), "seed", 0, MAX_SEED)
+        seed = _int(query.get("seed", "0"), "seed", 0, MAX_SEED)
         searched, node = state.copy(), session.node
-        job = self._start(gid, "hint", (searched, Budget(seconds=seconds), seed,
-                                        self.hint_nodes), seconds + GRACE)
-        head = {"ply": session.cursor, "player": state.current_player, "seconds": seconds}
+        job = self._start(gid, "hint", (searched, budget, seed, self.hint_nodes),
+                          seconds + GRACE)
+        head = {"ply": session.cursor, "player": state.current_player, "seconds": seconds,
+                "iterations": iterations}
         last: list[Any] = []  # the newest statistics: kept on the decision when it is done
 
         def update(raw: tuple[Any, ...]) -> dict[str, Any]:

@@ -119,7 +119,8 @@ def _hint_main(conn: Any, state: engine.GameState, budget: Budget, seed: int,
                max_nodes: int = MAX_NODES) -> None:
     """Search ``state`` within ``budget`` as one search, sending the statistics so far every
     :data:`UPDATE_SECONDS` (from the search's progress callback) and at the end, and stop
-    early once the tree holds ``max_nodes`` positions (the memory bound)."""
+    early once the tree holds ``max_nodes`` positions (the memory bound). ``done`` says why
+    it ended: ``time``, ``iterations`` (a budget's simulations all run) or ``memory``."""
     _limit_memory()
     try:
         search = MCTS(SearchConfig(seed=seed, max_memory=HINT_MEMORY), budget)
@@ -144,6 +145,9 @@ def _hint_main(conn: Any, state: engine.GameState, budget: Budget, seed: int,
             return full
 
         result = search.search(state, progress=progress)
+        if reason == "time" and budget.iterations is not None and (
+                result.iterations >= budget.iterations):
+            reason = "iterations"  # all the simulations asked for
         if result.iterations != sent[0]:
             send(result, result.iterations, result.time_taken)
         seconds = time.perf_counter() - start

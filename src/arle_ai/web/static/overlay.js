@@ -3,7 +3,8 @@
 // track, a building, a vehicle, a moor, a tile; arle_ai.web.board.move_target, the legal
 // move's `on`) with its VP margin, and in the mistakes mode the better move and the move
 // played. A move about no one piece (a good, an animal, a delivery, pass) is marked on its
-// button in the list of moves. The marks lie inside their piece and let clicks through.
+// button in the list of moves. The marks lie on their piece (a badge with no room inside it
+// stands beside it) and let clicks through.
 
 import { $, signed } from "./dom.js";
 import { state, isSolo, positionKey } from "./state.js";
@@ -69,7 +70,15 @@ export function renderBoardMarks(again = true) {
     if (taken.has(node)) { taken.get(node).others.push(mark); continue; }
     taken.set(node, { ...mark, others: [] });
   }
-  for (const [node, mark] of taken) drawMark(node, mark);
+  // what a badge must not cover: the boards' words and workers, the marked pieces, the
+  // badges drawn (by board)
+  const boards = new Map();
+  for (const node of taken.keys()) {
+    const svg = node.ownerSVGElement;
+    if (!boards.has(svg)) boards.set(svg, { words: [...svg.querySelectorAll("text, [data-piece='worker']")].map(box), marked: [], badges: [] });
+    boards.get(svg).marked.push([node, box(node)]);
+  }
+  for (const [node, mark] of taken) drawMark(node, mark, boards.get(node.ownerSVGElement));
 }
 
 function moveMark(mark) {
@@ -82,36 +91,85 @@ function moveMark(mark) {
   return span;
 }
 
-// A mark on `node` (an SVG group of a board): its outline, and a badge with the rank and
-// the margin at its right, inside the piece, right of the piece's words and worker where
-// they leave room (its font made smaller down to 6.5, then the margin left out).
-function drawMark(node, mark) {
+const MIN_FONT = 6.5;  // a badge's smallest font (SVG units)
+const OUT_H = 13;  // the height of a badge beside its piece
+// An element's box on its board (getBBox leaves out the transforms of the element and its
+// groups: a worker's or an animal's translate and scale).
+function box(n) {
+  const b = n.getBBox();
+  let m = new DOMMatrix();
+  for (let e = n; e && e !== n.ownerSVGElement; e = e.parentNode) {
+    const t = e.transform && e.transform.baseVal.consolidate();
+    if (t) m = DOMMatrix.fromMatrix(t.matrix).multiply(m);
+  }
+  const corners = [[b.x, b.y], [b.x + b.width, b.y], [b.x, b.y + b.height], [b.x + b.width, b.y + b.height]].map(([x, y]) => m.transformPoint({ x, y }));
+  const xs = corners.map((c) => c.x), ys = corners.map((c) => c.y);
+  return { x: Math.min(...xs), y: Math.min(...ys), width: Math.max(...xs) - Math.min(...xs), height: Math.max(...ys) - Math.min(...ys) };
+}
+const meets = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+const widthOf = (label, size) => label.length * size * 0.62 + 8;
+
+// A mark on `node` (an SVG group of a board): its outline, and a badge with the rank and the
+// margin. The badge lies inside the piece, at its right, right of the words and workers in
+// its band (the top band of a tall piece, the middle of a flat one, else another band with
+// room; its font made smaller down to 6.5). Where the piece has no such room the badge
+// stands just beside the piece, covering no words, worker, other marked piece or badge:
+// the margin is never left out.
+function drawMark(node, mark, board) {
   const svg = node.ownerSVGElement;
   let layer = svg.querySelector(":scope > .board-marks");
   if (!layer) { layer = svgEl("g", { class: "board-marks", "pointer-events": "none" }); svg.append(layer); }
-  const b = node.getBBox();
+  const b = box(node);
   const grp = svgEl("g", { class: "board-mark", "data-mark-rank": mark.badge, "data-mark-on": node.getAttribute("data-on") });
-  grp.append(svgEl("rect", { x: b.x + 1, y: b.y + 1, width: Math.max(0, b.width - 2), height: Math.max(0, b.height - 2), rx: 4, fill: mark.tone, "fill-opacity": 0.12, stroke: mark.tone, "stroke-width": 3 }));
-  const h = Math.min(16, b.height - 6);
-  const y = b.height > 40 ? b.y + 3 : b.y + (b.height - h) / 2;
-  const right = b.x + b.width - 3;
-  // the room right of the words and the worker in the badge's band
-  let left = b.x + 3;
-  for (const n of node.querySelectorAll("text, [data-piece='worker']")) {
-    const t = n.getBBox();
-    if (t.y < y + h && t.y + t.height > y && t.x < right) left = Math.max(left, t.x + t.width + 2);
-  }
-  const fit = (label) => {
-    const size = Math.min(h * 0.72, (right - left - 8) / (label.length * 0.62));
-    return size >= 6.5 ? [label, size] : null;
-  };
-  const full = mark.text ? `${mark.badge} ${mark.text}` : mark.badge;
-  const [label, size] = fit(full) || fit(mark.badge) || [full, Math.max(6.5, Math.min(h * 0.72, (b.width - 14) / (full.length * 0.62)))];
-  const w = Math.min(b.width - 6, label.length * size * 0.62 + 8);
-  const x = right - w;
+  grp.append(svgEl("rect", { x: b.x + 1, y: b.y + 1, width: Math.max(0, b.width - 2), height: Math.max(0, b.height - 2), rx: 4, fill: mark.tone, "fill-opacity": 0.12, stroke: mark.tone, "stroke-width": 3, class: "mark-outline" }));
+  const label = mark.text ? `${mark.badge} ${mark.text}` : mark.badge;
+  const { x, y, w, h, size } = inside(b, label, board.words) || beside(svg, node, b, label, board);
+  board.badges.push({ x, y, width: w, height: h });
   grp.append(svgEl("rect", { x, y, width: w, height: h, rx: h / 2, fill: mark.tone, class: "mark-badge" }));
   grp.append(svgEl("text", { x: x + w / 2, y: y + h / 2 + size * 0.36, "font-size": size.toFixed(1), "font-weight": "bold", fill: "#fff", "text-anchor": "middle" }, label));
   const also = mark.others.length ? `; also on this piece: ${mark.others.map((o) => o.title).join("; ")}` : "";
   svgTitle(grp, mark.title + also);
   layer.append(grp);
+}
+
+// The badge inside the piece `b`, right of the words: the first band, nearest the usual one
+// and as tall as the piece allows, where the whole label fits at MIN_FONT or more.
+function inside(b, label, words) {
+  const right = b.x + b.width - 3;
+  const usual = (h) => (b.height > 40 ? b.y + 3 : b.y + (b.height - h) / 2);
+  for (let h = Math.min(16, b.height - 6); h * 0.72 >= MIN_FONT; h -= 2) {
+    const tops = [];
+    for (let y = b.y + 3; y <= b.y + b.height - 3 - h; y += 1) tops.push(y);
+    tops.sort((p, q) => Math.abs(p - usual(h)) - Math.abs(q - usual(h)));
+    for (const y of [usual(h), ...tops]) {
+      let left = b.x + 3;
+      for (const t of words) if (t.y < y + h && t.y + t.height > y && t.x < right && t.x + t.width > b.x) left = Math.max(left, t.x + t.width + 2);
+      const size = Math.min(h * 0.72, (right - left - 8) / (label.length * 0.62));
+      if (size >= MIN_FONT) { const w = widthOf(label, size); return { x: right - w, y, w, h, size }; }
+    }
+  }
+  return null;
+}
+
+// The badge just beside the piece `b` (right, left, above or below it, on the board): where
+// it covers no words, worker, other marked piece or badge, and the fewest other pieces.
+function beside(svg, node, b, label, board) {
+  const h = OUT_H, size = h * 0.72, w = widthOf(label, size);
+  const view = svg.viewBox.baseVal;
+  const ys = [b.y, b.y + (b.height - h) / 2, b.y + b.height - h];
+  const xs = [b.x + b.width - w, b.x];
+  const spots = [...ys.map((y) => ({ x: b.x + b.width + 1, y })), ...ys.map((y) => ({ x: b.x - w - 1, y })),
+    ...xs.map((x) => ({ x, y: b.y - h - 1 })), ...xs.map((x) => ({ x, y: b.y + b.height + 1 }))];
+  const pieces = [...svg.querySelectorAll("[data-on], [data-piece]")].filter((n) => !n.contains(node) && !node.contains(n) && !n.closest(".board-marks")).map(box);
+  let best = null;
+  for (const s of spots) {
+    const r = { ...s, width: w, height: h };
+    if (r.x < view.x || r.y < view.y || r.x + w > view.x + view.width || r.y + h > view.y + view.height) continue;
+    if (board.words.some((t) => meets(r, t)) || board.badges.some((t) => meets(r, t))) continue;
+    if (board.marked.some(([n, t]) => n !== node && meets(r, t))) continue;
+    const covered = pieces.filter((t) => meets(r, t)).length;
+    if (!best || covered < best.covered) best = { ...r, covered };
+  }
+  // (no free spot on the board at all: over the piece, as large as it allows)
+  return best ? { x: best.x, y: best.y, w, h, size } : { x: b.x + b.width - w, y: b.y, w, h, size };
 }
