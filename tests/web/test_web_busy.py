@@ -111,6 +111,29 @@ def test_new_game_on_a_full_server_waits_or_is_cancelled(small_store, open_page)
     assert move_count(page) == 0 and page.is_hidden("#message") and page.is_hidden("#room-wait")
 
 
+def test_a_tournament_game_opened_on_a_full_server_waits_for_room(small_store, open_page,
+                                                                   tmp_path):
+    """Opening a tournament's game makes a new game: on a full server it waits for room as
+    New game and Open do (before: the server's refusal as the message, and no game)."""
+    from arle_ai.play.tournament import Tournament
+
+    base, web = small_store
+    out = tmp_path / "t.jsonl"
+    Tournament(["random", "greedy"], games=2, seed=6).run(out=out)
+    page = open_page(base=base)
+    fill(base, 1)  # the page's game and this one: the 2 kept, both in use
+    page.click("#tab-tournament")
+    page.set_input_files("#tournament-file", str(out))
+    page.wait_for_selector("#games tr[data-game='1']")
+    page.click("#games tr[data-game='1'] button.open-game")
+    page.wait_for_selector("#room-wait:not([hidden])")
+    assert "the server keeps 2 games" in page.inner_text("#room-wait")
+    page.wait_for_function("document.querySelector('#message').textContent"
+                           ".includes('Opened game 1 of t.jsonl')", timeout=20000)
+    assert page.is_hidden("#room-wait")
+    heads = page.locator("#players .player h3").all_inner_texts()
+    assert heads[0].startswith("P0 greedy") or heads[0].startswith("P0 random"), heads
+
 def test_a_closed_game_is_replaced_when_there_is_room_and_later_moves_play(small_store,
                                                                             open_page):
     """Before: the 410's new game got the 503, the page's queue of changes rejected, and

@@ -46,11 +46,12 @@ async function loadFile(file) {
 }
 
 // A tournament's game on the board, its seats named by its agents (both at the keyboard:
-// a move tried there is a variation, and no AI plays on by itself).
+// a move tried there is a variation, and no AI plays on by itself); on a full server it waits
+// for room as every new game does (room.js).
 async function openTournamentGame(text, game, name) {
   try {
     cancelHint();
-    await setGame(await api("/api/games", { body: { text, game, seats: ["human", "human"] } }), { autoAI: false });
+    await setGame(await createGame({ text, game, seats: ["human", "human"] }), { autoAI: false });
     showPage("play");
     showMessage(`Opened game ${game} of ${name}: ${state.game.seat_names.join(" against ")}, ${state.game.length} decisions`, true);
   } catch (e) { showMessage(`${name}, game ${game}: ${e.message}`); }
