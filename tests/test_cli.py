@@ -342,7 +342,7 @@ def test_analyze_text_names_moves_as_good_and_has_a_legend():
     analysis = GameAnalysis(decisions=[review(1, ("place fisherman",), 0.2),
                                        review(2, (), 0.59),
                                        review(3, ("place a", "place b", "place c"), 0.3, 4)])
-    text = format_analysis(analysis, ["a", "b"])
+    text = format_analysis(analysis, ["a", "b"], width=200)  # whole lines: no wrapping
     rows = text.splitlines()
     # the budget first, shown with the answer (a time, or here the iterations: none given)
     assert rows[0].startswith("each decision searched for 0 iterations")
@@ -350,7 +350,7 @@ def test_analyze_text_names_moves_as_good_and_has_a_legend():
     # a move without a mark is named the best and loses nothing: no value or VP lost shown
     assert rows[3].split()[3:] == ["pass", "pass"]
     timed = format_analysis(GameAnalysis(decisions=analysis.decisions, time_limit=1.0),
-                            ["a", "b"])
+                            ["a", "b"], width=200)
     assert timed.splitlines()[0] == ("each decision searched for 1 s (a move played other than "
                                      "the engine's choice is searched again, up to 1 s more)")
     assert all(line in rows for line in LEGEND)
