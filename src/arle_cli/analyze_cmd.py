@@ -124,13 +124,9 @@ def format_analysis(analysis: GameAnalysis, players: list[str],
     if not analysis.mistakes():
         lines.append("  none: no move marked ? or ??")
     for p in range(analysis.players):
-        acc = analysis.accuracy(p)
-        rate = analysis.best_move_rate(p)
-        if acc is not None and rate is not None:
-            lines += wrap(f"player {p} ({players[p]}): accuracy {acc:.1f}%, "
-                          f"{analysis.mean_vp_lost(p):.2f} VP lost per decision, a best move "
-                          f"{100 * rate:.0f}% of "
-                          f"{sum(d.player == p for d in analysis.decisions)} decisions", width)
+        summary = analysis.summary(p)
+        if summary is not None:
+            lines += wrap(f"player {p} ({players[p]}): {summary}", width)
     return "\n".join(lines)
 
 
