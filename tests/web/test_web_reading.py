@@ -101,3 +101,64 @@ def test_a_tournament_lists_every_game_and_opens_one_with_its_agents(page, shots
     page.click("#move-list li[data-ply='5']")  # step through it
     page.wait_for_function(f"document.querySelector('#ply-text').textContent === "
                            f"'decision 5 of {second.decisions}'")
+
+
+# a line through the Tanner's count: 2 hides into leather, then P1's worker
+TANNER_LINE = ["place tanner", "more", "more", "stop", "place fisherman (special)"]
+
+
+def _served_hint(state, pv: list[str]) -> str:
+    """A finished hint's stream (the server's own update, arle_ai.web.jobs.hint_payload)
+    whose best move's line is ``pv``."""
+    from arle_ai.search.result import ActionStats, SearchResult
+    from arle_ai.web.jobs import hint_payload
+
+    moves = [ActionStats(rank=1, action=state.parse_action(pv[0]), move=pv[0], visits=300,
+                         win_rate=0.5, mean_margin=1.0, prior=0.0, pv=pv)]
+    result = SearchResult(player=state.current_player, pending=state.pending, moves=moves,
+                          iterations=300, time_taken=1.0)
+    lines = [{"kind": "start", "ply": 0, "player": state.current_player, "seconds": 1.0},
+             {"kind": "update", "data": hint_payload(state, result, 300, 1.0, 100)},
+             {"kind": "done", "data": {"reason": "time"}}]
+    return "".join(json.dumps(m) + "\n" for m in lines)
+
+
+def test_a_line_through_a_count_reads_as_its_answer_in_the_hint_and_the_review(
+        page, tmp_path):
+    # issue 34: the hint's and the review's lines said "place Tanner, Tanner once more,
+    # Tanner once more, stop", where the game asks "how many hides do you turn into leather?"
+    import arle_ai
+    from arle_ai.formats.records import GameRecord
+
+    d = position({"goods": {"hide": 3, "leather": 0}}, half_year=2)
+    state = arle_ai.GameState.from_dict(d)
+    said = "Tanner: 2 hide into 2 leather"  # the count's answer, as the question lists it
+    page.route("**/hint?*", lambda route: route.fulfill(
+        status=200, content_type="application/x-ndjson", body=_served_hint(state, TANNER_LINE)))
+    _open_position(page, tmp_path, d)
+    page.click("#hint-start")
+    page.wait_for_function("document.body.dataset.hintUpdates !== undefined")
+    line = page.inner_text("#hint-table .pv")
+    assert said in line and "place Fisherman (special)" in line, line
+    assert "once more" not in line and "stop" not in line, line
+    # the review's better line
+    rec = GameRecord.from_position(state)
+    played = next(a for a in state.legal_actions()
+                  if state.action_to_string(a) not in (TANNER_LINE[0], "pass"))
+    rec.push(played)
+    rec.review = {"iterations": 0, "time_limit": 1.0, "decisions": [{
+        "ply": 1, "player": 0, "half_year": 2, "pending": state.pending,
+        "played": state.action_to_string(played), "best": TANNER_LINE[0],
+        "best_pv": TANNER_LINE, "best_visits": 40000, "played_visits": 40000,
+        "played_value": 0.40, "best_value": 0.60, "value_lost": 0.2, "played_margin": -5.0,
+        "best_margin": 1.0, "vp_lost": 6.0}]}
+    path = tmp_path / "reviewed.json"
+    rec.save(path)
+    page.set_input_files("#load-file", str(path))
+    page.wait_for_function("document.querySelector('#message').textContent"
+                           ".includes('reviewed.json')")
+    page.click("#move-list li[data-ply='1']")
+    page.wait_for_selector("#review-detail .pv")
+    better = page.inner_text("#review-detail .pv")
+    assert better.startswith("The better line:") and said in better, better
+    assert "once more" not in better and "stop" not in better, better
