@@ -162,3 +162,44 @@ def test_a_line_through_a_count_reads_as_its_answer_in_the_hint_and_the_review(
     better = page.inner_text("#review-detail .pv")
     assert better.startswith("The better line:") and said in better, better
     assert "once more" not in better and "stop" not in better, better
+
+
+def test_a_solo_benchmark_lists_its_games_and_opens_each_with_its_agent(page, tmp_path):
+    # issue 34: a solo results file (arle selfplay --players 1) was refused by the results
+    # page ("the page shows a tournament's pairings"), so none of its games could be opened
+    from arle_ai.play.results import read_file
+    from arle_ai.play.tournament import Tournament
+
+    out = tmp_path / "solo.jsonl"
+    Tournament(["random", "greedy"], games=2, seed=4, players=1).run(out=out)
+    entries = read_file(out).entries()
+    page.click("#tab-tournament")
+    page.set_input_files("#tournament-file", str(out))
+    page.wait_for_selector("#games tr[data-game]")
+    assert page.inner_text("#tournament-status").startswith("solo.jsonl: 4 solo games")
+    # each agent's scores, as arle selfplay --players 1 prints them
+    scores = page.locator("#solo-scores tr").all_inner_texts()
+    assert [row.split("\t")[:2] for row in scores[1:]] == [["random", "2"], ["greedy", "2"]]
+    heads = page.locator("#games tr:first-child th").all_inner_texts()
+    assert heads[:3] == ["game", "agent", "decisions"]
+    assert page.locator("#games tr[data-game]").count() == len(entries) == 4
+    for e in entries:
+        cells = page.locator(f"#games tr[data-game='{e.game}'] td").all_inner_texts()
+        x = float(e.scores[0])
+        score = str(int(x)) if x.is_integer() else f"{x:.1f}"
+        assert cells[1] == f"{e.agents[0]} ({score} VP)" and cells[2] == str(e.decisions)
+    # a game on the board, its one seat named by the agent that played it
+    game = entries[2]
+    page.click(f"#games tr[data-game='{game.game}'] button.open-game")
+    page.wait_for_function("!document.querySelector('#page-play').hidden")
+    page.wait_for_function("document.querySelector('#message').textContent.includes('Opened')")
+    assert page.inner_text("#message") == (
+        f"Opened game {game.game} of solo.jsonl: {game.agents[0]} (solo), "
+        f"{game.decisions} decisions")
+    assert page.inner_text("#ply-text") == f"decision {game.decisions} of {game.decisions}"
+    heads = page.locator("#players .player h3").all_inner_texts()
+    assert len(heads) == 1 and heads[0].startswith(f"{game.agents[0]} (solo)"), heads
+    assert "(you)" not in page.inner_text("#event-log")
+    page.click("#move-list li[data-ply='5']")  # step through it
+    page.wait_for_function(f"document.querySelector('#ply-text').textContent === "
+                           f"'decision 5 of {game.decisions}'")
