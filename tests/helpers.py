@@ -267,3 +267,34 @@ def descendants(pid: int) -> set[int]:
 def alive(pid: int) -> bool:
     st = _stat(pid)
     return st is not None and st[0] != "Z"
+
+
+# ---- a reviewed game ----
+
+def one_best_in_eight(path: Path) -> Any:
+    """A solo game of 8 decisions with a stored review (as ``arle analyze --save`` keeps one)
+    in which the move played was the best once, at decision 1, and 4 VP below another move
+    at the other 7 (marked): a best move in 1 of 8 decisions. Saved at ``path``; returns
+    its record."""
+    from arle_ai.formats.records import GameRecord
+
+    rec = GameRecord.from_position(arle_ai.new_game(seed=4, players=1))
+    decisions = []
+    while len(decisions) < 8:
+        state = rec.final_state()
+        moves = [state.action_to_string(a) for a in state.legal_actions()]
+        rec.push(state.legal_actions()[0])
+        if len(moves) < 2:
+            continue  # forced: no decision to review
+        ply = len(rec.actions)
+        best = moves[0] if not decisions else moves[1]
+        lost = 0.0 if not decisions else 4.0
+        decisions.append({"ply": ply, "player": 0, "half_year": state.half_year,
+                          "pending": state.pending, "played": moves[0], "best": best,
+                          "best_visits": 40000, "played_visits": 40000,
+                          "played_value": 0.5, "best_value": 0.5, "value_lost": 0.0,
+                          "played_margin": 100.0 - lost, "best_margin": 100.0,
+                          "vp_lost": lost})
+    rec.review = {"iterations": 0, "time_limit": 1.0, "decisions": decisions}
+    rec.save(path)
+    return rec

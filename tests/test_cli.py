@@ -146,6 +146,25 @@ def test_analyze_one_player_as_text(record_file):
     assert "player 0 (random)" not in result.output
 
 
+def test_the_review_counts_best_moves_in_words_that_read_for_few(tmp_path):
+    # issue 34: "a best move 12% of 8 decisions" read as though 12% were a number of moves
+    from helpers import one_best_in_eight
+
+    path = tmp_path / "eight.json"
+    one_best_in_eight(path)
+    text = run("analyze", str(path), "--saved")
+    assert text.exit_code == 0, text.output
+    said = " ".join(line.strip() for line in text.stdout.splitlines())  # wrapped at 80
+    assert "VP lost per decision, a best move in 1 of 8 decisions (12%)" in said
+    assert "% of 8" not in said
+    data = json.loads(run("analyze", str(path), "--saved", "--json").stdout)["players"]["0"]
+    # the numbers kept, the count beside them, the sentence as the text and the page say it
+    assert data["best_move_rate"] == 0.125 and data["best_moves"] == 1
+    assert data["decisions"] == 8
+    assert data["summary"].endswith(", a best move in 1 of 8 decisions (12%)")
+    assert f"player 0 (player 0): {data['summary']}" in said
+
+
 def test_analyze_saves_its_review_into_the_record_and_shows_it_again(tmp_path, record_file):
     rec = load_record(record_file)
     del rec.actions[24:]
@@ -342,7 +361,7 @@ def test_analyze_text_names_moves_as_good_and_has_a_legend():
     analysis = GameAnalysis(decisions=[review(1, ("place fisherman",), 0.2),
                                        review(2, (), 0.59),
                                        review(3, ("place a", "place b", "place c"), 0.3, 4)])
-    text = format_analysis(analysis, ["a", "b"])
+    text = format_analysis(analysis, ["a", "b"], width=200)  # whole lines: no wrapping
     rows = text.splitlines()
     # the budget first, shown with the answer (a time, or here the iterations: none given)
     assert rows[0].startswith("each decision searched for 0 iterations")
@@ -350,7 +369,7 @@ def test_analyze_text_names_moves_as_good_and_has_a_legend():
     # a move without a mark is named the best and loses nothing: no value or VP lost shown
     assert rows[3].split()[3:] == ["pass", "pass"]
     timed = format_analysis(GameAnalysis(decisions=analysis.decisions, time_limit=1.0),
-                            ["a", "b"])
+                            ["a", "b"], width=200)
     assert timed.splitlines()[0] == ("each decision searched for 1 s (a move played other than "
                                      "the engine's choice is searched again, up to 1 s more)")
     assert all(line in rows for line in LEGEND)

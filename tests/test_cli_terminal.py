@@ -22,10 +22,10 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-
 
 
 def in_terminal(args: list[str], answers: list[tuple[str, str]], cwd: Path,
-                seconds: float = 120) -> list[str]:
-    """The screen at the end of ``arle ARGS`` run in a pseudo-terminal 100 columns wide, each
+                seconds: float = 120, columns: int = 100) -> list[str]:
+    """The screen at the end of ``arle ARGS`` run in a pseudo-terminal ``columns`` wide, each
     answer typed at its prompt (a regular expression); it must end, every answer asked."""
-    run = run_in_terminal([*ARLE, *args], answers, cwd, seconds=seconds, columns=100)
+    run = run_in_terminal([*ARLE, *args], answers, cwd, seconds=seconds, columns=columns)
     assert run.returncode is not None, f"arle {' '.join(args)} did not finish: {run.lines[-5:]}"
     assert not run.unasked, f"never asked {run.unasked[0]!r}: {run.lines[-5:]}"
     return run.lines
@@ -61,3 +61,30 @@ def test_suggest_and_analyze_clear_their_bars(tmp_path):
     lines = in_terminal(["analyze", "r.json", "--iterations", "200"], [], tmp_path)
     assert not glued(lines), glued(lines)
     assert any(line.startswith(" ply P HY  played") for line in lines), lines
+
+
+def test_analyze_wraps_its_long_lines_at_the_terminal_width_as_suggest_does(tmp_path):
+    # issue 34: arle analyze printed its budget line (157 characters), its mistakes, their
+    # why and the players' summaries on one line each, however narrow the terminal
+    from arle_cli.analyze_cmd import LEGEND
+
+    rec = GameRecord.new(seed=1)
+    for _ in range(8):
+        rec.push(rec.final_state().legal_actions()[0])
+    rec.save(tmp_path / "r.json")
+    lines = in_terminal(["analyze", "r.json", "--iterations", "200"], [], tmp_path,
+                        columns=80)
+    table = lines.index(next(line for line in lines if line.startswith(" ply P HY  played")))
+    # the table's moves narrowed to fit, a long name wrapping in its column
+    assert len(lines[table]) <= 80, lines[table]
+    long = [line for line in lines if len(line) > 80 and line not in LEGEND]
+    assert not long, long  # the legend's lines stay as arle suggest leaves its own
+    # a wrapped sentence goes on under a hanging indent, nothing cut
+    head = lines[table - 2:table]
+    assert head[0].startswith("each decision searched for 200 iterations")
+    assert head[1].startswith("  ") and " ".join(x.strip() for x in head).endswith(
+        "to as many simulations as the engine's choice got)")
+    summary = [k for k, line in enumerate(lines) if line.startswith("player 0 (player 0): ")]
+    assert len(summary) == 1 and lines[summary[0] + 1].startswith("  "), lines[-6:]
+    assert "VP lost per decision, a best move" in " ".join(
+        x.strip() for x in lines[summary[0]:summary[0] + 2])

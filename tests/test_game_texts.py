@@ -12,6 +12,7 @@ from click.testing import CliRunner
 import arle_ai
 from arle_ai.engine import rules
 from arle_ai.text import decisions
+from arle_ai.text.decisions import NONE
 from arle_cli.main import cli
 from helpers import MORE, place, position, run
 
@@ -394,3 +395,37 @@ def test_the_last_half_years_summary_says_the_game_is_over(players):
     assert summaries[0].endswith("; half-year 2 (winter) begins --")
     assert summaries[-1].startswith("-- half-year 9 over: You ")
     assert summaries[-1].endswith("; the game is over --")  # was: "half-year 9 (summer) begins"
+
+
+def test_a_line_through_a_count_says_its_answer_as_the_question_lists_it():
+    # issue 34: a hint's line read "place Tanner, Tanner once more, Tanner once more, stop"
+    from arle_ai.search.result import ActionStats, SearchResult
+    from arle_ai.text import reading
+    from arle_cli.suggest_cmd import format_report
+
+    s = arle_ai.GameState.from_dict(position({"goods": {"hide": 3, "leather": 0}},
+                                             half_year=2))
+    at_tanner = run(position({"goods": {"hide": 3, "leather": 0}}, half_year=2),
+                    place("tanner"))
+    answers = {c.count: c.label for c in decisions.how_many(at_tanner)}
+    line = ["place tanner", "more", "more", "stop", "place fisherman (special)"]
+    assert reading.pv_text(s, line) == (
+        f"P0: place Tanner, Tanner: {answers[2]} / P1: place Fisherman (special)")
+    steps = reading.pv_steps(s, line)
+    assert [step.moves for step in steps] == [("place tanner",), ("more", "more", "stop"),
+                                              ("place fisherman (special)",)]
+    # none converted; all three (the last "more" ends the action: no stop); a line cut
+    # short counts the conversions it shows
+    assert reading.pv_text(s, ["place tanner", "stop"]) == f"P0: place Tanner, Tanner: {NONE}"
+    assert reading.pv_text(s, ["place tanner", "more", "more", "more"]) == (
+        f"P0: place Tanner, Tanner: {answers[3]}")
+    assert reading.pv_text(s, ["place tanner", "more"]) == (
+        f"P0: place Tanner, Tanner: {answers[1]}")
+    # arle suggest's (and arle play's hint's) continuation
+    moves = [ActionStats(rank=1, action=s.parse_action(line[0]), move=line[0], visits=3000,
+                         win_rate=0.55, mean_margin=2.0, prior=0.0, pv=line)]
+    report = SearchResult(player=0, pending=s.pending, moves=moves, iterations=3000,
+                          time_taken=1.0)
+    text = format_report(report, s, legend=False, width=200)
+    assert f"P0: Tanner: {answers[2]} / P1: place Fisherman (special)" in text
+    assert "once more" not in text and "stop" not in text

@@ -65,10 +65,16 @@ def test_the_header_bounds_the_agents():
         read_text(json.dumps({**head, "players": 3}))
 
 
-def test_the_results_page_reads_a_tournament_and_names_a_solo_benchmark(files):
-    from arle_ai.web.tournaments import TournamentFileError, read_results
+def test_the_results_page_reads_a_tournament_and_a_solo_benchmark(files):
+    from arle_ai.web.tournaments import read_results
 
     summary = read_results(files[0].read_text())
     assert summary["games"] == 2 and summary["header"]["seed"] == 3
-    with pytest.raises(TournamentFileError, match="line 1: the results of a solo benchmark"):
-        read_results(files[1].read_text())  # (it was refused as 'agents' or 'meta.pairing')
+    assert summary["players"] == 2 and summary["pairings"]
+    # issue 34: a solo benchmark was refused ("the page shows a tournament's pairings"), and
+    # before that as 'agents' or 'meta.pairing'; its scores are what arle selfplay prints
+    solo = read_results(files[1].read_text())
+    assert solo["players"] == 1 and solo["games"] == 2 and "pairings" not in solo
+    assert [e["label"] for e in solo["solo"]] == ["random"] and solo["solo"][0]["games"] == 2
+    assert [(g["game"], g["agents"], g["winner"]) for g in solo["game_list"]] == [
+        (0, ["random"], None), (1, ["random"], None)]

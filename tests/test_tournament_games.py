@@ -117,6 +117,28 @@ def test_show_and_analyze_take_a_game_of_a_results_file(files, tmp_path):
     assert as_json["decisions"] and all(d["player"] == 1 for d in as_json["decisions"])
 
 
+def test_show_and_analyze_take_a_game_of_a_solo_benchmark(files, tmp_path):
+    # issue 34: a solo results file's games, as the page opens them
+    path = str(files[1])
+    e = read_file(path).entries()[2]
+    shown = run("show", path, "--game", "2")
+    assert shown.exit_code == 0, shown.output
+    assert shown.output.startswith(f"game 2 of {path}: {e.agents[0]} (solo), after "
+                                   f"{e.decisions} decisions")
+    assert f"final score: {e.scores[0]:g} VP" in shown.output
+    out = tmp_path / "solo-reviewed.json"
+    reviewed = run("analyze", path, "--game", "2", "--iterations", "20", "--out", str(out))
+    assert reviewed.exit_code == 0, reviewed.output
+    said = " ".join(line.strip() for line in reviewed.output.splitlines())
+    assert f"player 0 ({e.agents[0]}): accuracy" in said
+    saved = load_record(out)
+    assert saved.players == [e.agents[0]] and saved.start.players == 1
+    assert saved.review["decisions"]
+    as_json = json.loads(run("analyze", path, "--game", "2", "--iterations", "10",
+                             "--json").stdout)
+    assert as_json["measure"] == "score" and list(as_json["players"]) == ["0"]
+
+
 def test_a_game_that_is_not_there_and_game_without_a_results_file_are_refused(files,
                                                                                tmp_path):
     path = str(files[0])

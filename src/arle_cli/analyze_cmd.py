@@ -23,8 +23,10 @@ from arle_cli.common import (
     game_option,
     load_record_file,
     seed_option,
+    terminal_width,
     unwritable,
     work_bar,
+    wrap,
 )
 
 LEGEND = (
@@ -57,10 +59,19 @@ SOLO_LEGEND = (
 )
 
 
+# The table's columns beside the two moves' (ply, player, half-year, lost, VP lost, mark and
+# the gaps), and the widest and narrowest a move's column is: a move wraps in its column.
+OTHER_COLUMNS, SOLO_OTHER_COLUMNS = 30, 28
+MOVE_COLUMN, NARROWEST_MOVE_COLUMN = 34, 16
+
+
 def format_analysis(analysis: GameAnalysis, players: list[str],
-                    record: GameRecord | None = None) -> str:
+                    record: GameRecord | None = None, width: int | None = None) -> str:
     """Every decision with the engine's best and the value lost (printed names when the
-    record is given), then the summary."""
+    record is given), then the summary, in ``width`` columns (default: the terminal's): the
+    moves' columns narrowed to fit, a long line wrapped between words as ``arle suggest``
+    wraps its own (:func:`arle_cli.common.wrap`)."""
+    width = terminal_width(width)
     states = list(record.states()) if record is not None else None
     if analysis.time_limit:
         per = f"{analysis.time_limit:g} s"
@@ -68,14 +79,16 @@ def format_analysis(analysis: GameAnalysis, players: list[str],
     else:
         per = f"{analysis.iterations:,} iterations"
         again = "to as many simulations as the engine's choice got"
-    head = [f"each decision searched for {per} (a move played other than the engine's choice "
-            f"is searched again, {again})"]
+    head = wrap(f"each decision searched for {per} (a move played other than the engine's "
+                f"choice is searched again, {again})", width)
     solo = analysis.players == 1
+    col = max(NARROWEST_MOVE_COLUMN, min(MOVE_COLUMN, (width - (
+        SOLO_OTHER_COLUMNS if solo else OTHER_COLUMNS)) // 2))
     if solo:  # no value: the score in VP
-        lines = head + [f"{'ply':>4} {'HY':>2}  {'played':<34} {'best':<34} {'score':>6} "
-                        f"{'VP lost':>7}"]
+        lines = head + [f"{'ply':>4} {'HY':>2}  {'played':<{col}} {'best':<{col}} "
+                        f"{'score':>6} {'VP lost':>7}"]
     else:
-        lines = head + [f"{'ply':>4} {'P':>1} {'HY':>2}  {'played':<34} {'best':<34} "
+        lines = head + [f"{'ply':>4} {'P':>1} {'HY':>2}  {'played':<{col}} {'best':<{col}} "
                         f"{'lost':>6} {'VP lost':>7}"]
 
     def printed(d, text: str) -> str:
@@ -88,8 +101,8 @@ def format_analysis(analysis: GameAnalysis, players: list[str],
         played, best = moves(d)
         lost = (f"{d.value_lost:.3f}", f"{d.vp_lost:.1f}") if d.mark else ("", "")
         who = [(str(d.ply), -4)] + ([] if solo else [(str(d.player), -1)])
-        lines += table_rows([*who, (str(d.half_year), -2), ("", 0), (played, 34),
-                             (best + (" ~" if d.near_best or d.unseparated else ""), 34),
+        lines += table_rows([*who, (str(d.half_year), -2), ("", 0), (played, col),
+                             (best + (" ~" if d.near_best or d.unseparated else ""), col),
                              (f"{d.best_margin:.1f}" if solo else lost[0], -6),
                              (lost[1], -7),
                              (d.mark, 2)])  # a long name wraps in its column, never cut
@@ -103,21 +116,17 @@ def format_analysis(analysis: GameAnalysis, players: list[str],
             best += f" ({rivals})"
         cost = (f"{d.vp_lost:.1f} VP" if solo
                 else f"{d.value_lost:.3f} ({d.vp_lost:.1f} VP)")
-        lines.append(f"  ply {d.ply} ({'' if solo else f'player {d.player}, '}half-year "
-                     f"{d.half_year}): played {played}, best {best}, lost {cost}"
-                     f"{' ' + d.mark if d.mark else ''}")
+        lines += wrap(f"ply {d.ply} ({'' if solo else f'player {d.player}, '}half-year "
+                      f"{d.half_year}): played {played}, best {best}, lost {cost}"
+                      f"{' ' + d.mark if d.mark else ''}", width, "  ", "    ")
         if d.why is not None:
-            lines.append(f"    why: {d.why['text']}")
+            lines += wrap(f"why: {d.why['text']}", width, "    ", "      ")
     if not analysis.mistakes():
         lines.append("  none: no move marked ? or ??")
     for p in range(analysis.players):
-        acc = analysis.accuracy(p)
-        rate = analysis.best_move_rate(p)
-        if acc is not None and rate is not None:
-            lines.append(f"player {p} ({players[p]}): accuracy {acc:.1f}%, "
-                         f"{analysis.mean_vp_lost(p):.2f} VP lost per decision, a best move "
-                         f"{100 * rate:.0f}% of "
-                         f"{sum(d.player == p for d in analysis.decisions)} decisions")
+        summary = analysis.summary(p)
+        if summary is not None:
+            lines += wrap(f"player {p} ({players[p]}): {summary}", width)
     return "\n".join(lines)
 
 
@@ -229,8 +238,9 @@ def analyze(record: str, player: int | None, iterations: int | None, time_limit:
                 and player in (None, states[ply].current_player)]
     longest = (f", up to {_duration(2 * budget.seconds * len(reviewed))}"
                if budget.seconds is not None else "")
-    click.echo(f"arle analyze: {len(reviewed)} decisions to review, {budget} of search each "
-               f"(twice that for a move other than the engine's){longest}", err=True)
+    click.echo("\n".join(wrap(f"arle analyze: {len(reviewed)} decisions to review, {budget} of "
+                              f"search each (twice that for a move other than the engine's)"
+                              f"{longest}", terminal_width())), err=True)
     with work_bar(len(reviewed), "analyze", "decision") as bar:
 
         def advance(done: int, total: int) -> None:

@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 import math
 import os
+import shutil
 import signal
 import stat
 import sys
+import textwrap
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -457,6 +459,25 @@ def make_agent(spec: str, seed: int = 0) -> Agent:
         return agent_from_spec(spec, seed=seed)
     except ValueError as exc:
         fail(str(exc))
+
+
+MIN_WIDTH = 40  # the narrowest a sentence is wrapped to, however narrow the terminal
+
+
+def terminal_width(width: int | None = None) -> int:
+    """``width``, or else the terminal's columns (``COLUMNS``, or 80 when the output is no
+    terminal): the width the commands' text is laid out in."""
+    return width or shutil.get_terminal_size().columns
+
+
+def wrap(text: str, width: int, first: str = "", hang: str = "  ") -> list[str]:
+    """``text`` in lines of at most ``width`` characters (never under :data:`MIN_WIDTH`),
+    broken between words only (a word is never cut, a name never broken at its hyphen),
+    the first line led by ``first`` and the next by ``hang``: a long sentence of a command's
+    output as a terminal shows it (``arle suggest``'s why, ``arle analyze``'s mistakes)."""
+    return textwrap.wrap(text, max(MIN_WIDTH, width), initial_indent=first,
+                         subsequent_indent=hang, break_on_hyphens=False,
+                         break_long_words=False) or [first.rstrip()]
 
 
 def emit_json(data: object) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import shutil
 import textwrap
 
 import click
@@ -25,6 +24,8 @@ from arle_cli.common import (
     position_argument,
     search_bar,
     seed_option,
+    terminal_width,
+    wrap,
 )
 
 
@@ -40,7 +41,7 @@ def format_report(report: arle_ai.SearchResult, state: arle_ai.GameState,
     over the next lines, under its column."""
     labels = [action_label(state, m.action) for m in report.moves]
     colw = min(30, max(len("move"), *(len(x) for x in labels)))
-    width = width or shutil.get_terminal_size().columns
+    width = terminal_width(width)
     solo = state.players == 1
     if solo and players == ("P0", "P1"):
         players = ("You",)
@@ -71,8 +72,7 @@ def format_report(report: arle_ai.SearchResult, state: arle_ai.GameState,
                f"{numbers} {'~' if close else ' ':>2}  ")
         lines += _with_continuation(row, pv, width, [f"     {n}" for n in names[1:]])
     if why is not None:
-        lines += textwrap.wrap(why.sentence(players), max(40, width), subsequent_indent="  ",
-                               break_on_hyphens=False)
+        lines += wrap(why.sentence(players), width)
     if legend:
         lines += ["", *(reading.SOLO_LEGEND if solo else reading.LEGEND)]
     return "\n".join(lines)

@@ -862,6 +862,28 @@ def test_every_game_of_a_tournament_is_listed_and_opens_with_its_agents(client, 
                                  422)
 
 
+def test_every_game_of_a_solo_benchmark_is_listed_and_opens_with_its_agent(client, tmp_path):
+    # issue 34: a solo results file (arle selfplay --players 1) was a 422 ("the page shows a
+    # tournament's pairings"): none of its games could be opened
+    out = tmp_path / "solo.jsonl"
+    Tournament(["random", "greedy"], games=2, seed=5, players=1).run(out=out)
+    text = out.read_text()
+    s = client.post("/api/tournament", json={"text": text}).json()
+    assert s["players"] == 1 and s["games"] == 4
+    assert [(e["label"], e["games"]) for e in s["solo"]] == [("random", 2), ("greedy", 2)]
+    listed = s["game_list"]
+    assert [(g["game"], g["agents"], g["winner"]) for g in listed] == [
+        (0, ["random"], None), (1, ["random"], None), (2, ["greedy"], None),
+        (3, ["greedy"], None)]
+    for g in listed:  # the page's two seats: the solo game's one
+        gid, view = new(client, text=text, game=g["game"], seats=["human", "human"])
+        assert view["seat_names"] == g["agents"] and view["players"] == g["agents"]
+        assert view["terminal"] and view["length"] == g["decisions"]
+        assert view["scores"] == g["scores"]
+        saved = client.get(f"/api/games/{gid}/record").json()
+        assert saved["players"] == g["agents"] and saved["setup"]["players"] == 1
+
+
 def test_tournament_file_never_loads_agent_code(client, tmp_path):
     out = tmp_path / "t.jsonl"
     Tournament(["random", "greedy"], games=2, seed=0).run(out=out)

@@ -101,3 +101,105 @@ def test_a_tournament_lists_every_game_and_opens_one_with_its_agents(page, shots
     page.click("#move-list li[data-ply='5']")  # step through it
     page.wait_for_function(f"document.querySelector('#ply-text').textContent === "
                            f"'decision 5 of {second.decisions}'")
+
+
+# a line through the Tanner's count: 2 hides into leather, then P1's worker
+TANNER_LINE = ["place tanner", "more", "more", "stop", "place fisherman (special)"]
+
+
+def _served_hint(state, pv: list[str]) -> str:
+    """A finished hint's stream (the server's own update, arle_ai.web.jobs.hint_payload)
+    whose best move's line is ``pv``."""
+    from arle_ai.search.result import ActionStats, SearchResult
+    from arle_ai.web.jobs import hint_payload
+
+    moves = [ActionStats(rank=1, action=state.parse_action(pv[0]), move=pv[0], visits=300,
+                         win_rate=0.5, mean_margin=1.0, prior=0.0, pv=pv)]
+    result = SearchResult(player=state.current_player, pending=state.pending, moves=moves,
+                          iterations=300, time_taken=1.0)
+    lines = [{"kind": "start", "ply": 0, "player": state.current_player, "seconds": 1.0},
+             {"kind": "update", "data": hint_payload(state, result, 300, 1.0, 100)},
+             {"kind": "done", "data": {"reason": "time"}}]
+    return "".join(json.dumps(m) + "\n" for m in lines)
+
+
+def test_a_line_through_a_count_reads_as_its_answer_in_the_hint_and_the_review(
+        page, tmp_path):
+    # issue 34: the hint's and the review's lines said "place Tanner, Tanner once more,
+    # Tanner once more, stop", where the game asks "how many hides do you turn into leather?"
+    import arle_ai
+    from arle_ai.formats.records import GameRecord
+
+    d = position({"goods": {"hide": 3, "leather": 0}}, half_year=2)
+    state = arle_ai.GameState.from_dict(d)
+    said = "Tanner: 2 hide into 2 leather"  # the count's answer, as the question lists it
+    page.route("**/hint?*", lambda route: route.fulfill(
+        status=200, content_type="application/x-ndjson", body=_served_hint(state, TANNER_LINE)))
+    _open_position(page, tmp_path, d)
+    page.click("#hint-start")
+    page.wait_for_function("document.body.dataset.hintUpdates !== undefined")
+    line = page.inner_text("#hint-table .pv")
+    assert said in line and "place Fisherman (special)" in line, line
+    assert "once more" not in line and "stop" not in line, line
+    # the review's better line
+    rec = GameRecord.from_position(state)
+    played = next(a for a in state.legal_actions()
+                  if state.action_to_string(a) not in (TANNER_LINE[0], "pass"))
+    rec.push(played)
+    rec.review = {"iterations": 0, "time_limit": 1.0, "decisions": [{
+        "ply": 1, "player": 0, "half_year": 2, "pending": state.pending,
+        "played": state.action_to_string(played), "best": TANNER_LINE[0],
+        "best_pv": TANNER_LINE, "best_visits": 40000, "played_visits": 40000,
+        "played_value": 0.40, "best_value": 0.60, "value_lost": 0.2, "played_margin": -5.0,
+        "best_margin": 1.0, "vp_lost": 6.0}]}
+    path = tmp_path / "reviewed.json"
+    rec.save(path)
+    page.set_input_files("#load-file", str(path))
+    page.wait_for_function("document.querySelector('#message').textContent"
+                           ".includes('reviewed.json')")
+    page.click("#move-list li[data-ply='1']")
+    page.wait_for_selector("#review-detail .pv")
+    better = page.inner_text("#review-detail .pv")
+    assert better.startswith("The better line:") and said in better, better
+    assert "once more" not in better and "stop" not in better, better
+
+
+def test_a_solo_benchmark_lists_its_games_and_opens_each_with_its_agent(page, tmp_path):
+    # issue 34: a solo results file (arle selfplay --players 1) was refused by the results
+    # page ("the page shows a tournament's pairings"), so none of its games could be opened
+    from arle_ai.play.results import read_file
+    from arle_ai.play.tournament import Tournament
+
+    out = tmp_path / "solo.jsonl"
+    Tournament(["random", "greedy"], games=2, seed=4, players=1).run(out=out)
+    entries = read_file(out).entries()
+    page.click("#tab-tournament")
+    page.set_input_files("#tournament-file", str(out))
+    page.wait_for_selector("#games tr[data-game]")
+    assert page.inner_text("#tournament-status").startswith("solo.jsonl: 4 solo games")
+    # each agent's scores, as arle selfplay --players 1 prints them
+    scores = page.locator("#solo-scores tr").all_inner_texts()
+    assert [row.split("\t")[:2] for row in scores[1:]] == [["random", "2"], ["greedy", "2"]]
+    heads = page.locator("#games tr:first-child th").all_inner_texts()
+    assert heads[:3] == ["game", "agent", "decisions"]
+    assert page.locator("#games tr[data-game]").count() == len(entries) == 4
+    for e in entries:
+        cells = page.locator(f"#games tr[data-game='{e.game}'] td").all_inner_texts()
+        x = float(e.scores[0])
+        score = str(int(x)) if x.is_integer() else f"{x:.1f}"
+        assert cells[1] == f"{e.agents[0]} ({score} VP)" and cells[2] == str(e.decisions)
+    # a game on the board, its one seat named by the agent that played it
+    game = entries[2]
+    page.click(f"#games tr[data-game='{game.game}'] button.open-game")
+    page.wait_for_function("!document.querySelector('#page-play').hidden")
+    page.wait_for_function("document.querySelector('#message').textContent.includes('Opened')")
+    assert page.inner_text("#message") == (
+        f"Opened game {game.game} of solo.jsonl: {game.agents[0]} (solo), "
+        f"{game.decisions} decisions")
+    assert page.inner_text("#ply-text") == f"decision {game.decisions} of {game.decisions}"
+    heads = page.locator("#players .player h3").all_inner_texts()
+    assert len(heads) == 1 and heads[0].startswith(f"{game.agents[0]} (solo)"), heads
+    assert "(you)" not in page.inner_text("#event-log")
+    page.click("#move-list li[data-ply='5']")  # step through it
+    page.wait_for_function(f"document.querySelector('#ply-text').textContent === "
+                           f"'decision 5 of {game.decisions}'")

@@ -218,6 +218,21 @@ def test_the_solo_review_rates_in_vp_with_no_squashed_value(page, solo_review):
     assert "value" not in text
 
 
+def test_the_review_summary_counts_best_moves_as_arle_analyze_does(page, tmp_path):
+    # issue 34: "a best move in 12% of 8" read as though 12% were a number of moves
+    from arle_ai.play.analysis import GameAnalysis
+    from helpers import one_best_in_eight
+
+    path = tmp_path / "eight.json"
+    rec = one_best_in_eight(path)
+    open_file(page, path)
+    page.wait_for_selector("#accuracy .summary")
+    said = page.inner_text("#accuracy .summary[data-player='0']")
+    assert said.endswith(", a best move in 1 of 8 decisions (12%)"), said
+    # the words of arle analyze (the library's sentence)
+    assert said == f"P0 {GameAnalysis.from_review(rec.review, 1).summary(0)}"
+
+
 def test_a_solo_game_reviewed_by_the_search_reads_as_arle_analyze_says(page, shots,
                                                                        tmp_path):
     # a random solo player's 30 decisions, reviewed at 1,500 simulations a decision

@@ -195,12 +195,31 @@ class GameAnalysis:
         lost = [d.vp_lost for d in self.decisions if d.player == player]
         return None if not lost else sum(lost) / len(lost)
 
+    def best_moves(self, player: int) -> int:
+        """How many of the player's reviewed decisions played a best move: one without a
+        mark (the search's most visited move, one within statistical noise of it, or one that
+        lost under 0.01 beyond noise)."""
+        return sum(d.played == d.best for d in self.decisions if d.player == player)
+
     def best_move_rate(self, player: int) -> float | None:
-        """Share of the player's reviewed decisions where a best move was played: one
-        without a mark (the search's most visited move, one within statistical noise of it,
-        or one that lost under 0.01 beyond noise)."""
-        mine = [d for d in self.decisions if d.player == player]
-        return None if not mine else sum(d.played == d.best for d in mine) / len(mine)
+        """Share of the player's reviewed decisions where a best move was played
+        (:meth:`best_moves`; None: none reviewed)."""
+        mine = sum(d.player == player for d in self.decisions)
+        return None if not mine else self.best_moves(player) / mine
+
+    def summary(self, player: int) -> str | None:
+        """The player's review in one sentence, as ``arle analyze`` and the browser say it:
+        ``accuracy 93.9%, 2.05 VP lost per decision, a best move in 1 of 8 decisions (12%)``
+        (the count first: "12% of 8" read as though 12% were a number of moves); None when
+        none of the player's decisions was reviewed."""
+        mine = sum(d.player == player for d in self.decisions)
+        acc, lost, rate = self.accuracy(player), self.mean_vp_lost(player), \
+            self.best_move_rate(player)
+        if not mine or acc is None or lost is None or rate is None:
+            return None
+        return (f"accuracy {acc:.1f}%, {lost:.2f} VP lost per decision, a best move in "
+                f"{self.best_moves(player)} of {mine} decision{'' if mine == 1 else 's'} "
+                f"({100 * rate:.0f}%)")
 
     def to_dict(self, record: GameRecord | None = None) -> dict[str, Any]:
         """The analysis as JSON data; with the ``record`` analysed, each decision also names
@@ -225,7 +244,9 @@ class GameAnalysis:
             "players": {str(p): {"accuracy": self.accuracy(p),
                                  "mean_vp_lost": self.mean_vp_lost(p),
                                  "best_move_rate": self.best_move_rate(p),
-                                 "decisions": sum(d.player == p for d in self.decisions)}
+                                 "best_moves": self.best_moves(p),
+                                 "decisions": sum(d.player == p for d in self.decisions),
+                                 "summary": self.summary(p)}
                         for p in range(self.players)},
         }
 

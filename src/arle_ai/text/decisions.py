@@ -24,6 +24,7 @@ engine's moves that make it (:class:`Count`); :func:`question` asks it so too, a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -34,8 +35,8 @@ from arle_ai.text.notation import action_label, action_range
 if TYPE_CHECKING:  # pragma: no cover
     from arle_ai.engine import GameState
 
-__all__ = ["Count", "Option", "PASS_WORDS", "counted", "how_many", "menu", "question",
-           "context"]
+__all__ = ["Count", "Option", "PASS_WORDS", "answered", "counted", "how_many", "menu",
+           "question", "context"]
 
 # What "more" does on the spaces that repeat a conversion (stop ends the action); these are
 # the only spaces that offer "more" (actions.md S3, W2, W3, W8, W9).
@@ -321,6 +322,23 @@ def how_many(state: GameState) -> list[Count] | None:
         change = effects.describe(state, after)[player]
         out.append(Count(n, moves, _count_label(step, n), change.text(), change))
     return out
+
+
+def answered(state: GameState, actions: Sequence[int]) -> tuple[Count, int] | None:
+    """The answer to the how-many question pending in ``state`` that the engine's moves
+    ``actions`` (played from ``state``: a principal variation) give, and how many of them it
+    takes: ``more`` as many times as they repeat it, and the ``stop`` that ends it when they
+    go on to it (a line cut short before its ``stop`` counts the ``more`` it has). None when
+    the decision is no repeated conversion (:func:`counted`) or ``actions`` is empty."""
+    answers = how_many(state)
+    if answers is None or not actions:
+        return None
+    n = 0
+    while n + 1 < len(answers) and n < len(actions) and actions[n] == _MORE:
+        n += 1
+    count = answers[n]
+    whole = tuple(actions[:len(count.actions)]) == count.actions
+    return count, len(count.actions) if whole else n
 
 
 def menu(state: GameState) -> list[Option]:

@@ -32,9 +32,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from arle_ai.base.errors import IllegalActionError
+from arle_ai.text import decisions
 from arle_ai.text.notation import action_label
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -44,7 +45,7 @@ __all__ = ["LEGEND", "SOLO_LEGEND", "NOISE_Z", "SEARCH_SPREAD", "EXACT_VISITS", 
            "MISTAKE", "SOLO_DOUBTFUL_VP", "SOLO_MISTAKE_VP", "SOLO_SCORE_SD",
            "SOLO_SEARCH_SPREAD", "MEASURED_HALF_WIDTH", "AS_GOOD_NAMED", "Measure", "VALUE",
            "SCORE", "measure_for", "binomial_error", "score_error", "standard_error",
-           "printed_move", "within_noise", "as_good_moves", "as_good_text", "pv_steps",
+           "printed_move", "within_noise", "as_good_moves", "as_good_text", "Step", "pv_steps",
            "pv_text", "turn_end", "same_move"]
 
 NOISE_Z = 2.0
@@ -238,9 +239,18 @@ def printed_move(state: GameState, text: str) -> str:
         return text
 
 
-def pv_steps(state: GameState, pv: list[str]) -> list[tuple[int, str]]:
-    """The moves of a principal variation (notation texts from ``state``) as (player, printed
-    label) pairs; stops at a text that does not replay."""
+class Step(NamedTuple):
+    """One step of a principal variation as a player reads it: who makes it, its printed
+    label and the engine's moves it stands for (notation; several for a count)."""
+
+    player: int
+    label: str
+    moves: tuple[str, ...]
+
+
+def _replayed(state: GameState, pv: Sequence[str]) -> list[int]:
+    """The action ids of ``pv`` (notation texts from ``state``) up to the first that does
+    not replay or the game's end."""
     s = state.copy()
     out = []
     for text in pv:
@@ -250,22 +260,48 @@ def pv_steps(state: GameState, pv: list[str]) -> list[tuple[int, str]]:
             a = s.parse_action(text)
         except IllegalActionError:
             break
+        out.append(a)
+        s.apply(a)
+    return out
+
+
+def pv_steps(state: GameState, pv: Sequence[str]) -> list[Step]:
+    """The moves of a principal variation (notation texts from ``state``) as a player reads
+    them (:class:`Step`: player, printed label, moves); stops at a text that does not replay.
+    A repeated conversion, the engine's ``more`` and ``stop``, is one step, its answer to
+    the how-many question the game asks there (:func:`arle_ai.text.decisions.answered`):
+    ``Tanner: 2 hide into 2 leather``, ``Baker: 1 time``, ``Tanner: none``."""
+    ids = _replayed(state, pv)
+    s = state.copy()
+    out = []
+    i = 0
+    while i < len(ids):
         player = s.current_player
         assert player is not None  # the game is not over
-        out.append((player, action_label(s, a)))
-        s.apply(a)
+        count = decisions.answered(s, ids[i:])
+        if count is not None and count[1]:
+            label, used = f"{decisions.context(s)}: {count[0].label}", count[1]
+        else:
+            label, used = action_label(s, ids[i]), 1
+        texts = []
+        for a in ids[i:i + used]:
+            texts.append(s.action_to_string(a))
+            s.apply(a)
+        out.append(Step(player, label, tuple(texts)))
+        i += used
     return out
 
 
 def pv_text(state: GameState, pv: list[str], players: tuple[str, ...] = ("P0", "P1"),
             limit: int = 4) -> str:
     """A principal variation with who moves: ``P1: Grocer, animal sheep / P0: pass``
-    (consecutive moves of one player grouped; at most ``limit`` moves). The solo game has one
-    player: the moves alone, ``Grocer, animal sheep, pass``."""
+    (consecutive moves of one player grouped; at most ``limit`` steps, :func:`pv_steps`: a
+    repeated conversion one step). The solo game has one player: the moves alone,
+    ``Grocer, animal sheep, pass``."""
     if state.players == 1:
-        return ", ".join(label for _, label in pv_steps(state, pv)[:limit])
+        return ", ".join(step.label for step in pv_steps(state, pv)[:limit])
     groups: list[tuple[int, list[str]]] = []
-    for player, label in pv_steps(state, pv)[:limit]:
+    for player, label, _ in pv_steps(state, pv)[:limit]:
         if groups and groups[-1][0] == player:
             groups[-1][1].append(label)
         else:

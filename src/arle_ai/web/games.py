@@ -207,7 +207,7 @@ def analysis_view(analysis: dict[str, Any], record: GameRecord) -> dict[str, Any
                        "margin": sign * d["best_margin"], "lost": d["value_lost"],
                        "vp_lost": d["vp_lost"], "played": d["played"], "best": d["best"],
                        "mark": d["mark"]})
-        d["best_line"] = [{"player": p, "label": label} for p, label in
+        d["best_line"] = [{"player": step.player, "label": step.label} for step in
                           pv_steps(states[d["ply"] - 1], list(d.get("best_pv") or []))]
         # the moves as good as the best in arle analyze's words (at most 3 named)
         d["as_good"] = as_good_text(d.get("near_best_labels", []), d.get("unseparated", 0))

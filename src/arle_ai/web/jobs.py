@@ -33,7 +33,7 @@ from arle_ai.search.mcts import MCTS
 from arle_ai.search.result import SearchResult
 from arle_ai.search.tree import SearchProgress
 from arle_ai.text.notation import action_label
-from arle_ai.text.reading import as_good_moves, measure_for
+from arle_ai.text.reading import as_good_moves, measure_for, pv_steps
 
 __all__ = ["Job", "JobError", "JobStopped", "hint_payload", "move_payload", "start_job"]
 
@@ -74,20 +74,22 @@ def _limit_memory() -> None:
 
 
 def pv_with_players(state: engine.GameState, pv: list[str]) -> list[dict[str, Any]]:
-    """The principal variation as ``{"player", "move"}`` steps: who moves at each step."""
-    s = state.copy()
-    steps = []
-    for text in pv:
-        if s.is_terminal():
-            break
-        try:
-            action = s.parse_action(text)
-        except ValueError:
-            break
-        steps.append({"player": s.current_player, "move": text, "action": action,
-                      "label": action_label(s, action)})
-        s.apply(action)
-    return steps
+    """A root move's principal variation as ``{"player", "label", "moves"}`` steps: the move
+    itself (the hint's row names it), then the continuation as a player reads it
+    (:func:`arle_ai.text.reading.pv_steps`, as ``arle suggest`` prints it: a repeated
+    conversion one step, its count)."""
+    if not pv or state.is_terminal():
+        return []
+    try:
+        action = state.parse_action(pv[0])
+    except ValueError:
+        return []
+    after = state.copy()
+    after.apply(action)
+    return [{"player": state.current_player, "label": action_label(state, action),
+             "moves": [pv[0]]},
+            *({"player": step.player, "label": step.label, "moves": list(step.moves)}
+              for step in pv_steps(after, pv[1:]))]
 
 
 def hint_payload(state: engine.GameState, result: SearchResult, total: int,

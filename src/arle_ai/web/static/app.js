@@ -53,7 +53,8 @@ async function openTournamentGame(text, game, name) {
     cancelHint();
     await setGame(await createGame({ text, game, seats: ["human", "human"] }), { autoAI: false });
     showPage("play");
-    showMessage(`Opened game ${game} of ${name}: ${state.game.seat_names.join(" against ")}, ${state.game.length} decisions`, true);
+    const names = state.game.seat_names;
+    showMessage(`Opened game ${game} of ${name}: ${names.length === 1 ? `${names[0]} (solo)` : names.join(" against ")}, ${state.game.length} decisions`, true);
   } catch (e) { showMessage(`${name}, game ${game}: ${e.message}`); }
 }
 

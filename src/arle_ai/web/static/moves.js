@@ -208,7 +208,8 @@ export function renderGraph(g) {
   const budget = a.time_limit ? `${a.time_limit} s` : `${a.iterations} iterations`;
   for (const p of [0, 1]) {
     const s = a.players[String(p)];
-    if (s && s.accuracy !== null) $("accuracy").append(el("div", {}, el("span", { class: `tag p${p}`, text: `P${p}` }), ` accuracy ${s.accuracy.toFixed(1)}%, ${s.mean_vp_lost.toFixed(2)} VP lost a decision, a best move in ${(100 * s.best_move_rate).toFixed(0)}% of ${s.decisions}`));
+    // the library's sentence, as arle analyze prints it
+    if (s && s.summary) $("accuracy").append(el("div", { class: "summary", "data-player": String(p) }, el("span", { class: `tag p${p}`, text: `P${p}` }), ` ${s.summary}`));
   }
   $("accuracy").append(el("div", { class: "hint-text", text: `searched ${budget} a decision` + (a.shared < a.nodes.length ? `; the line shown leaves the reviewed one after decision ${a.shared}` : "") }));
   for (const m of marked) {

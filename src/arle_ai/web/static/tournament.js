@@ -1,6 +1,7 @@
 // The tournament results page: a selfplay results file read by the server
-// (arle_ai.play.tournament.summarize), shown as its pairings table, a ratings chart and
-// every game, each opened on the board by `openGame(text, game, name)` (app.js's).
+// (arle_ai.web.tournaments), shown as its pairings table and a ratings chart (a solo
+// benchmark's, `arle selfplay --players 1`: each agent's scores), and every game, each opened
+// on the board by `openGame(text, game, name)` (app.js's).
 
 import { $, el, num, pct, showMessage, signed } from "./dom.js";
 import { api } from "./api.js";
@@ -12,7 +13,14 @@ export async function openTournament(file, openGame) {
   try {
     const text = await file.text();
     const s = await api("/api/tournament", { body: { text } });
-    $("tournament-status").textContent = `${file.name}: ${s.games} games, ${s.agents.length} agents` + (s.header.variant ? `, ${s.header.variant}` : "");
+    const solo = s.players === 1;
+    $("tournament-status").textContent = `${file.name}: ${s.games} ${solo ? "solo games (a solo benchmark)" : "games"}, ${s.agents.length} agent${s.agents.length === 1 ? "" : "s"}` + (s.header.variant ? `, ${s.header.variant}` : "");
+    const games = () => [el("h2", { text: `Games (${s.game_list.length}): open one on the board to step through it or review it` }),
+      el("div", { class: "game-list" }, gameList(s.game_list, (game) => openGame(text, game, file.name)))];
+    if (solo) {
+      out.append(el("h2", { text: "Scores (the same setups for every agent)" }), soloTable(s.solo), ...games());
+      return;
+    }
     const t = el("table", { class: "data", id: "pairings" });
     t.append(el("tr", {}, ...["pairing", "games", "W-D-L", "score [95%]", "Elo [95%]", "LOS", "VP margin [95%]", "start player won"].map((h) => el("th", { text: h }))));
     // infinite Elo values arrive as null: -inf or +inf by the score and the interval's end
@@ -30,23 +38,41 @@ export async function openTournament(file, openGame) {
     }
     out.append(el("h2", { text: "Pairings (from the first agent's view)" }), t);
     out.append(el("h2", { text: "Ratings (maximum-likelihood Elo, mean 0)" }), ratingsChart(s.chart));
-    out.append(el("h2", { text: `Games (${s.game_list.length}): open one on the board to step through it or review it` }),
-      el("div", { class: "game-list" }, gameList(s.game_list, (game) => openGame(text, game, file.name))));
+    out.append(...games());
   } catch (e) {
     $("tournament-status").textContent = "";
     showMessage(e.message);
   }
 }
 
-// Every game of the file: the agents on its seats with their scores, the winner, and Open.
+// A solo benchmark's scores: per agent, as `arle selfplay --players 1` prints them.
+function soloTable(entries) {
+  const t = el("table", { class: "data", id: "solo-scores" });
+  t.append(el("tr", {}, ...["agent", "games", "mean score [95%]", "sd", "median", "min", "max"].map((h) => el("th", { text: h }))));
+  const vp = (x, d = 1) => (x === null ? "-" : x.toFixed(d));
+  for (const e of entries) {
+    const [low, high] = e.mean_interval;
+    t.append(el("tr", {},
+      el("td", { text: e.label }),
+      el("td", { class: "n", text: String(e.games) }),
+      el("td", { class: "n", text: `${vp(e.mean, 2)} [${vp(low, 2)}, ${vp(high, 2)}]` }),
+      ...[e.sd, e.median, e.min, e.max].map((x) => el("td", { class: "n", text: vp(x) }))));
+  }
+  return t;
+}
+
+// Every game of the file: the agents on its seats (one in a solo game) with their scores, the
+// winner (a tournament's), and Open.
 function gameList(games, open) {
   const t = el("table", { class: "data", id: "games" });
-  t.append(el("tr", {}, ...["game", "P0", "P1", "winner", "decisions", ""].map((h) => el("th", { text: h }))));
+  const seats = games.length ? games[0].agents.length : 2;
+  const solo = seats === 1;
+  t.append(el("tr", {}, ...["game", ...(solo ? ["agent"] : ["P0", "P1", "winner"]), "decisions", ""].map((h) => el("th", { text: h }))));
   for (const g of games) {
     const seat = (p) => el("td", { text: `${g.agents[p]} (${num(g.scores[p])} VP)` });
     t.append(el("tr", { "data-game": String(g.game) },
-      el("td", { class: "n", text: String(g.game) }), seat(0), seat(1),
-      el("td", { text: g.winner === null ? "draw" : `P${g.winner} ${g.agents[g.winner]}` }),
+      el("td", { class: "n", text: String(g.game) }),
+      ...(solo ? [seat(0)] : [seat(0), seat(1), el("td", { text: g.winner === null ? "draw" : `P${g.winner} ${g.agents[g.winner]}` })]),
       el("td", { class: "n", text: String(g.decisions) }),
       el("td", {}, el("button", { class: "open-game", onclick: () => open(g.game) }, "Open"))));
   }
