@@ -315,7 +315,7 @@ def test_the_hinted_moves_are_drawn_on_the_board_and_nothing_overlaps(open_page,
     state = rec.final_state()
     # a known hint: its second best is about the wagon, the narrowest piece in the barn
     assert [move_target(a, state.current_player) for a in rich_hint] == [
-        "space:warden", "vehicle:1:0", "space:dike_builder"]
+        "space:warden", "vehicle:1:0", "space:fisherman"]
     page = open_page(width=width, height=800)
     fixed_hint(page)
     open_record(page, path)
