@@ -27,7 +27,7 @@ extensions = [
         "arle_ai.engine._core",
         sources=[f"{CORE_DIR}/_core.pyx"],
         include_dirs=[np.get_include(), CORE_DIR],
-        extra_compile_args=["-O3"],
+        extra_compile_args=["-O3", "-falign-functions=64"],
     )
 ]
 

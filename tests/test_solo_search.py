@@ -78,6 +78,67 @@ def test_a_solo_search_ranks_moves_by_the_expected_score():
     assert all(0.0 < m.win_rate < 1.0 for m in r.moves if m.visits)
 
 
+def test_a_seeded_solo_search_is_pinned():
+    """Root visits of a seeded solo search with heuristic rollouts, unchanged since f8d4dae
+    (the solo max backup, tried and removed, kept them at its default): a change to how a
+    solo tree selects or backs up shows here."""
+    s = arle_ai.new_game(7, players=1)
+    r = MCTS(SearchConfig(leaf="rollout", rollout="heuristic", seed=5),
+             Budget(iterations=400)).search(s)
+    assert sorted((m.action, m.visits) for m in r.moves) == [
+        (1, 18), (2, 24), (3, 36), (4, 29), (5, 32), (6, 24), (7, 26), (8, 27),
+        (9, 18), (10, 24), (11, 30), (12, 29), (13, 19), (14, 17), (15, 24), (16, 23)]
+
+
+def test_a_solo_edge_keeps_the_mean_of_the_scores_its_simulations_returned():
+    """Static leaves and a tree of the root and its children only: a root edge's first
+    simulation values its child, each later one a grandchild, so its mean score is the
+    visit-weighted mean of those static scores, and a child's edge's mean is the score of
+    the grandchild it leads to."""
+    s = arle_ai.new_game(3, players=1)
+    ev = _core.StaticEvaluator(W.as_array())
+    children = {}
+    for a in s.legal_actions():
+        t = s.copy()
+        t.apply(a)
+        children[a] = t
+    distinct = len({_core.state_hashes(t) for t in children.values()})
+    assert distinct == len(children)      # each child reached by one root edge only
+    tree = _core.SearchTree(max_bytes=1 << 24, max_nodes=1 + distinct)
+    tree.seed(1)
+    tree.ensure_root(s, ev)
+    tree.run(s, ev, 3000, -1.0, 0.9, False)
+    assert tree.node_count == 1 + distinct and tree.refused > 0
+    checked = 0
+    for a, visits, _, mean, _ in tree.stats(s):
+        child = children[a]
+        total, n, scored = ev.evaluate(child)[1], 1, 0
+        for b, v, _, child_mean, _ in tree.stats(child):
+            if v:
+                t = child.copy()
+                t.apply(b)
+                score = ev.evaluate(t)[1]
+                assert child_mean == pytest.approx(score, abs=1e-4)
+                total += v * score
+                n += v
+                scored += 1
+        assert visits == n
+        assert mean == pytest.approx(total / n, abs=1e-3)
+        checked += scored > 2
+    assert checked >= 5
+
+
+def test_the_removed_max_backup_option_is_refused_by_name():
+    """solo_max (the max backup of becaa31, removed: it lost, docs/solo.md) is no option
+    any more: a spec or config that still names it is refused, not ignored."""
+    from arle_ai.play.agents import agent_from_spec
+
+    with pytest.raises(ValueError, match="unknown option 'solo_max' for agent 'mcts'"):
+        agent_from_spec("mcts:iterations=50,solo_max=0.25")
+    with pytest.raises(TypeError, match="unknown search option 'solo_backup_max'"):
+        MCTS(solo_backup_max=0.25)
+
+
 @pytest.fixture(scope="module")
 def solo_data(tmp_path_factory):
     out = tmp_path_factory.mktemp("solo") / "solo.npz"

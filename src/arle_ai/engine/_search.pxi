@@ -23,13 +23,12 @@
 #   _rollout.
 # Invariants: nothing in the simulation loop touches a Python object (the loop runs without
 #   the GIL); the tree stays within its memory ceiling; a transposition needs both hashes; a
-#   solo tree selects on its edges' mean scores (mixed with their best scores when solo_max
-#   > 0) normalised over this search's range.
+#   solo tree selects on its edges' mean scores normalised over this search's range.
 
 from libc.stdint cimport uint16_t
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memmove
-from libc.math cimport log, sqrt, INFINITY
+from libc.math cimport log, sqrt
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 cdef enum:
@@ -53,8 +52,6 @@ ctypedef struct Edge:
     uint32_t visits
     float value             # running mean of the value for the node's player
     float margin            # running mean of the VP margin for the node's player
-    float best              # the best VP margin for the node's player a simulation through
-                            # it returned (-inf before any; the solo max backup, solo_max)
 
 NODE_BYTES = sizeof(Node)
 EDGE_BYTES = sizeof(Edge)
@@ -242,10 +239,8 @@ cdef class SearchTree:
     cdef uint64_t key_mask
     cdef uint64_t rng
     cdef float* prior_buf
-    # the solo game: the range of the edges' scores this search (_solo_q), and the weight of
-    # the best score in an edge's score (0: the mean alone; 1: the best alone)
+    # the solo game: the range of the edges' mean scores this search (_solo_q)
     cdef double solo_lo, solo_hi
-    cdef readonly double solo_max
     cdef float* root_prior      # run(root_priors=...): the root's priors for this run
     cdef int root_override      # whether root_prior replaces the root's stored priors
     cdef int root_forced        # run(root_edge=i): every simulation takes root edge i
@@ -261,9 +256,7 @@ cdef class SearchTree:
         if self.prior_buf == NULL or self.root_prior == NULL:
             raise MemoryError()
 
-    def __init__(self, max_bytes=1 << 30, max_nodes=None, solo_max=0.0):
-        """`solo_max` in 0..1: the solo game's edges are compared on (1 - solo_max) x their
-        mean score + solo_max x the best score a simulation through them returned (_solo_q)."""
+    def __init__(self, max_bytes=1 << 30, max_nodes=None):
         if not 1 << 16 <= max_bytes <= MAX_TREE_BYTES:
             raise ValueError(f"max_bytes must be in 65536..{MAX_TREE_BYTES}, not {max_bytes!r}")
         self.max_bytes = max_bytes
@@ -271,10 +264,6 @@ cdef class SearchTree:
         self.max_nodes = MAX_TREE_NODES if max_nodes is None else max_nodes
         if not 1 <= self.max_nodes <= MAX_TREE_NODES:
             raise ValueError(f"max_nodes must be in 1..{MAX_TREE_NODES}, not {max_nodes!r}")
-        if isinstance(solo_max, bool) or not isinstance(solo_max, (int, float)) \
-                or not 0.0 <= solo_max <= 1.0:
-            raise ValueError(f"solo_max must be a number in 0..1, not {solo_max!r}")
-        self.solo_max = solo_max
         self.key_mask = <uint64_t>0xFFFFFFFFFFFFFFFFULL
         self.rng = 1
         self.clear()
@@ -443,7 +432,6 @@ cdef class SearchTree:
             e.visits = 0
             e.value = 0.0
             e.margin = 0.0
-            e.best = -INFINITY
         self.n_edges += n
         self.index[slot] = <int32_t>self.n_nodes
         self.n_nodes += 1
@@ -453,23 +441,14 @@ cdef class SearchTree:
         self.solo_lo = 1e300
         self.solo_hi = -1e300
 
-    cdef inline double _solo_score(self, Edge* e) noexcept nogil:
-        """A visited solo edge's score: its mean score, mixed with the best score a
-        simulation through it returned when solo_max > 0 (a max backup: the solo game is
-        deterministic once set up, so a score reached along a line is reachable, though
-        leaf scores are estimates)."""
-        if self.solo_max == 0.0:
-            return e.margin
-        return (1.0 - self.solo_max) * e.margin + self.solo_max * e.best
-
     cdef inline double _solo_q(self, Edge* e) noexcept nogil:
-        """A solo edge's value for selection: its score (_solo_score) normalised over the
-        range of the scores seen this search (0 the lowest, 1 the highest; 0.5 while the
-        range is empty). A score has no fixed scale (leaf estimates and final scores differ as
-        the game goes on), so the tree compares scores with each other, as MuZero does for
-        unbounded rewards, instead of through a fixed squash."""
+        """A solo edge's value for selection: its mean score normalised over the range of
+        the mean scores seen this search (0 the lowest, 1 the highest; 0.5 while the range is
+        empty). A score has no fixed scale (leaf estimates and final scores differ as the game
+        goes on), so the tree compares scores with each other, as MuZero does for unbounded
+        rewards, instead of through a fixed squash."""
         if self.solo_hi > self.solo_lo:
-            return (self._solo_score(e) - self.solo_lo) / (self.solo_hi - self.solo_lo)
+            return (e.margin - self.solo_lo) / (self.solo_hi - self.solo_lo)
         return 0.5
 
     cdef inline double _prior(self, Node* node, Edge* e) noexcept nogil:
@@ -519,7 +498,7 @@ cdef class SearchTree:
         cdef int64_t slot, ei
         cdef uint64_t key
         cdef uint32_t check
-        cdef double m0 = 0.0, v, m, q
+        cdef double m0 = 0.0, v, m
         cdef double values[2]
         cdef Node* node
         cdef Edge* e
@@ -560,14 +539,11 @@ cdef class SearchTree:
             m = m0 if node.player == 0 else -m0
             e.value += <float>((v - e.value) / e.visits)
             e.margin += <float>((m - e.margin) / e.visits)
-            if m > e.best:
-                e.best = <float>m
             if solo:
-                q = self._solo_score(e)
-                if q < self.solo_lo:
-                    self.solo_lo = q
-                if q > self.solo_hi:
-                    self.solo_hi = q
+                if e.margin < self.solo_lo:
+                    self.solo_lo = e.margin
+                if e.margin > self.solo_hi:
+                    self.solo_hi = e.margin
 
     # ---- the Python face ----
 
@@ -659,20 +635,6 @@ cdef class SearchTree:
                     raise ValueError(f"root_priors[{i}] = {p!r} is not a prior in 0..1")
                 self.root_prior[i] = <float>p
             self.root_override = 1
-
-    def best_margins(self, GameState state):
-        """(action, best margin) per action of `state`'s node, in action order: the best VP
-        margin for the player deciding there (the solo game: the best score) that a
-        simulation through the action returned, None before any; None if not in the tree."""
-        cdef int32_t nid = self._find(&state.s)
-        cdef Node* node
-        cdef Edge* e
-        cdef int i
-        if nid < 0:
-            return None
-        node = &self.nodes[nid]
-        e = &self.edges[node.first]
-        return [(e[i].action, e[i].best if e[i].visits else None) for i in range(node.n)]
 
     def stats(self, GameState state):
         """(action, visits, mean value, mean margin, prior) per action of `state`'s node, in

@@ -126,18 +126,14 @@ _MCTS_OPTIONS: dict[str, Callable[[str], Any]] = {
     "iterations": int, "time": float, "c": float, "rollout": str, "horizon": int,
     "puct": lambda v: v.lower() in ("1", "true", "yes"), "workers": int,
     "eval": _leaf, "net": str, "solo_net": str, "net_horizon": _net_horizon,
-    "solo_rollout": str, "solo_max": float,
+    "solo_rollout": str,
     "policy_temperature": float, "root": str, "noise_alpha": float, "noise_fraction": float,
     "gumbel_k": int, "gumbel_scale": float, "margin_blend": float, "sigma": float}
-_OPTION_NAMES = {"time": "time_limit", "eval": "leaf", "root": "root_noise",
-                 "solo_max": "solo_backup_max"}
+_OPTION_NAMES = {"time": "time_limit", "eval": "leaf", "root": "root_noise"}
 # options that set a field of the value's weights (heuristics.Weights), with their ranges:
 # the leaf value's share of the squashed margin (the rest: the win probability) and the
 # margin's squash scale in VP
 _WEIGHT_OPTIONS = {"margin_blend": (0.0, 1.0), "sigma": (0.5, 1000.0)}
-# options checked against a range under the name the spec gives them: the best score's weight
-# in a solo edge's score (SearchConfig.solo_backup_max)
-_RANGED_OPTIONS = {**_WEIGHT_OPTIONS, "solo_max": (0.0, 1.0)}
 
 
 def mcts_spec(budget: Budget) -> str:
@@ -225,16 +221,15 @@ def agent_from_spec(spec: str, seed: int = 0) -> Agent:
             if kind != "mcts" or key not in _MCTS_OPTIONS:
                 raise ValueError(f"unknown option {key!r} for agent {kind!r} in {spec!r}")
             try:
-                parsed = _MCTS_OPTIONS[key](value.strip())
+                options[_OPTION_NAMES.get(key, key)] = _MCTS_OPTIONS[key](value.strip())
             except ValueError:
                 raise ValueError(f"bad value {value!r} for {key!r} in {spec!r}") from None
-            if key in _RANGED_OPTIONS:
-                lo, hi = _RANGED_OPTIONS[key]
-                if not lo <= parsed <= hi:   # NaN fails too
-                    raise ValueError(f"{key}={parsed!r} in {spec!r} must be in {lo:g}..{hi:g}")
-            options[_OPTION_NAMES.get(key, key)] = parsed
     if kind == "mcts":
         changes = {k: options.pop(k) for k in _WEIGHT_OPTIONS if k in options}
+        for key, value in changes.items():
+            lo, hi = _WEIGHT_OPTIONS[key]
+            if not lo <= value <= hi:   # NaN fails too
+                raise ValueError(f"{key}={value!r} in {spec!r} must be in {lo:g}..{hi:g}")
         if changes:
             options["weights"] = DEFAULT_WEIGHTS.with_(**changes)
         try:

@@ -190,13 +190,6 @@ def _check_prior_temperature(c: SearchConfig) -> None:
         raise ValueError(f"prior_temperature must be a positive number of VP, not {t!r}")
 
 
-def _check_solo_backup(c: SearchConfig) -> None:
-    w = c.solo_backup_max
-    if isinstance(w, bool) or not isinstance(w, int | float) or not 0 <= w <= 1:  # NaN fails
-        raise ValueError(f"solo_backup_max (the best score's weight in a solo edge's score) "
-                         f"must be a number in 0..1, not {w!r}")
-
-
 def _check_flags(c: SearchConfig) -> None:
     if c.puct is not None and not isinstance(c.puct, bool):
         raise ValueError(f"puct must be True, False or None (PUCT when the model has a policy "
@@ -300,9 +293,6 @@ class SearchConfig:
             else the heuristic evaluation's (a softmax of the margin after each move, VP
             scaled by prior_temperature); False: UCT (uniform priors). None (default): PUCT
             when the leaf's model has a policy head (weights format 2), else UCT.
-        solo_backup_max: the solo game's backup: an edge's score is (1 - w) x its mean score
-            + w x the best score a simulation through it returned (0..1; default 0, the mean
-            alone: docs/solo.md says what the max backup measured).
         weights: evaluation and rollout weights (:class:`arle_ai.search.heuristics.Weights`).
         seed: makes the search deterministic (with an iteration budget and a worker count).
         workers: root parallelism: a persistent pool of this many processes, each searching
@@ -335,7 +325,6 @@ class SearchConfig:
     c: float = 0.9
     puct: bool | None = None
     prior_temperature: float = 2.0
-    solo_backup_max: float = 0.0
     weights: Weights = DEFAULT_WEIGHTS
     seed: int = 0
     workers: int = 1
@@ -357,8 +346,8 @@ class SearchConfig:
 _CHECKS: tuple[Callable[[SearchConfig], None], ...] = (
     _check_leaf, _check_net, _check_policy_temperature, _check_rollout, _check_horizon,
     _check_c,
-    _check_prior_temperature, _check_solo_backup, _check_flags, _check_weights, _check_seed,
-    _check_memory, _check_root)
+    _check_prior_temperature, _check_flags, _check_weights, _check_seed, _check_memory,
+    _check_root)
 
 _CONFIG_FIELDS = frozenset(f.name for f in fields(SearchConfig))
 

@@ -109,8 +109,7 @@ class TreeSearch:
         self.config = config
         self.evaluator = evaluator if evaluator is not None else make_evaluator(config)
         self.tree = engine.SearchTree(max_bytes=config.max_memory // config.workers,
-                                      max_nodes=config.max_nodes,
-                                      solo_max=config.solo_backup_max)
+                                      max_nodes=config.max_nodes)
         self.puct = uses_puct(config, self.evaluator)
         self.solo_puct = uses_puct(config, self.evaluator, players=1)
         self.chosen: int | None = None  # root_noise="gumbel": the last search's choice
