@@ -123,7 +123,15 @@ class RayRunner:
         """Run ``fn(job)`` for every job on Ray; ``finish(result)`` in this process as each ends.
 
         A job's exception is raised here as itself (not wrapped), after the jobs that finished
-        before it were handed to ``finish``; the jobs still running are cancelled.
+        before it were handed to ``finish``; the jobs still running are stopped: with the Ray
+        this run started (``ray.shutdown`` ends its jobs' workers), else cancelled.
+
+        A Ray this run started is never sent ``ray.cancel``: a cancel that meets a job's reply
+        on its way in aborts this process in Ray's core (``Check failed: it !=
+        submissible_tasks_.end() Tried to complete task that was not pending``, with or
+        without ``force``; Ray 2.60), so an interrupted command died with a stack trace. On a
+        Ray the caller joined the jobs are still cancelled (else they would keep its CPUs
+        busy), and that race stays Ray's.
         """
         todo = iter(jobs)  # taken as submitted: a long run materialises nothing up front
         first = next(todo, None)
@@ -155,8 +163,9 @@ class RayRunner:
                         finish(_result(ray, ref))
                     submit()
             except BaseException:
-                for ref in running:
-                    ray.cancel(ref, force=True)
+                if not started:  # a Ray this run started ends its jobs with it, below
+                    for ref in running:
+                        ray.cancel(ref, force=True)
                 raise
         finally:
             if started:
