@@ -27,6 +27,7 @@ from arle_cli.common import (
     unwritable,
     work_bar,
     wrap,
+    wrap_legend,
 )
 
 LEGEND = (
@@ -106,7 +107,7 @@ def format_analysis(analysis: GameAnalysis, players: list[str],
                              (f"{d.best_margin:.1f}" if solo else lost[0], -6),
                              (lost[1], -7),
                              (d.mark, 2)])  # a long name wraps in its column, never cut
-    lines.extend(SOLO_LEGEND if analysis.players == 1 else LEGEND)
+    lines += wrap_legend(SOLO_LEGEND if analysis.players == 1 else LEGEND, width)
     lines.append("")
     lines.append("largest mistakes:")
     for d in analysis.mistakes():

@@ -12,7 +12,7 @@ import sys
 import textwrap
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from types import FrameType
 from typing import Any, NoReturn, TypeVar
@@ -478,6 +478,30 @@ def wrap(text: str, width: int, first: str = "", hang: str = "  ") -> list[str]:
     return textwrap.wrap(text, max(MIN_WIDTH, width), initial_indent=first,
                          subsequent_indent=hang, break_on_hyphens=False,
                          break_long_words=False) or [first.rstrip()]
+
+
+def wrap_legend(lines: Sequence[str], width: int) -> list[str]:
+    """A legend under a table (``arle suggest``'s, ``arle analyze``'s: entries written
+    ``name: what it means``, a line led by spaces going on with the entry before it) in
+    lines of at most ``width`` characters: each entry wrapped as :func:`wrap` wraps a
+    sentence, its next lines under the indent its own went on with; an entry of one line
+    goes on as the legend's others do, under its text after its name (``value: ...`` over
+    ``       ...``) or two spaces in."""
+    entries: list[list[str]] = []  # [text, the indent of its next lines ("": none yet)]
+    for line in lines:
+        body = line.lstrip()
+        if entries and body and body != line:  # goes on with the entry before
+            entries[-1][0] += " " + body
+            entries[-1][1] = entries[-1][1] or line[:len(line) - len(body)]
+        else:
+            entries.append([line, ""])
+
+    def under_name(text: str) -> str:
+        return " " * (text.find(": ") + 2)
+
+    aligned = all(hang == under_name(text) for text, hang in entries if hang)
+    return [part for text, hang in entries
+            for part in wrap(text, width, "", hang or (under_name(text) if aligned else "  "))]
 
 
 def emit_json(data: object) -> None:

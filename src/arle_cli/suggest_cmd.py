@@ -26,6 +26,7 @@ from arle_cli.common import (
     seed_option,
     terminal_width,
     wrap,
+    wrap_legend,
 )
 
 
@@ -38,7 +39,8 @@ def format_report(report: arle_ai.SearchResult, state: arle_ai.GameState,
     for at most 3 moves as good as the best (:meth:`arle_ai.text.reading.Measure.as_good`: the
     search measured them, close to it), and the continuation with who moves; a legend
     under it, in ``width`` columns (default: the terminal's): a long continuation goes on
-    over the next lines, under its column."""
+    over the next lines, under its column, and so does each of the legend's entries
+    (:func:`arle_cli.common.wrap_legend`)."""
     labels = [action_label(state, m.action) for m in report.moves]
     colw = min(30, max(len("move"), *(len(x) for x in labels)))
     width = terminal_width(width)
@@ -74,7 +76,7 @@ def format_report(report: arle_ai.SearchResult, state: arle_ai.GameState,
     if why is not None:
         lines += wrap(why.sentence(players), width)
     if legend:
-        lines += ["", *(reading.SOLO_LEGEND if solo else reading.LEGEND)]
+        lines += ["", *wrap_legend(reading.SOLO_LEGEND if solo else reading.LEGEND, width)]
     return "\n".join(lines)
 
 
