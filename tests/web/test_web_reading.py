@@ -9,6 +9,7 @@ import json
 import pytest
 
 from helpers import position
+from web_helpers import open_tournament_game, root_move, serve_hint, served_hint, step_to
 
 pytestmark = pytest.mark.browser
 
@@ -85,42 +86,19 @@ def test_a_tournament_lists_every_game_and_opens_one_with_its_agents(page, shots
         assert cells[3] == f"P{e.winner} {e.agents[e.winner]}" and cells[4] == str(e.decisions)
     page.screenshot(path=str(shots / "web-tournament-games.png"))
     second = entries[1]
-    page.click("#games tr[data-game='1'] button.open-game")
-    page.wait_for_function("!document.querySelector('#page-play').hidden")
-    page.wait_for_function("document.querySelector('#message').textContent.includes('Opened')")
-    assert page.inner_text("#message") == (
-        f"Opened game 1 of t.jsonl: {second.agents[0]} against {second.agents[1]}, "
-        f"{second.decisions} decisions")
-    assert page.inner_text("#ply-text") == f"decision {second.decisions} of {second.decisions}"
+    open_tournament_game(page, 1, f"Opened game 1 of t.jsonl: {second.agents[0]} against "
+                                  f"{second.agents[1]}, {second.decisions} decisions",
+                         second.decisions)
     # the seats by the agents that played them, not "you" and "AI"
     heads = page.locator("#players .player h3").all_inner_texts()
     assert heads[0].startswith(f"P0 {second.agents[0]}"), heads
     assert heads[1].startswith(f"P1 {second.agents[1]}"), heads
-    assert "(you)" not in page.inner_text("#event-log")
     assert page.locator(f"#event-log .tag.p1:text-is('P1 {second.agents[1]}')").count() > 0
-    page.click("#move-list li[data-ply='5']")  # step through it
-    page.wait_for_function(f"document.querySelector('#ply-text').textContent === "
-                           f"'decision 5 of {second.decisions}'")
+    step_to(page, 5, second.decisions)  # step through it
 
 
 # a line through the Tanner's count: 2 hides into leather, then P1's worker
 TANNER_LINE = ["place tanner", "more", "more", "stop", "place fisherman (special)"]
-
-
-def _served_hint(state, pv: list[str]) -> str:
-    """A finished hint's stream (the server's own update, arle_ai.web.jobs.hint_payload)
-    whose best move's line is ``pv``."""
-    from arle_ai.search.result import ActionStats, SearchResult
-    from arle_ai.web.jobs import hint_payload
-
-    moves = [ActionStats(rank=1, action=state.parse_action(pv[0]), move=pv[0], visits=300,
-                         win_rate=0.5, mean_margin=1.0, prior=0.0, pv=pv)]
-    result = SearchResult(player=state.current_player, pending=state.pending, moves=moves,
-                          iterations=300, time_taken=1.0)
-    lines = [{"kind": "start", "ply": 0, "player": state.current_player, "seconds": 1.0},
-             {"kind": "update", "data": hint_payload(state, result, 300, 1.0, 100)},
-             {"kind": "done", "data": {"reason": "time"}}]
-    return "".join(json.dumps(m) + "\n" for m in lines)
 
 
 def test_a_line_through_a_count_reads_as_its_answer_in_the_hint_and_the_review(
@@ -133,8 +111,8 @@ def test_a_line_through_a_count_reads_as_its_answer_in_the_hint_and_the_review(
     d = position({"goods": {"hide": 3, "leather": 0}}, half_year=2)
     state = arle_ai.GameState.from_dict(d)
     said = "Tanner: 2 hide into 2 leather"  # the count's answer, as the question lists it
-    page.route("**/hint?*", lambda route: route.fulfill(
-        status=200, content_type="application/x-ndjson", body=_served_hint(state, TANNER_LINE)))
+    serve_hint(page, lambda: served_hint(state, [root_move(state, TANNER_LINE[0], margin=1.0,
+                                                           pv=TANNER_LINE)]))
     _open_position(page, tmp_path, d)
     page.click("#hint-start")
     page.wait_for_function("document.body.dataset.hintUpdates !== undefined")
@@ -190,16 +168,9 @@ def test_a_solo_benchmark_lists_its_games_and_opens_each_with_its_agent(page, tm
         assert cells[1] == f"{e.agents[0]} ({score} VP)" and cells[2] == str(e.decisions)
     # a game on the board, its one seat named by the agent that played it
     game = entries[2]
-    page.click(f"#games tr[data-game='{game.game}'] button.open-game")
-    page.wait_for_function("!document.querySelector('#page-play').hidden")
-    page.wait_for_function("document.querySelector('#message').textContent.includes('Opened')")
-    assert page.inner_text("#message") == (
-        f"Opened game {game.game} of solo.jsonl: {game.agents[0]} (solo), "
-        f"{game.decisions} decisions")
-    assert page.inner_text("#ply-text") == f"decision {game.decisions} of {game.decisions}"
+    open_tournament_game(page, game.game, f"Opened game {game.game} of solo.jsonl: "
+                                          f"{game.agents[0]} (solo), {game.decisions} decisions",
+                         game.decisions)
     heads = page.locator("#players .player h3").all_inner_texts()
     assert len(heads) == 1 and heads[0].startswith(f"{game.agents[0]} (solo)"), heads
-    assert "(you)" not in page.inner_text("#event-log")
-    page.click("#move-list li[data-ply='5']")  # step through it
-    page.wait_for_function(f"document.querySelector('#ply-text').textContent === "
-                           f"'decision 5 of {game.decisions}'")
+    step_to(page, 5, game.decisions)  # step through it
