@@ -24,10 +24,6 @@ def _open_position(page, tmp_path, d) -> None:
     page.wait_for_function("document.querySelector('#message').textContent.includes('Opened')")
 
 
-def _played(page, n: int) -> None:
-    page.wait_for_function(f"document.querySelectorAll('#move-list li').length >= {n}")
-
-
 def test_the_tanner_asks_how_many_hides_and_the_log_reads_oldest_first(page, tmp_path):
     _open_position(page, tmp_path, position({"goods": {"hide": 3, "leather": 0}},
                                             half_year=2))
@@ -45,22 +41,29 @@ def test_the_tanner_asks_how_many_hides_and_the_log_reads_oldest_first(page, tmp
     # no "once more? stop / more" before any conversion
     assert not page.locator("#legal .move-btn[data-action]").count()
     page.click("#legal .move-btn[data-count='2']")
-    _played(page, 4)  # the Tanner, more, more, stop
     page.wait_for_selector("#legal .move-btn[title='notation: place peat_boatman']")
+    assert page.inner_text("#ply-text") == "decision 4 of 4"  # the Tanner, more, more, stop
+    # issue 34: the count answered, once, as the question lists it (the move list and the log
+    # said "Tanner once more", "Tanner once more", "stop")
+    listed = page.locator("#move-list li").all_inner_texts()
+    assert listed == ["1.P0 place Tanner", "4.P0 Tanner: 2 hide into 2 leather"], listed
     log = page.locator("#event-log > li:not(.step)").all_inner_texts()
-    assert log[0] == "P0 (you) place Tanner", log  # oldest first, as the move list
-    once = "P0 (you) Tanner once more: -1 hide, +1 leather (+1 VP)"
-    assert log[1:] == [once, once, "P0 (you) stop"]
+    assert log == ["P0 (you) place Tanner",  # oldest first, as the move list
+                   "P0 (you) Tanner: 2 hide into 2 leather: -2 hide, +2 leather (+2 VP)"], log
     # the player is named once per line: by the tag, never again in the line
     assert not any("P0:" in line for line in log), log
-    # undo takes the count back whole; 0 says it converted nothing
+    # undo takes the count back whole (once, by its answer); 0 says it converted nothing
     page.click("#undo")
     page.wait_for_selector("#legal .move-btn[data-count]")
     assert page.inner_text("#ply-text").startswith("decision 1 ")
+    assert page.inner_text("#message").startswith(
+        "Taken back: P0 Tanner: 2 hide into 2 leather (Redo plays it again)")
     page.click("#legal .move-btn[data-count='0']")
     page.wait_for_selector("#legal .move-btn[title='notation: place peat_boatman']")
     assert page.locator("#event-log > li:not(.step)").all_inner_texts()[-1] == (
-        "P0 (you) converted nothing")
+        "P0 (you) Tanner: converted nothing")
+    assert page.locator("#move-list li:not(.variation-box)").all_inner_texts()[-1] == (
+        "2.P0 Tanner: none")
     # scores below zero with their unit and a comma, not "-19 - -19"
     status = page.inner_text("#status")
     assert "Score P0 -19 VP, P1 -19 VP" in status, status
@@ -174,3 +177,30 @@ def test_a_solo_benchmark_lists_its_games_and_opens_each_with_its_agent(page, tm
     heads = page.locator("#players .player h3").all_inner_texts()
     assert len(heads) == 1 and heads[0].startswith(f"{game.agents[0]} (solo)"), heads
     step_to(page, 5, game.decisions)  # step through it
+
+
+def test_the_hints_rows_at_a_count_question_read_as_the_counts_they_make(page, tmp_path):
+    # issue 34: at "how many hides do you turn into leather? (0-3)" the hint's table listed
+    # "Tanner once more" and "stop", the engine's steps, not the counts the player chooses
+    import arle_ai
+
+    d = position({"goods": {"hide": 3, "leather": 0}}, half_year=2)
+    at_tanner = arle_ai.GameState.from_dict(d)
+    at_tanner.apply(at_tanner.parse_action(TANNER_LINE[0]))
+    serve_hint(page, lambda: served_hint(at_tanner, [
+        root_move(at_tanner, "more", visits=3000, margin=1.0, pv=TANNER_LINE[1:]),
+        root_move(at_tanner, "stop", rank=2, visits=1000, margin=-1.0,
+                  pv=["stop", TANNER_LINE[-1]])]))
+    _open_position(page, tmp_path, d)
+    page.click(".space-card.clickable[data-space='tanner']")
+    page.wait_for_selector("#legal .move-btn[data-count]")
+    page.click("#hint-start")
+    page.wait_for_function("document.body.dataset.hintUpdates !== undefined")
+    # "more" as the count its line converts in all, "stop" as the count it stops at; each
+    # row's line goes on after the count
+    rows = page.locator("#hint-table .hint-row b").all_inner_texts()
+    assert rows == ["Tanner: 2 hide into 2 leather", "Tanner: none"], rows
+    lines = page.locator("#hint-table .pv").all_inner_texts()
+    assert [x.strip() for x in lines] == ["P1 place Fisherman (special)"] * 2, lines
+    table = page.inner_text("#hint-table")
+    assert "once more" not in table and "stop" not in table, table

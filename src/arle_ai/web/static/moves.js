@@ -27,8 +27,14 @@ export function branchPly(g) {
 
 const markClass = (mark) => (mark === "??" ? "mark-qq" : mark === "?" ? "mark-q" : "");
 
+// A count answered at a how-many question (a repeated conversion) is one entry, on the node
+// of its last move: the nodes before it ("inner": the count going on) are folded into it,
+// shown only where the count stops short (the position shown, the end of a line).
+const folded = (n, g) => n.inner && n.node !== g.node && n.children.length > 0;
+
 // The moves as a tree (as lichess shows it): the game's own line, each variation after the
-// move it is an alternative to, indented; the line shown is marked, the position shown too.
+// move it is an alternative to, indented (another count at the same question after the
+// count's entry); the line shown is marked, the position shown too.
 export function renderMoveList(g) {
   const ol = $("move-list");
   ol.replaceChildren();
@@ -49,6 +55,11 @@ export function renderMoveList(g) {
     let alts = alternatives;
     while (id !== undefined) {
       const n = byId[id];
+      if (folded(n, g)) {  // its alternatives wait for the count's entry
+        alts = alts.concat(n.children.slice(1));
+        id = n.children[0];
+        continue;
+      }
       into.append(item(n));
       for (const alt of alts) {
         const sub = el("ol", { class: "variation" });
@@ -120,13 +131,14 @@ async function playBetter(ply, move) {
   await act("move", { move }, { autoAI: false });
 }
 
-// The event log, oldest first like the move list (the last 40 moves, scrolled to the newest):
-// each move with its player's tag (the event names only other players), then what the
-// inventorying after it did.
+// The event log, oldest first like the move list (the last 40 entries, scrolled to the
+// newest): each move with its player's tag (the event names only other players), a count one
+// entry (what all its moves did), then what the inventorying after it did.
 export function renderLog(g) {
   const ul = $("event-log");
   ul.replaceChildren();
-  for (const m of g.moves.slice(0, g.ply).slice(-40)) {
+  const shown = g.moves.slice(0, g.ply).filter((m, i) => !m.inner || i === g.ply - 1);
+  for (const m of shown.slice(-40)) {
     ul.append(el("li", {}, el("span", { class: `tag p${m.player}`, text: `${seatName(m.player)}` }), ` ${m.event}`));
     for (const step of m.steps) ul.append(el("li", { class: "step", text: step }));
   }
