@@ -204,3 +204,34 @@ def test_the_hints_rows_at_a_count_question_read_as_the_counts_they_make(page, t
     assert [x.strip() for x in lines] == ["P1 place Fisherman (special)"] * 2, lines
     table = page.inner_text("#hint-table")
     assert "once more" not in table and "stop" not in table, table
+
+
+def test_a_counts_entry_carries_the_review_mark_of_its_moves(page, tmp_path):
+    # the review marks each of the engine's decisions: a mark on a step of a count (folded
+    # into the count's one entry in the move list) shows on that entry
+    import arle_ai
+    from arle_ai.formats.records import GameRecord
+
+    d = position({"goods": {"hide": 3, "leather": 0}}, half_year=2)
+    rec = GameRecord.from_position(arle_ai.GameState.from_dict(d))
+    for text in TANNER_LINE:
+        rec.push(rec.final_state().parse_action(text))
+    at = rec.state_at(2)  # after the first "more": the count's second step
+    rec.review = {"iterations": 0, "time_limit": 1.0, "decisions": [{
+        "ply": 3, "player": 0, "half_year": 2, "pending": at.pending, "played": "more",
+        "best": "stop", "best_pv": ["stop", TANNER_LINE[-1]], "best_visits": 40000,
+        "played_visits": 40000, "played_value": 0.40, "best_value": 0.60, "value_lost": 0.2,
+        "played_margin": -5.0, "best_margin": 1.0, "vp_lost": 6.0}]}
+    path = tmp_path / "reviewed.json"
+    rec.save(path)
+    page.set_input_files("#load-file", str(path))
+    page.wait_for_function("document.querySelector('#message').textContent"
+                           ".includes('reviewed.json')")
+    listed = page.locator("#move-list > li[data-node]").all_inner_texts()
+    assert listed == ["1.P0 place Tanner", "4.P0 Tanner: 2 hide into 2 leather ??",
+                      "5.P1 place Fisherman (special)"], listed
+    # the marked step itself, shown when the board shows it, with its review
+    page.locator("#mistakes li").first.click()
+    page.wait_for_function("document.querySelector('#ply-text').textContent"
+                           ".startsWith('decision 3 ')")
+    assert page.inner_text("#move-list li.current") == "3.P0 Tanner: 2 hide into 2 leather ??"

@@ -29,8 +29,10 @@ const markClass = (mark) => (mark === "??" ? "mark-qq" : mark === "?" ? "mark-q"
 
 // A count answered at a how-many question (a repeated conversion) is one entry, on the node
 // of its last move: the nodes before it ("inner": the count going on) are folded into it,
-// shown only where the count stops short (the position shown, the end of a line).
+// shown only where the count stops short (the position shown, the end of a line); the
+// entry carries the worst review mark of its moves.
 const folded = (n, g) => n.inner && n.node !== g.node && n.children.length > 0;
+const worse = (a, b) => ((b === "??" || (b === "?" && a !== "??")) ? b : a);
 
 // The moves as a tree (as lichess shows it): the game's own line, each variation after the
 // move it is an alternative to, indented (another count at the same question after the
@@ -40,27 +42,31 @@ export function renderMoveList(g) {
   ol.replaceChildren();
   const byId = Object.fromEntries(g.tree.map((n) => [n.node, n]));
   const plyOf = new Map(g.moves.map((m, i) => [m.node, i + 1]));
-  const item = (n) => {
+  const item = (n, carried = "") => {
     const ply = plyOf.get(n.node);
     const cls = [n.node === g.node ? "current" : "", ply === undefined ? "off-line" : ply > g.ply ? "future" : ""].filter(Boolean).join(" ");
     const li = el("li", { class: cls, "data-node": String(n.node), title: `notation: ${n.text}` },
       el("span", { class: "num", text: `${n.ply}.` }), el("span", { class: `tag p${n.player}`, text: `P${n.player}` }), ` ${n.label}`);
     if (ply !== undefined) li.setAttribute("data-ply", String(ply));
-    if (n.mark) li.append(" ", el("span", { class: `mark ${markClass(n.mark)}`, text: n.mark }));
+    const mark = worse(n.mark, carried);
+    if (mark) li.append(" ", el("span", { class: `mark ${markClass(mark)}`, text: mark }));
     li.addEventListener("click", () => act("goto", { node: n.node }, { autoAI: false }));
     return li;
   };
   const chain = (first, into, alternatives) => {
     let id = first;
     let alts = alternatives;
+    let carried = "";
     while (id !== undefined) {
       const n = byId[id];
-      if (folded(n, g)) {  // its alternatives wait for the count's entry
+      if (folded(n, g)) {  // its alternatives and its mark wait for the count's entry
         alts = alts.concat(n.children.slice(1));
+        carried = worse(carried, n.mark);
         id = n.children[0];
         continue;
       }
-      into.append(item(n));
+      into.append(item(n, carried));
+      carried = "";
       for (const alt of alts) {
         const sub = el("ol", { class: "variation" });
         chain(alt, sub, []);
