@@ -4,6 +4,7 @@ turn, the log, info and list, and suggestions with who moves and a legend."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -62,10 +63,10 @@ def test_undo_takes_back_the_last_decision_and_log_tells_the_game(tmp_path):
     result = run("play", "--ai", "human", "--out", str(out), input=typed)
     assert result.exit_code == 0, result.output
     assert "P1 - Wool Weaver: how much wool do you turn into woolen? (0-2)" in result.output
-    # undo says what it took back: the count given at the Wool Weaver (the turn as it was
-    # told, its more and stop together); the worker stays there
-    assert ("undone, taken back:\n  P1: Wool Weaver, once [-1 wool, +1 woolen (+1 VP)]\nback "
-            "to decision 2, in the middle of that turn (P1: Wool Weaver so far)"
+    # undo says what it took back: the count given at the Wool Weaver as the question lists
+    # it (the turn as it was told, its more and stop together); the worker stays there
+    assert ("undone, taken back:\n  P1: Wool Weaver, 1 wool into 1 woolen [-1 wool, +1 woolen "
+            "(+1 VP)]\nback to decision 2, in the middle of that turn (P1: Wool Weaver so far)"
             ) in result.output
     assert "log\nP0: Woodcutter [+3 wood]\nP1 (0-2, help)> " in result.output
     # the next undo takes back the worker placed: the turn is gone
@@ -93,7 +94,9 @@ def test_a_conversion_is_asked_as_a_count_and_zero_says_it_converted_nothing(tmp
     assert result.exit_code == 0, result.output
     assert "P0 - Tanner: how many hides do you turn into leather? (0-3)" in result.output
     assert "  0. none\n  1. 1 hide into 1 leather  [-1 hide, +1 leather (+1 VP)]" in result.output
-    assert "P0 (0-3, help)> 1\nP0: Tanner, once [-1 hide, +1 leather (+1 VP)]" in result.output
+    # the count as the question lists it (was "Tanner, once")
+    assert ("P0 (0-3, help)> 1\nP0: Tanner, 1 hide into 1 leather [-1 hide, +1 leather (+1 VP)]"
+            in result.output)
     # undo took the count back whole; 'stop' (the engine's word) is the count 0
     assert "P0 (0-3, help)> stop\nP0: Tanner, converted nothing" in result.output
     assert load_record(out).moves() == ["place tanner", "stop"]
@@ -392,3 +395,60 @@ def test_suggest_marks_at_most_three_measured_moves_as_good():
     rows = [ln for ln in text.splitlines()[3:] if ln[:3].strip().isdigit()]
     marked = [int(ln.split()[0]) for ln in rows if " ~ " in ln]
     assert marked == [2, 3, 4]  # measured and overlapping: the first 3 of ranks 2-5
+
+
+def _at_the_tanners_question(tmp_path):
+    """A position file at the Tanner's how-many question (3 hides), and its state."""
+    import json
+
+    from helpers import place, position
+    from helpers import run as played
+
+    state = played(position({"goods": {"hide": 3, "leather": 0}}, half_year=2), place("tanner"))
+    path = tmp_path / "tanner.json"
+    path.write_text(json.dumps(state.to_dict()))
+    return path, state
+
+
+def test_a_hints_rows_at_a_count_question_read_as_the_counts_they_make(tmp_path):
+    # issue 34: at "how many hides do you turn into leather? (0-3)" the hint's table listed
+    # "Tanner once more" and "stop", the engine's steps, not the counts the player chooses
+    from arle_ai.search.result import ActionStats, SearchResult
+    from arle_cli.suggest_cmd import format_report
+
+    path, s = _at_the_tanners_question(tmp_path)
+    answers = {c.count: c.label for c in decisions.how_many(s)}
+    reply = "place fisherman (special)"
+    lines = {"more": ["more", "more", "stop", reply], "stop": ["stop", reply]}
+    moves = [ActionStats(rank=k + 1, action=s.parse_action(m), move=m, visits=3000 - 1000 * k,
+                         win_rate=0.5, mean_margin=1.0 - k, prior=0.0, pv=lines[m])
+             for k, m in enumerate(lines)]
+    report = SearchResult(player=0, pending=s.pending, moves=moves, iterations=4000,
+                          time_taken=1.0)
+    table = format_report(report, s, legend=False, width=120).splitlines()
+    # "more" reads as the count its line converts in all, "stop" as the count it stops at;
+    # each row's continuation goes on after the count
+    rows = [line for line in table if re.match(r"\s+\d\s", line)]
+    assert rows[0].split()[:8] == ["1", "Tanner:", *answers[2].split(), "3000"], rows
+    assert rows[0].endswith("P1: place Fisherman (special)"), rows
+    assert rows[1].split()[:3] == ["2", "Tanner:", "none"], rows
+    assert rows[1].endswith("P1: place Fisherman (special)"), rows
+    assert not [x for x in table if "once more" in x or "stop" in x], table
+    # arle suggest on the position: its rows and its why by the counts; --json keeps the
+    # engine's moves ("more", "stop") and names each as a player reads it
+    result = run("suggest", str(path), "--iterations", "400", "--no-legend")
+    assert result.exit_code == 0, result.output
+    assert "once more" not in result.output and " stop" not in result.output, result.output
+    assert re.search(r"^\s+\d\s+Tanner: none\s", result.output, re.M), result.output
+    result = run("suggest", str(path), "--iterations", "400", "--json")
+    data = json.loads(result.output)
+    labels = {m["move"]: m["label"] for m in data["moves"]}
+    assert set(labels) == {"more", "stop"} and labels["stop"] == "Tanner: none"
+    assert labels["more"] in {f"Tanner: {answers[n]}" for n in (1, 2, 3)}, labels
+    # arle play's hint, the same table
+    result = run("play", str(path), "--ai", "human", "--hint-iterations", "400", "--out",
+                 str(tmp_path / "g.json"), input="hint\nquit\n")
+    assert result.exit_code == 0, result.output
+    hint = result.output.split("P0 (0-3, help)> hint")[1]
+    assert re.search(r"^\s+\d\s+Tanner: none\s", hint, re.M), hint
+    assert "once more" not in hint, hint

@@ -66,8 +66,6 @@ def test_suggest_and_analyze_clear_their_bars(tmp_path):
 def test_analyze_wraps_its_long_lines_at_the_terminal_width_as_suggest_does(tmp_path):
     # issue 34: arle analyze printed its budget line (157 characters), its mistakes, their
     # why and the players' summaries on one line each, however narrow the terminal
-    from arle_cli.analyze_cmd import LEGEND
-
     rec = GameRecord.new(seed=1)
     for _ in range(8):
         rec.push(rec.final_state().legal_actions()[0])
@@ -77,8 +75,8 @@ def test_analyze_wraps_its_long_lines_at_the_terminal_width_as_suggest_does(tmp_
     table = lines.index(next(line for line in lines if line.startswith(" ply P HY  played")))
     # the table's moves narrowed to fit, a long name wrapping in its column
     assert len(lines[table]) <= 80, lines[table]
-    long = [line for line in lines if len(line) > 80 and line not in LEGEND]
-    assert not long, long  # the legend's lines stay as arle suggest leaves its own
+    long = [line for line in lines if len(line) > 80]
+    assert not long, long  # the legend's too
     # a wrapped sentence goes on under a hanging indent, nothing cut
     head = lines[table - 2:table]
     assert head[0].startswith("each decision searched for 200 iterations")
@@ -88,3 +86,32 @@ def test_analyze_wraps_its_long_lines_at_the_terminal_width_as_suggest_does(tmp_
     assert len(summary) == 1 and lines[summary[0] + 1].startswith("  "), lines[-6:]
     assert "VP lost per decision, a best move" in " ".join(
         x.strip() for x in lines[summary[0]:summary[0] + 2])
+
+
+def test_the_legends_of_suggest_and_analyze_wrap_at_the_terminal_width(tmp_path):
+    # issue 34: the legends under arle suggest's and arle analyze's tables were fixed lines
+    # up to 90 characters, run on past an 80-column terminal's edge
+    from arle_ai.text.reading import LEGEND as SUGGEST_LEGEND
+    from arle_cli.analyze_cmd import LEGEND as ANALYZE_LEGEND
+
+    def legend(lines: list[str], first: str) -> list[str]:
+        start = next(k for k, line in enumerate(lines) if line.startswith(first))
+        return lines[start:start + 2 * len(SUGGEST_LEGEND)]
+
+    lines = in_terminal(["suggest", "--iterations", "200"], [], tmp_path, columns=80)
+    shown = lines[lines.index("") + 1:]  # the legend, after the table and its why
+    assert not [line for line in shown if len(line) > 80], shown
+    # every entry whole, its words in order, and its lines after the first indented
+    assert " ".join(shown).split() == " ".join(SUGGEST_LEGEND).split(), shown
+    value = legend(shown, "value: ")
+    assert value[1].startswith("       ") and value[1].strip(), value  # under its text
+    rec = GameRecord.new(seed=1)
+    for _ in range(6):
+        rec.push(rec.final_state().legal_actions()[0])
+    rec.save(tmp_path / "r.json")
+    lines = in_terminal(["analyze", "r.json", "--iterations", "200"], [], tmp_path,
+                        columns=80)
+    assert not [line for line in lines if len(line) > 80], lines
+    start = next(k for k, line in enumerate(lines) if line.startswith("best: the engine's"))
+    end = lines.index("", start)
+    assert " ".join(lines[start:end]).split() == " ".join(ANALYZE_LEGEND).split()

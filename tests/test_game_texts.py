@@ -308,7 +308,7 @@ def test_the_old_load_notation_is_still_read():
     assert s.action_to_string(a) == "load linen on carriage#0 at 1"  # notation unchanged
 
 
-def test_more_is_named_by_what_it_repeats_and_a_turn_counts_the_repeats():
+def test_more_is_named_by_what_it_repeats_and_a_turn_says_the_count_answered():
     from arle_ai.text.narration import Narrator
     from arle_ai.text.notation import action_label
 
@@ -317,11 +317,16 @@ def test_more_is_named_by_what_it_repeats_and_a_turn_counts_the_repeats():
     n = Narrator(("You", "AI"))
     n.play(s, place("tanner"))
     assert action_label(s, MORE) == "Tanner once more"
+    answers = {c.count: c.label for c in decisions.how_many(s)}
     n.play(s, MORE)
+    assert n.in_progress().text == f"You: Tanner, {answers[1]}"  # the count so far
     n.play(s, MORE)
     lines = n.play(s, rules.ACTION_LAYOUT["stop"])
-    # what the turn did in brackets, as the menu shows it: no "- -2 hide"
-    assert [line.text for line in lines] == ["You: Tanner, 2 times [-2 hide, +2 leather (+2 VP)]"]
+    # the count as the question lists it (issue 34: was "Tanner, 2 times"); what the turn
+    # did in brackets, as the menu shows it: no "- -2 hide"
+    assert answers[2] == "2 hide into 2 leather"
+    assert [line.text for line in lines] == [
+        "You: Tanner, 2 hide into 2 leather [-2 hide, +2 leather (+2 VP)]"]
 
 
 def test_a_conversion_of_nothing_says_so_and_a_loss_reads_without_a_double_minus():
@@ -429,3 +434,33 @@ def test_a_line_through_a_count_says_its_answer_as_the_question_lists_it():
     text = format_report(report, s, legend=False, width=200)
     assert f"P0: Tanner: {answers[2]} / P1: place Fisherman (special)" in text
     assert "once more" not in text and "stop" not in text
+
+
+def test_a_review_names_the_moves_at_a_count_question_by_their_counts():
+    # issue 34: arle analyze and the page's review said "played Tanner once more, best stop"
+    # where the player answered "how many hides?" with 2 and the search would convert none
+    from arle_ai.formats.records import GameRecord
+    from arle_ai.play.analysis import GameAnalysis
+    from arle_cli.analyze_cmd import format_analysis
+
+    s = arle_ai.GameState.from_dict(position({"goods": {"hide": 3, "leather": 0}},
+                                             half_year=2))
+    rec = GameRecord.from_position(s)
+    for text in ("place tanner", "more", "more", "stop"):
+        rec.push(rec.final_state().parse_action(text))
+    at_tanner = rec.state_at(1)
+    answers = {c.count: c.label for c in decisions.how_many(at_tanner)}
+    rec.review = {"iterations": 0, "time_limit": 1.0, "decisions": [{
+        "ply": 2, "player": 0, "half_year": 2, "pending": at_tanner.pending, "played": "more",
+        "best": "stop", "best_pv": ["stop", "place fisherman (special)"], "near_best": [],
+        "best_visits": 40000, "played_visits": 40000, "played_value": 0.40,
+        "best_value": 0.60, "value_lost": 0.2, "played_margin": -5.0, "best_margin": 1.0,
+        "vp_lost": 6.0}]}
+    analysis = GameAnalysis.from_review(rec.review)
+    d = analysis.to_dict(rec)["decisions"][0]
+    # the count the game's moves made from there, and the one the search's line makes
+    assert d["played_label"] == f"Tanner: {answers[2]}" and d["best_label"] == "Tanner: none"
+    assert d["played"] == "more" and d["best"] == "stop"  # the record's notation kept
+    text = format_analysis(analysis, ["P0", "P1"], rec, width=120)
+    assert f"played Tanner: {answers[2]}, best Tanner: none" in text, text
+    assert "once more" not in text, text

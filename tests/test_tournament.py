@@ -217,6 +217,46 @@ def test_resume_after_an_interrupted_run(tmp_path, monkeypatch):
     assert json.loads(again.stdout) == whole
 
 
+@pytest.mark.parametrize("stop", ["before its line is written", "while its line is synced"])
+def test_an_interrupted_run_counts_the_games_its_file_holds(tmp_path, monkeypatch, stop):
+    # finish() counted a game before its line reached the results file: Ctrl-C right after
+    # a game ended made arle selfplay say it "holds the 2 finished games" of a file of 1
+    from arle_ai.play.results import read_file
+
+    out = tmp_path / "t.jsonl"
+    lines = []  # the games whose lines were begun
+    real_dumps, real_sync = json.dumps, tournament._sync
+
+    def dumps(obj, *args, **kwargs):
+        if isinstance(obj, dict) and "meta" in obj:
+            lines.append(obj["meta"]["game"])
+            if stop.startswith("before") and len(lines) == 2:
+                raise KeyboardInterrupt  # the second game ended, its line not yet written
+        return real_dumps(obj, *args, **kwargs)
+
+    def sync(fh):
+        real_sync(fh)
+        if stop.startswith("while") and len(lines) == 2:
+            raise KeyboardInterrupt  # its line on the disk, the game not yet counted
+
+    monkeypatch.setattr(tournament.json, "dumps", dumps)
+    monkeypatch.setattr(tournament, "_sync", sync)
+    t = Tournament(["random", "greedy"], 4, seed=2)
+    with pytest.raises(KeyboardInterrupt):
+        t.run(out=out)
+    held = len(read_file(out).games)
+    assert held == (1 if stop.startswith("before") else 2)
+    assert t.played + t.resumed == held
+    # what arle selfplay says of it, resumed and stopped the same way one game later
+    lines.clear()
+    result = run("--agents", "random", "greedy", "--games", "4", "--seed", "2", "--out",
+                 str(out))
+    assert result.exit_code == 130, result.output
+    held = len(read_file(out).games)
+    assert held == (2 if stop.startswith("before") else 4)
+    assert f"{out} holds the {held} finished games of 4" in result.stderr, result.stderr
+
+
 def test_odd_games_exit_2():
     result = run("--agents", "random", "greedy", "--games", "3")
     assert result.exit_code == 2

@@ -9,10 +9,10 @@ import click
 
 from arle_ai.base import limits
 from arle_ai.formats.records import GameRecord
-from arle_ai.play.analysis import GameAnalysis, analyze_game
+from arle_ai.play.analysis import DecisionReview, GameAnalysis, analyze_game, move_labels
 from arle_ai.search.config import ANALYZE_BUDGET, Budget, SearchConfig
 from arle_ai.text.display import table_rows
-from arle_ai.text.reading import as_good_text, printed_move
+from arle_ai.text.reading import as_good_text
 from arle_cli.common import (
     IN_FILE,
     OUT_FILE,
@@ -27,6 +27,7 @@ from arle_cli.common import (
     unwritable,
     work_bar,
     wrap,
+    wrap_legend,
 )
 
 LEGEND = (
@@ -91,11 +92,15 @@ def format_analysis(analysis: GameAnalysis, players: list[str],
         lines = head + [f"{'ply':>4} {'P':>1} {'HY':>2}  {'played':<{col}} {'best':<{col}} "
                         f"{'lost':>6} {'VP lost':>7}"]
 
-    def printed(d, text: str) -> str:
-        return text if states is None else printed_move(states[d.ply - 1], text)
+    def labels(d: DecisionReview) -> tuple[str, str, list[str]]:
+        """Played, best and as good as the best in printed names, each the answer it gives
+        (a count at a how-many question); notation without the record."""
+        if states is None or record is None:
+            return d.played, d.best, list(d.near_best)
+        return move_labels(d, states[d.ply - 1], record.actions[d.ply - 1:])
 
-    def moves(d) -> tuple[str, str]:
-        return printed(d, d.played), printed(d, d.best)
+    def moves(d: DecisionReview) -> tuple[str, str]:
+        return labels(d)[:2]
 
     for d in analysis.decisions:
         played, best = moves(d)
@@ -106,12 +111,12 @@ def format_analysis(analysis: GameAnalysis, players: list[str],
                              (f"{d.best_margin:.1f}" if solo else lost[0], -6),
                              (lost[1], -7),
                              (d.mark, 2)])  # a long name wraps in its column, never cut
-    lines.extend(SOLO_LEGEND if analysis.players == 1 else LEGEND)
+    lines += wrap_legend(SOLO_LEGEND if analysis.players == 1 else LEGEND, width)
     lines.append("")
     lines.append("largest mistakes:")
     for d in analysis.mistakes():
         played, best = moves(d)
-        rivals = as_good_text([printed(d, t) for t in d.near_best], d.unseparated)
+        rivals = as_good_text(labels(d)[2], d.unseparated)
         if rivals:
             best += f" ({rivals})"
         cost = (f"{d.vp_lost:.1f} VP" if solo

@@ -12,7 +12,7 @@ import sys
 import textwrap
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from types import FrameType
 from typing import Any, NoReturn, TypeVar
@@ -478,6 +478,37 @@ def wrap(text: str, width: int, first: str = "", hang: str = "  ") -> list[str]:
     return textwrap.wrap(text, max(MIN_WIDTH, width), initial_indent=first,
                          subsequent_indent=hang, break_on_hyphens=False,
                          break_long_words=False) or [first.rstrip()]
+
+
+def wrap_legend(lines: Sequence[str], width: int) -> list[str]:
+    """A legend under a table (``arle suggest``'s, ``arle analyze``'s: entries written
+    ``name: what it means``, a line led by spaces going on with the entry before it) in
+    lines of at most ``width`` characters: an entry as written where its lines fit, else
+    wrapped as :func:`wrap` wraps a sentence, its next lines under the indent its own went on
+    with (an entry of one line as the legend's others go on: under its text after its name,
+    ``value: ...`` over ``       ...``, or two spaces in)."""
+    entries: list[list[str]] = []  # the lines of each entry
+    for line in lines:
+        if entries and line.strip() and line[:1].isspace():  # goes on with the entry before
+            entries[-1].append(line)
+        else:
+            entries.append([line])
+
+    def under_name(text: str) -> str:
+        return " " * (text.find(": ") + 2)
+
+    def hang(entry: list[str]) -> str:
+        return entry[1][:len(entry[1]) - len(entry[1].lstrip())] if len(entry) > 1 else ""
+
+    aligned = all(hang(e) == under_name(e[0]) for e in entries if len(e) > 1)
+    out: list[str] = []
+    for entry in entries:
+        if all(len(line) <= width for line in entry):
+            out += entry
+            continue
+        text = " ".join(line.strip() for line in entry)
+        out += wrap(text, width, "", hang(entry) or (under_name(text) if aligned else "  "))
+    return out
 
 
 def emit_json(data: object) -> None:

@@ -12,7 +12,6 @@ from arle_ai.base import limits
 from arle_ai.play.why import Why, explain_ranking
 from arle_ai.search.config import SUGGEST_BUDGET, Budget, SearchConfig
 from arle_ai.text import decisions, reading
-from arle_ai.text.notation import action_label
 from arle_cli.common import (
     IN_FILE,
     WORKERS,
@@ -26,6 +25,7 @@ from arle_cli.common import (
     seed_option,
     terminal_width,
     wrap,
+    wrap_legend,
 )
 
 
@@ -33,13 +33,18 @@ def format_report(report: arle_ai.SearchResult, state: arle_ai.GameState,
                   players: tuple[str, ...] = ("P0", "P1"), legend: bool = True,
                   width: int | None = None, why: Why | None = None,
                   budget: Budget | None = None) -> str:
-    """The ranked moves as a table with printed names: visits, value and mean margin (the
+    """The ranked moves as a table with printed names, each move the answer it gives (at a
+    how-many question the count its line converts in all,
+    :func:`arle_ai.text.reading.move_steps`): visits, value and mean margin (the
     solo game: the score and its distance from the best's, in VP; no value), a ``~``
     for at most 3 moves as good as the best (:meth:`arle_ai.text.reading.Measure.as_good`: the
     search measured them, close to it), and the continuation with who moves; a legend
     under it, in ``width`` columns (default: the terminal's): a long continuation goes on
-    over the next lines, under its column."""
-    labels = [action_label(state, m.action) for m in report.moves]
+    over the next lines, under its column, and so does each of the legend's entries
+    (:func:`arle_cli.common.wrap_legend`)."""
+    lines_of = [reading.move_steps(state, m.move, m.pv) for m in report.moves]
+    labels = [steps[0].label if steps else m.move
+              for m, steps in zip(report.moves, lines_of, strict=True)]
     colw = min(30, max(len("move"), *(len(x) for x in labels)))
     width = terminal_width(width)
     solo = state.players == 1
@@ -57,11 +62,14 @@ def format_report(report: arle_ai.SearchResult, state: arle_ai.GameState,
     named, _ = reading.as_good_moves(measure, (measure.mean(best), best.visits),
                                      [(measure.mean(m), m.visits) for m in report.moves[1:]])
     near = {report.moves[1 + i].action for i in named}
-    for m, label in zip(report.moves, labels, strict=True):
+    for m, label, steps in zip(report.moves, labels, lines_of, strict=True):
         close = m.action in near
+        # the continuation after the move's answer (a count: after its last step)
+        answer = steps[0].moves if steps else (m.move,)
         after = state.copy()
-        after.apply(m.action)
-        pv = reading.pv_text(after, m.pv[1:], players, limit=3)
+        for text in answer:
+            after.apply(after.parse_action(text))
+        pv = reading.pv_text(after, m.pv[len(answer):], players, limit=3)
         names = textwrap.wrap(label, colw, break_on_hyphens=False) or [""]  # never cut
         if solo:  # no squashed value: the score and how far it lies from the best's, in VP
             behind = "" if m is best else f"{m.mean_margin - best.mean_margin:+.1f}"
@@ -74,7 +82,7 @@ def format_report(report: arle_ai.SearchResult, state: arle_ai.GameState,
     if why is not None:
         lines += wrap(why.sentence(players), width)
     if legend:
-        lines += ["", *(reading.SOLO_LEGEND if solo else reading.LEGEND)]
+        lines += ["", *wrap_legend(reading.SOLO_LEGEND if solo else reading.LEGEND, width)]
     return "\n".join(lines)
 
 
@@ -149,7 +157,11 @@ def suggest(position: str | None, iterations: int | None, time_limit: float | No
         report = arle_ai.suggest(state, budget, config, top=top, progress=progress)
     if as_json:
         why = explain_ranking(state, report, seed=seed)
-        emit_json(dict(report.to_dict(), why=why.to_dict() if why else None,
+        data = report.to_dict()
+        for move, stats in zip(data["moves"], report.moves, strict=True):
+            # the move as a player reads it, beside its notation ("move")
+            move["label"] = reading.printed_move(state, stats.move, stats.pv)
+        emit_json(dict(data, why=why.to_dict() if why else None,
                        budget={"iterations": budget.iterations, "seconds": budget.seconds}))
     else:
         click.echo(format_report(report, state, legend=not no_legend, budget=budget,

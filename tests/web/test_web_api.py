@@ -222,9 +222,47 @@ def test_a_repeated_conversion_is_answered_with_a_count(client):
     g = client.post(f"/api/games/{gid}/undo", json={}).json()["game"]
     assert g["ply"] == 1  # the count is taken back whole
     g = client.post(f"/api/games/{gid}/move", json={"count": 0}).json()["game"]
-    assert g["moves"][-1]["label"] == "converted nothing" and g["to_move"] == 1
+    # the count 0 as the question lists it; the log says what it did, as arle play does
+    assert g["moves"][-1]["label"] == "Tanner: none" and g["to_move"] == 1
+    assert g["moves"][-1]["event"] == "Tanner: converted nothing"
     assert "no count is asked" in error(client.post(f"/api/games/{gid}/move",
                                                     json={"count": 0}), 422)
+
+
+def test_the_move_list_and_the_log_read_a_count_as_the_answer_given(client):
+    # issue 34: the move list and the event log said "Tanner once more", "Tanner once more",
+    # "stop" where the player answered "how many hides?" with 2
+    from helpers import MORE, place, position
+
+    gid, g = new(client, position=position({"goods": {"hide": 3, "leather": 0}}, half_year=2),
+                 seats=["human", "human"])
+    client.post(f"/api/games/{gid}/move", json={"action": place("tanner")})
+    g = client.post(f"/api/games/{gid}/move", json={"count": 2}).json()["game"]
+    moves = g["moves"]
+    assert [m["text"] for m in moves] == ["place tanner", "more", "more", "stop"]
+    # one answer, on its last move; the moves before it fold into it (the count so far)
+    assert [m["inner"] for m in moves] == [False, True, True, False]
+    assert [m["label"] for m in moves] == ["place Tanner", "Tanner: 1 hide into 1 leather",
+                                          "Tanner: 2 hide into 2 leather",
+                                          "Tanner: 2 hide into 2 leather"]
+    # the log's entry says what the whole count did
+    assert moves[-1]["event"] == "Tanner: 2 hide into 2 leather: -2 hide, +2 leather (+2 VP)"
+    assert not any("once more" in m["label"] + m["event"] for m in moves), moves
+    assert [n["inner"] for n in g["tree"]] == [False, True, True, False]
+    # another count from the same question: a variation, read as its own answer
+    client.post(f"/api/games/{gid}/goto", json={"ply": 1})
+    g = client.post(f"/api/games/{gid}/move", json={"count": 3}).json()["game"]
+    # the last more ended the action: no stop, and no inner move left at its end
+    assert [m["text"] for m in g["moves"]] == ["place tanner", "more", "more", "more"]
+    assert g["moves"][-1]["label"] == "Tanner: 3 hide into 3 leather"
+    assert [m["inner"] for m in g["moves"]] == [False, True, True, False]
+    # a count in the making (the AI's, a move at a time): the count so far
+    client.post(f"/api/games/{gid}/goto", json={"ply": 1})
+    g = client.post(f"/api/games/{gid}/move", json={"action": MORE}).json()["game"]
+    shown = g["moves"][g["ply"] - 1]
+    assert g["ply"] == 2 and shown["inner"], shown
+    assert shown["label"] == "Tanner: 1 hide into 1 leather"
+    assert shown["event"] == "Tanner: 1 hide into 1 leather: -1 hide, +1 leather (+1 VP)"
 
 
 def test_the_event_log_ends_with_the_game(client):
@@ -251,7 +289,9 @@ def test_the_event_log_tells_each_move_and_inventorying_step(client):
     # as arle play says it: no step that changed nothing, a move that changed nothing alone
     assert not [s for s in steps if s.endswith("nothing")], steps
     for m in g["moves"]:
-        assert m["event"] == m["label"] or m["event"].startswith(m["label"] + ": "), m
+        # (a count of none says what it did: "Tanner: converted nothing")
+        assert (m["event"] == m["label"] or m["event"].startswith(m["label"] + ": ")
+                or m["event"] == m["label"].replace(": none", ": converted nothing")), m
         # the log's tag names the mover: the event names only another player
         assert f"P{m['player']}:" not in m["event"], m
     # options show their costs as well as their gains somewhere along the game

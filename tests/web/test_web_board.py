@@ -4,7 +4,6 @@ boards are the position's, counted one by one."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 
@@ -13,6 +12,7 @@ import pytest
 from arle_ai.engine import rules
 from arle_ai.engine.testing import biased_policy, play_random_game
 from arle_ai.formats.records import GameRecord
+from web_helpers import root_move, serve_hint, served_hint
 
 pytestmark = pytest.mark.browser
 
@@ -348,23 +348,6 @@ def test_the_hinted_moves_are_drawn_on_the_board_and_nothing_overlaps(open_page,
                         clip={"x": 0, "y": top, "width": width, "height": bottom - top + 4})
 
 
-def served_hint(state, actions: list[int], margins: list[float]) -> str:
-    """A finished hint's stream (the server's own update, arle_ai.web.jobs.hint_payload)
-    ranking ``actions`` in that order with these margins."""
-    from arle_ai.search.result import ActionStats, SearchResult
-    from arle_ai.web.jobs import hint_payload
-
-    moves = [ActionStats(rank=i + 1, action=a, move=state.action_to_string(a),
-                         visits=300 - 100 * i, win_rate=0.5, mean_margin=margin, prior=0.0,
-                         pv=[]) for i, (a, margin) in enumerate(zip(actions, margins, strict=True))]
-    result = SearchResult(player=state.current_player, pending=state.pending, moves=moves,
-                          iterations=600, time_taken=1.0)
-    lines = [{"kind": "start", "ply": 0, "player": state.current_player, "seconds": 1.0},
-             {"kind": "update", "data": hint_payload(state, result, 600, 1.0, 100)},
-             {"kind": "done", "data": {"reason": "time"}}]
-    return "".join(json.dumps(m) + "\n" for m in lines)
-
-
 @pytest.mark.parametrize("width", [1280, 800, 390])
 def test_every_moves_badge_keeps_its_margin_at_every_width(open_page, rich_record, width):
     """Every legal move of the rich position ranked by a hint, three at a time, with margins
@@ -378,13 +361,15 @@ def test_every_moves_badge_keeps_its_margin_at_every_width(open_page, rich_recor
     actions = state.legal_actions()
     served = {}
     page = open_page(width=width, height=800)
-    page.route(re.compile(r"/api/games/[^/]+/hint\?"), lambda route: route.fulfill(
-        status=200, content_type="application/x-ndjson", body=served["body"]))
+    serve_hint(page, lambda: served["body"])
     open_record(page, path)
     on_board = 0
     for k in range(0, len(actions), 3):
         group = actions[k:k + 3]
-        served["body"] = served_hint(state, group, [-12.5, 10.0, -0.3][:len(group)])
+        served["body"] = served_hint(state, [
+            root_move(state, state.action_to_string(a), rank=i + 1, visits=300 - 100 * i,
+                      margin=margin)
+            for i, (a, margin) in enumerate(zip(group, [-12.5, 10.0, -0.3], strict=False))])
         page.evaluate("delete document.body.dataset.hintUpdates")
         page.click("#hint-start")
         page.wait_for_function("document.body.dataset.hintUpdates !== undefined")

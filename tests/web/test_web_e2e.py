@@ -237,7 +237,19 @@ def test_load_a_record_step_through_it_and_analyse(page, shots, tmp_path):
             break
     page.wait_for_selector("#move-list ol.variation li.current")
     assert "Variation" in page.inner_text("#history-cue")
-    assert page.locator("#move-list > li[data-node]").count() == 40  # the game's moves kept
+    # the game's moves kept: its 40 decisions, each listed but the steps of a count, folded
+    # into the count's entry (a count is one answer, on its last move)
+    g = page.evaluate("""(async () => (await (await fetch('/api/games/'
+        + sessionStorage.getItem('arle-game'))).json()).game)()""")
+    by_id = {n["node"]: n for n in g["tree"]}
+    main, kids = [], g["root_children"]
+    while kids:
+        main.append(by_id[kids[0]])
+        kids = main[-1]["children"]
+    assert len(main) == 40
+    listed = page.locator("#move-list > li[data-node]").evaluate_all(
+        "items => items.map((li) => Number(li.dataset.node))")
+    assert listed == [n["node"] for n in main if not (n["inner"] and n["children"])], listed
     page.click("#cue-main")
     page.wait_for_function("!document.querySelector('#move-list ol.variation li.current')")
 

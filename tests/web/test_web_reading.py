@@ -9,6 +9,7 @@ import json
 import pytest
 
 from helpers import position
+from web_helpers import open_tournament_game, root_move, serve_hint, served_hint, step_to
 
 pytestmark = pytest.mark.browser
 
@@ -21,10 +22,6 @@ def _open_position(page, tmp_path, d) -> None:
     page.wait_for_function("document.querySelector('#seat1').value === 'human'")
     page.set_input_files("#load-file", str(path))
     page.wait_for_function("document.querySelector('#message').textContent.includes('Opened')")
-
-
-def _played(page, n: int) -> None:
-    page.wait_for_function(f"document.querySelectorAll('#move-list li').length >= {n}")
 
 
 def test_the_tanner_asks_how_many_hides_and_the_log_reads_oldest_first(page, tmp_path):
@@ -44,22 +41,29 @@ def test_the_tanner_asks_how_many_hides_and_the_log_reads_oldest_first(page, tmp
     # no "once more? stop / more" before any conversion
     assert not page.locator("#legal .move-btn[data-action]").count()
     page.click("#legal .move-btn[data-count='2']")
-    _played(page, 4)  # the Tanner, more, more, stop
     page.wait_for_selector("#legal .move-btn[title='notation: place peat_boatman']")
+    assert page.inner_text("#ply-text") == "decision 4 of 4"  # the Tanner, more, more, stop
+    # issue 34: the count answered, once, as the question lists it (the move list and the log
+    # said "Tanner once more", "Tanner once more", "stop")
+    listed = page.locator("#move-list li").all_inner_texts()
+    assert listed == ["1.P0 place Tanner", "4.P0 Tanner: 2 hide into 2 leather"], listed
     log = page.locator("#event-log > li:not(.step)").all_inner_texts()
-    assert log[0] == "P0 (you) place Tanner", log  # oldest first, as the move list
-    once = "P0 (you) Tanner once more: -1 hide, +1 leather (+1 VP)"
-    assert log[1:] == [once, once, "P0 (you) stop"]
+    assert log == ["P0 (you) place Tanner",  # oldest first, as the move list
+                   "P0 (you) Tanner: 2 hide into 2 leather: -2 hide, +2 leather (+2 VP)"], log
     # the player is named once per line: by the tag, never again in the line
     assert not any("P0:" in line for line in log), log
-    # undo takes the count back whole; 0 says it converted nothing
+    # undo takes the count back whole (once, by its answer); 0 says it converted nothing
     page.click("#undo")
     page.wait_for_selector("#legal .move-btn[data-count]")
     assert page.inner_text("#ply-text").startswith("decision 1 ")
+    assert page.inner_text("#message").startswith(
+        "Taken back: P0 Tanner: 2 hide into 2 leather (Redo plays it again)")
     page.click("#legal .move-btn[data-count='0']")
     page.wait_for_selector("#legal .move-btn[title='notation: place peat_boatman']")
     assert page.locator("#event-log > li:not(.step)").all_inner_texts()[-1] == (
-        "P0 (you) converted nothing")
+        "P0 (you) Tanner: converted nothing")
+    assert page.locator("#move-list li:not(.variation-box)").all_inner_texts()[-1] == (
+        "2.P0 Tanner: none")
     # scores below zero with their unit and a comma, not "-19 - -19"
     status = page.inner_text("#status")
     assert "Score P0 -19 VP, P1 -19 VP" in status, status
@@ -85,42 +89,19 @@ def test_a_tournament_lists_every_game_and_opens_one_with_its_agents(page, shots
         assert cells[3] == f"P{e.winner} {e.agents[e.winner]}" and cells[4] == str(e.decisions)
     page.screenshot(path=str(shots / "web-tournament-games.png"))
     second = entries[1]
-    page.click("#games tr[data-game='1'] button.open-game")
-    page.wait_for_function("!document.querySelector('#page-play').hidden")
-    page.wait_for_function("document.querySelector('#message').textContent.includes('Opened')")
-    assert page.inner_text("#message") == (
-        f"Opened game 1 of t.jsonl: {second.agents[0]} against {second.agents[1]}, "
-        f"{second.decisions} decisions")
-    assert page.inner_text("#ply-text") == f"decision {second.decisions} of {second.decisions}"
+    open_tournament_game(page, 1, f"Opened game 1 of t.jsonl: {second.agents[0]} against "
+                                  f"{second.agents[1]}, {second.decisions} decisions",
+                         second.decisions)
     # the seats by the agents that played them, not "you" and "AI"
     heads = page.locator("#players .player h3").all_inner_texts()
     assert heads[0].startswith(f"P0 {second.agents[0]}"), heads
     assert heads[1].startswith(f"P1 {second.agents[1]}"), heads
-    assert "(you)" not in page.inner_text("#event-log")
     assert page.locator(f"#event-log .tag.p1:text-is('P1 {second.agents[1]}')").count() > 0
-    page.click("#move-list li[data-ply='5']")  # step through it
-    page.wait_for_function(f"document.querySelector('#ply-text').textContent === "
-                           f"'decision 5 of {second.decisions}'")
+    step_to(page, 5, second.decisions)  # step through it
 
 
 # a line through the Tanner's count: 2 hides into leather, then P1's worker
 TANNER_LINE = ["place tanner", "more", "more", "stop", "place fisherman (special)"]
-
-
-def _served_hint(state, pv: list[str]) -> str:
-    """A finished hint's stream (the server's own update, arle_ai.web.jobs.hint_payload)
-    whose best move's line is ``pv``."""
-    from arle_ai.search.result import ActionStats, SearchResult
-    from arle_ai.web.jobs import hint_payload
-
-    moves = [ActionStats(rank=1, action=state.parse_action(pv[0]), move=pv[0], visits=300,
-                         win_rate=0.5, mean_margin=1.0, prior=0.0, pv=pv)]
-    result = SearchResult(player=state.current_player, pending=state.pending, moves=moves,
-                          iterations=300, time_taken=1.0)
-    lines = [{"kind": "start", "ply": 0, "player": state.current_player, "seconds": 1.0},
-             {"kind": "update", "data": hint_payload(state, result, 300, 1.0, 100)},
-             {"kind": "done", "data": {"reason": "time"}}]
-    return "".join(json.dumps(m) + "\n" for m in lines)
 
 
 def test_a_line_through_a_count_reads_as_its_answer_in_the_hint_and_the_review(
@@ -133,8 +114,8 @@ def test_a_line_through_a_count_reads_as_its_answer_in_the_hint_and_the_review(
     d = position({"goods": {"hide": 3, "leather": 0}}, half_year=2)
     state = arle_ai.GameState.from_dict(d)
     said = "Tanner: 2 hide into 2 leather"  # the count's answer, as the question lists it
-    page.route("**/hint?*", lambda route: route.fulfill(
-        status=200, content_type="application/x-ndjson", body=_served_hint(state, TANNER_LINE)))
+    serve_hint(page, lambda: served_hint(state, [root_move(state, TANNER_LINE[0], margin=1.0,
+                                                           pv=TANNER_LINE)]))
     _open_position(page, tmp_path, d)
     page.click("#hint-start")
     page.wait_for_function("document.body.dataset.hintUpdates !== undefined")
@@ -190,16 +171,67 @@ def test_a_solo_benchmark_lists_its_games_and_opens_each_with_its_agent(page, tm
         assert cells[1] == f"{e.agents[0]} ({score} VP)" and cells[2] == str(e.decisions)
     # a game on the board, its one seat named by the agent that played it
     game = entries[2]
-    page.click(f"#games tr[data-game='{game.game}'] button.open-game")
-    page.wait_for_function("!document.querySelector('#page-play').hidden")
-    page.wait_for_function("document.querySelector('#message').textContent.includes('Opened')")
-    assert page.inner_text("#message") == (
-        f"Opened game {game.game} of solo.jsonl: {game.agents[0]} (solo), "
-        f"{game.decisions} decisions")
-    assert page.inner_text("#ply-text") == f"decision {game.decisions} of {game.decisions}"
+    open_tournament_game(page, game.game, f"Opened game {game.game} of solo.jsonl: "
+                                          f"{game.agents[0]} (solo), {game.decisions} decisions",
+                         game.decisions)
     heads = page.locator("#players .player h3").all_inner_texts()
     assert len(heads) == 1 and heads[0].startswith(f"{game.agents[0]} (solo)"), heads
-    assert "(you)" not in page.inner_text("#event-log")
-    page.click("#move-list li[data-ply='5']")  # step through it
-    page.wait_for_function(f"document.querySelector('#ply-text').textContent === "
-                           f"'decision 5 of {game.decisions}'")
+    step_to(page, 5, game.decisions)  # step through it
+
+
+def test_the_hints_rows_at_a_count_question_read_as_the_counts_they_make(page, tmp_path):
+    # issue 34: at "how many hides do you turn into leather? (0-3)" the hint's table listed
+    # "Tanner once more" and "stop", the engine's steps, not the counts the player chooses
+    import arle_ai
+
+    d = position({"goods": {"hide": 3, "leather": 0}}, half_year=2)
+    at_tanner = arle_ai.GameState.from_dict(d)
+    at_tanner.apply(at_tanner.parse_action(TANNER_LINE[0]))
+    serve_hint(page, lambda: served_hint(at_tanner, [
+        root_move(at_tanner, "more", visits=3000, margin=1.0, pv=TANNER_LINE[1:]),
+        root_move(at_tanner, "stop", rank=2, visits=1000, margin=-1.0,
+                  pv=["stop", TANNER_LINE[-1]])]))
+    _open_position(page, tmp_path, d)
+    page.click(".space-card.clickable[data-space='tanner']")
+    page.wait_for_selector("#legal .move-btn[data-count]")
+    page.click("#hint-start")
+    page.wait_for_function("document.body.dataset.hintUpdates !== undefined")
+    # "more" as the count its line converts in all, "stop" as the count it stops at; each
+    # row's line goes on after the count
+    rows = page.locator("#hint-table .hint-row b").all_inner_texts()
+    assert rows == ["Tanner: 2 hide into 2 leather", "Tanner: none"], rows
+    lines = page.locator("#hint-table .pv").all_inner_texts()
+    assert [x.strip() for x in lines] == ["P1 place Fisherman (special)"] * 2, lines
+    table = page.inner_text("#hint-table")
+    assert "once more" not in table and "stop" not in table, table
+
+
+def test_a_counts_entry_carries_the_review_mark_of_its_moves(page, tmp_path):
+    # the review marks each of the engine's decisions: a mark on a step of a count (folded
+    # into the count's one entry in the move list) shows on that entry
+    import arle_ai
+    from arle_ai.formats.records import GameRecord
+
+    d = position({"goods": {"hide": 3, "leather": 0}}, half_year=2)
+    rec = GameRecord.from_position(arle_ai.GameState.from_dict(d))
+    for text in TANNER_LINE:
+        rec.push(rec.final_state().parse_action(text))
+    at = rec.state_at(2)  # after the first "more": the count's second step
+    rec.review = {"iterations": 0, "time_limit": 1.0, "decisions": [{
+        "ply": 3, "player": 0, "half_year": 2, "pending": at.pending, "played": "more",
+        "best": "stop", "best_pv": ["stop", TANNER_LINE[-1]], "best_visits": 40000,
+        "played_visits": 40000, "played_value": 0.40, "best_value": 0.60, "value_lost": 0.2,
+        "played_margin": -5.0, "best_margin": 1.0, "vp_lost": 6.0}]}
+    path = tmp_path / "reviewed.json"
+    rec.save(path)
+    page.set_input_files("#load-file", str(path))
+    page.wait_for_function("document.querySelector('#message').textContent"
+                           ".includes('reviewed.json')")
+    listed = page.locator("#move-list > li[data-node]").all_inner_texts()
+    assert listed == ["1.P0 place Tanner", "4.P0 Tanner: 2 hide into 2 leather ??",
+                      "5.P1 place Fisherman (special)"], listed
+    # the marked step itself, shown when the board shows it, with its review
+    page.locator("#mistakes li").first.click()
+    page.wait_for_function("document.querySelector('#ply-text').textContent"
+                           ".startsWith('decision 3 ')")
+    assert page.inner_text("#move-list li.current") == "3.P0 Tanner: 2 hide into 2 leather ??"

@@ -47,7 +47,7 @@ named as good when the played one is named the best.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -57,6 +57,7 @@ from arle_ai.play.why import Why, explain
 from arle_ai.search.config import ANALYZE_BUDGET, Budget, SearchConfig, from_keywords
 from arle_ai.search.mcts import MCTS
 from arle_ai.search.result import SearchResult
+from arle_ai.text import decisions
 from arle_ai.text.reading import (
     AS_GOOD_NAMED,
     DOUBTFUL,
@@ -70,6 +71,7 @@ from arle_ai.text.reading import (
 )
 
 __all__ = ["DecisionReview", "GameAnalysis", "analyze_game", "mark", "confident_loss",
+           "move_labels",
            "solo_accuracy", "EXACT_VISITS", "DOUBTFUL", "MISTAKE", "SOLO_ACCURACY_HALVING_VP",
            "review_position"]
 
@@ -228,11 +230,10 @@ class GameAnalysis:
 
         def review(d: DecisionReview) -> dict[str, Any]:
             data = _review_dict(d)
-            if states is not None:
-                state = states[d.ply - 1]
-                data.update(played_label=printed_move(state, d.played),
-                            best_label=printed_move(state, d.best),
-                            near_best_labels=[printed_move(state, t) for t in d.near_best])
+            if states is not None and record is not None:
+                played, best, near = move_labels(d, states[d.ply - 1],
+                                                 record.actions[d.ply - 1:])
+                data.update(played_label=played, best_label=best, near_best_labels=near)
             return data
 
         return {
@@ -273,6 +274,22 @@ class GameAnalysis:
             decisions.append(_as_verdicts_read(DecisionReview(**fields)))
         return cls(decisions=decisions, iterations=int(review.get("iterations") or 0),
                    time_limit=review.get("time_limit"), players=players)
+
+
+def move_labels(d: DecisionReview, state: engine.GameState, played: Sequence[int]
+                ) -> tuple[str, str, list[str]]:
+    """A reviewed decision's moves in printed names, each the answer it gives
+    (:func:`arle_ai.text.decisions.answers`; at a how-many question its count): the move
+    played, by the game's moves from ``state`` on (``played``: the record's, from this
+    decision); the best, by its line (the played move's words when it is the move played);
+    and the moves named as good as the best."""
+    if played and state.action_to_string(played[0]) == d.played:
+        played_label = decisions.first_answer(state, played).label
+    else:  # not the record reviewed: the move and the search's line after it
+        played_label = printed_move(state, d.played, d.played_pv)
+    best = played_label if d.best == d.played else printed_move(state, d.best, d.best_pv)
+    return played_label, best, [played_label if t == d.played else printed_move(state, t)
+                                for t in d.near_best]
 
 
 def _as_verdicts_read(d: DecisionReview) -> DecisionReview:

@@ -335,13 +335,33 @@ class Session:
         """Whether a person at the keyboard is asked the decision after the first ``ply``
         of the line: a ``human`` seat is to move, and not on in a conversion whose count
         they gave (the decision before was a ``more`` of the same count question)."""
-        if not self.human_at(ply):
+        return self.human_at(ply) and not (ply and self._count_goes_on(self.line[ply - 1]))
+
+    def _count_goes_on(self, node: int) -> bool:
+        """Whether the decision at ``node`` goes on with the count its move began or went on
+        with: the move was a ``more`` at a how-many question, and the same player is asked
+        one again (the count's next step, asked of nobody)."""
+        n = self.nodes[node]
+        if n.action != MORE or n.parent is None or not decisions.counted(n.state):
             return False
-        if ply == 0 or not decisions.counted(self._state_at(ply)):
-            return True
-        before = self._state_at(ply - 1)
-        return not (decisions.counted(before) and self._action(self.line[ply - 1]) == MORE
-                    and before.current_player == self._state_at(ply).current_player)
+        before = self.before(node)
+        return decisions.counted(before) and before.current_player == n.state.current_player
+
+    def answer(self, node: int) -> decisions.Answer:
+        """The answer ``node``'s move is part of, as the player gives it
+        (:func:`arle_ai.text.decisions.answers`): the move, or at a how-many question the
+        count its run of ``more`` and ``stop`` makes up to ``node`` (``finished`` False while
+        the count goes on after it). What the move list and the event log show of a move."""
+        run = [node]  # back to the node whose move began the count (or the move alone)
+        while True:
+            parent = self.nodes[run[-1]].parent
+            if parent is None or parent == 0 or not self._count_goes_on(parent):
+                break
+            run.append(parent)
+        actions = [self._action(n) for n in reversed(run)]
+        if len(actions) == 1:  # (most moves: no position to play them in)
+            return decisions.first_answer(self.before(node), actions)
+        return decisions.answers(self.before(run[-1]), actions)[-1]
 
     def undo(self) -> None:
         """Back to before the last decision made at the keyboard, or one decision when nobody

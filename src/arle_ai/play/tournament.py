@@ -406,11 +406,11 @@ class Tournament:
         results = dict(done)
 
         def finish(result: dict[str, Any]) -> None:
-            results[result["meta"]["game"]] = result
-            self.played += 1
             if fh is not None:
                 fh.write(json.dumps(result, separators=(",", ":")) + "\n")
                 _sync(fh)  # on the disk before the game counts as finished
+            results[result["meta"]["game"]] = result
+            self.played += 1
             if on_result is not None:
                 on_result(result)
 
@@ -422,10 +422,28 @@ class Tournament:
                     finish(play_game(task))
             else:
                 _run_parallel(pending, min(workers, to_play), mp_context, finish)
+        except BaseException:
+            if fh is not None:
+                fh.close()  # the lines written, on the disk (a line cut off is no game)
+                fh = None
+                self._count_written(Path(out) if out is not None else None)
+            raise
         finally:
             if fh is not None:
                 fh.close()
         return [results[g] for g in sorted(results)]
+
+    def _count_written(self, path: Path | None) -> None:
+        """After a run stopped (Ctrl-C, a worker's failure): ``played`` as the games of this
+        run the results file holds, read back. A stop landing while a finished game's line is
+        written or synced leaves that line in the file or not, whatever was counted; the file
+        is what a resumed run goes on from, and what ``arle selfplay`` says it holds."""
+        if path is None:
+            return
+        try:
+            self.played = len(self.load(path)) - self.resumed
+        except (OSError, TournamentError):
+            pass  # the file cannot be read back: the count kept is the best known
 
 
 def _sync(fh: Any) -> None:

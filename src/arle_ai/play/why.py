@@ -247,8 +247,9 @@ def explain(state: engine.GameState, better_line: Sequence[str], other_line: Seq
         where = f"the start of half-year {state.half_year + 1}"
     return Why(better=better_line[0], other=other_line[0], player=player, by_category=diff,
                source=source, where=where,
-               better_label=printed_move(state, better_line[0]),
-               other_label=printed_move(state, other_line[0]), players=state.players,
+               better_label=printed_move(state, better_line[0], better_line),
+               other_label=printed_move(state, other_line[0], other_line),
+               players=state.players,
                expected=expected)
 
 

@@ -11,7 +11,9 @@ the Bakehouse: actions.md §1.4, "including zero") is one decision after another
 ``more`` or ``stop``; a player thinks of it as one question, how many. :func:`how_many` asks
 it so (``how many hides do you turn into leather? (0-3)``), each answer a count with the
 engine's moves that make it (:class:`Count`); :func:`question` asks it so too, and
-:mod:`arle_ai.text.answers` reads a typed count.
+:mod:`arle_ai.text.answers` reads a typed count. Moves already chosen are read back as the
+answers they give (:func:`answers`: a run of ``more`` and ``stop`` one answer, its count,
+``Tanner: 2 hide into 2 leather``): the search's lines, the turns told, the move list.
 
 >>> import arle_ai
 >>> from arle_ai.text import decisions
@@ -35,8 +37,8 @@ from arle_ai.text.notation import action_label, action_range
 if TYPE_CHECKING:  # pragma: no cover
     from arle_ai.engine import GameState
 
-__all__ = ["Count", "Option", "PASS_WORDS", "answered", "counted", "how_many", "menu",
-           "question", "context"]
+__all__ = ["Answer", "Count", "Option", "PASS_WORDS", "answered", "answers", "counted",
+           "first_answer", "how_many", "menu", "question", "context"]
 
 # What "more" does on the spaces that repeat a conversion (stop ends the action); these are
 # the only spaces that offer "more" (actions.md S3, W2, W3, W8, W9).
@@ -339,6 +341,60 @@ def answered(state: GameState, actions: Sequence[int]) -> tuple[Count, int] | No
     count = answers[n]
     whole = tuple(actions[:len(count.actions)]) == count.actions
     return count, len(count.actions) if whole else n
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One answer a player gives, as the game asks for it: one of the engine's moves, or at
+    a how-many question its count, the run of ``more`` and ``stop`` that makes it
+    (``count``, None for a single move; ``finished`` False while the run stops short of
+    the count's end: a line cut short, a count being played). ``label`` is what a player
+    reads: the move's printed label, or the count's answer with what it belongs to,
+    ``Tanner: 2 hide into 2 leather`` (``Tanner: none`` for 0), as the question lists it;
+    ``where`` is what the decision belongs to (:func:`context`: ``Tanner``)."""
+
+    player: int
+    actions: tuple[int, ...]
+    label: str
+    where: str
+    count: Count | None = None
+    finished: bool = True
+
+
+def first_answer(state: GameState, actions: Sequence[int]) -> Answer:
+    """The answer the engine's moves ``actions`` (played from ``state``, at least one) begin
+    with: the first move, or at a how-many question the count their run of ``more`` and
+    ``stop`` makes (:func:`answered`); only the moves it takes are read. ValueError for a
+    finished game or no move."""
+    player = state.current_player
+    if player is None or not actions:
+        raise ValueError("no move answers anything: the game is over, or no move was given")
+    where = context(state)
+    found = answered(state, actions)
+    if found is not None and found[1]:
+        count, used = found
+        return Answer(player, tuple(actions[:used]), f"{where}: {count.label}", where, count,
+                      used == len(count.actions))
+    return Answer(player, (actions[0],), action_label(state, actions[0]), where)
+
+
+def answers(state: GameState, actions: Sequence[int]) -> list[Answer]:
+    """The engine's moves ``actions``, played one after another from ``state`` (left
+    unchanged), as the answers a player gives (:class:`Answer`): each move one answer, but a
+    run of ``more`` and ``stop`` at a how-many question one, its count
+    (:func:`first_answer`). The one reading of moves as answers: a line of the search, a
+    turn told, the moves of a game. IllegalActionError (a ValueError) when a move is not
+    legal where it comes."""
+    s = state.copy()
+    out = []
+    i = 0
+    while i < len(actions):
+        answer = first_answer(s, actions[i:])
+        for a in answer.actions:
+            s.apply(a)
+        out.append(answer)
+        i += len(answer.actions)
+    return out
 
 
 def menu(state: GameState) -> list[Option]:

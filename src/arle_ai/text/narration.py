@@ -7,7 +7,9 @@ A :class:`Narrator` plays the moves (``narrator.play(state, action)`` instead of
 :mod:`arle_ai.play.session`, keeps them), and groups a player's consecutive decisions of one
 action into one line, ``You: Carpenter, build a stall [built a stall (-1 grain, -2 clay; +2
 VP)]`` (what it did in brackets, as the menu shows what a move does); a repeated conversion
-that converted nothing says so (``You: Tanner, converted nothing``). Each line remembers the
+says the count the player answered, as the game asks it (``You: Tanner, 2 hide into 2
+leather [...]``), or that it converted nothing (``You: Tanner, converted nothing``), whatever
+the engine's steps (``more``, ``stop``) it took. Each line remembers the
 decision (ply) its turn began at. Moves taken back are told again from the start by a new
 narrator (what it no longer says is what was taken back).
 
@@ -25,12 +27,12 @@ from typing import TYPE_CHECKING
 
 from arle_ai.engine import rules
 from arle_ai.text import decisions, effects
-from arle_ai.text.notation import action_label, action_range
+from arle_ai.text.notation import action_range
 
 if TYPE_CHECKING:  # pragma: no cover
     from arle_ai.engine import GameState
 
-__all__ = ["CONVERTED_NOTHING", "Line", "Narrator", "move_label", "what_follows"]
+__all__ = ["CONVERTED_NOTHING", "Line", "Narrator", "what_follows"]
 
 
 def _num(x: float) -> str:
@@ -42,59 +44,30 @@ def _signed(x: float) -> str:
 
 
 BREEDING = effects.INVENTORY_STEPS["winter"][1]
-ONCE_MORE = " once more"
 CONVERTED_NOTHING = "converted nothing"
-STOP, MORE = rules.ACTION_LAYOUT["stop"], rules.ACTION_LAYOUT["more"]
-
-
-def move_label(before: GameState, action: int, after_more: bool = False) -> str:
-    """``action``'s printed label in an account of the game (``before``: where it was
-    played): a ``stop`` that ends a repeated conversion before any ``more`` (``after_more``
-    False) says what happened, ``converted nothing``."""
-    if action == STOP and not after_more and decisions.counted(before):
-        return CONVERTED_NOTHING
-    return action_label(before, action)
-
-
-def _folded(moves: list[str]) -> list[str]:
-    """A turn's moves as said: the exchanges of a space or building counted (``Tanner, 3
-    times``: each ``more`` is one; ``Bakehouse 2 times``), and ``stop`` (done) left out after
-    other moves."""
-    said: list[str] = []
-    subjects: list[str] = []  # per entry of said: what a run of repeats repeats ("": none)
-    counts: list[int] = []  # the repeats in it
-    placed: list[bool] = []  # whether the move before it was on that space or building
-    for move in moves:
-        if move == "stop" and len(moves) > 1:
-            continue
-        subject = move[: -len(ONCE_MORE)] if move.endswith(ONCE_MORE) else ""
-        if subject and subjects and subjects[-1] == subject:
-            counts[-1] += 1
-            continue
-        after = bool(subject) and bool(said) and (said[-1].startswith(subject)
-                                                   or said[-1].endswith(subject))
-        said.append(move)
-        subjects.append(subject)
-        counts.append(1 if subject else 0)
-        placed.append(after)
-    out = []
-    for move, subject, n, after in zip(said, subjects, counts, placed, strict=True):
-        if not n:
-            out.append(move)
-        elif after:
-            out.append("once" if n == 1 else f"{n} times")
-        else:
-            out.append(f"{subject} {n} time{'s' if n != 1 else ''}")
-    return out
+STOP = rules.ACTION_LAYOUT["stop"]
 
 
 def _said(turn: _Turn) -> list[str]:
-    """The moves of a turn as its line says them: a worker placed by the space's name alone,
-    repeats counted (:func:`_folded`)."""
-    moves = list(turn.moves)
-    if action_range(turn.start.parse_action(moves[0]))[0] == "place":
-        moves[0] = moves[0][len("place "):]
-    return _folded(moves)
+    """The moves of a turn as its line says them: the player's answers
+    (:func:`arle_ai.text.decisions.answers`: a repeated conversion its count, as the game asks
+    it), a worker placed by the space's name alone, the count after the space or building it
+    belongs to without naming it again (``Tanner, 2 hide into 2 leather``; ``Tanner,
+    converted nothing`` for 0), and ``stop`` (done) left out after other moves."""
+    said: list[str] = []
+    for k, answer in enumerate(decisions.answers(turn.start, turn.actions)):
+        label = answer.label
+        if answer.count is not None:
+            what = CONVERTED_NOTHING if answer.count.count == 0 else answer.count.label
+            named = bool(said) and (said[-1].startswith(answer.where)
+                                    or said[-1].endswith(answer.where))
+            label = what if named else f"{answer.where}: {what}"
+        elif answer.actions == (STOP,) and len(turn.actions) > 1:
+            continue
+        elif k == 0 and action_range(answer.actions[0])[0] == "place":
+            label = label[len("place "):]
+        said.append(label)
+    return said
 
 
 @dataclass(frozen=True)
@@ -113,7 +86,7 @@ class _Turn:
     player: int
     start: GameState
     end: GameState
-    moves: list[str] = field(default_factory=list)
+    actions: list[int] = field(default_factory=list)
 
 
 class Narrator:
@@ -147,9 +120,6 @@ class Narrator:
         player = before.current_player
         if player is None:
             raise ValueError("the game is over: there is no move to play")
-        turn = self._turn
-        label = move_label(before, action, after_more=turn is not None and turn.player == player
-                           and bool(turn.moves) and turn.moves[-1].endswith(ONCE_MORE))
         self._ply = ply + 1
         new: list[Line] = []
         if self._turn is not None and self._turn.player != player:
@@ -165,7 +135,7 @@ class Narrator:
             return new
         if self._turn is None:
             self._turn = _Turn(ply, player, before, before)
-        self._turn.moves.append(label)
+        self._turn.actions.append(action)
         self._turn.end = steps[0].after
         after = steps[0].after
         if (len(steps) > 1 or after.is_terminal() or after.current_player != player

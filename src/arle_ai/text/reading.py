@@ -36,7 +36,6 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from arle_ai.base.errors import IllegalActionError
 from arle_ai.text import decisions
-from arle_ai.text.notation import action_label
 
 if TYPE_CHECKING:  # pragma: no cover
     from arle_ai.engine import GameState
@@ -46,7 +45,7 @@ __all__ = ["LEGEND", "SOLO_LEGEND", "NOISE_Z", "SEARCH_SPREAD", "EXACT_VISITS", 
            "SOLO_SEARCH_SPREAD", "MEASURED_HALF_WIDTH", "AS_GOOD_NAMED", "Measure", "VALUE",
            "SCORE", "measure_for", "binomial_error", "score_error", "standard_error",
            "printed_move", "within_noise", "as_good_moves", "as_good_text", "Step", "pv_steps",
-           "pv_text", "turn_end", "same_move"]
+           "move_steps", "pv_text", "turn_end", "same_move"]
 
 NOISE_Z = 2.0
 # The spread of a move's value between two searches of one position that sampling error does
@@ -230,13 +229,13 @@ def as_good_text(names: Sequence[str], unseparated: int) -> str:
     return "; ".join(parts)
 
 
-def printed_move(state: GameState, text: str) -> str:
-    """The move ``text`` (notation) of ``state`` in printed names; the text itself when it
-    does not name a legal move there."""
-    try:
-        return action_label(state, state.parse_action(text))
-    except (IllegalActionError, ValueError):
-        return text
+def printed_move(state: GameState, text: str, line: Sequence[str] | None = None) -> str:
+    """The move ``text`` (notation) of ``state`` in printed names, as the answer it gives
+    (:func:`move_steps`: at a how-many question the count its ``line`` makes, the moves from
+    ``state`` that begin with it: ``Tanner: 2 hide into 2 leather``); the text itself when
+    it does not name a legal move there."""
+    steps = move_steps(state, text, line)
+    return steps[0].label if steps else text
 
 
 class Step(NamedTuple):
@@ -248,48 +247,47 @@ class Step(NamedTuple):
     moves: tuple[str, ...]
 
 
-def _replayed(state: GameState, pv: Sequence[str]) -> list[int]:
-    """The action ids of ``pv`` (notation texts from ``state``) up to the first that does
-    not replay or the game's end."""
+def _replayed(state: GameState, pv: Sequence[str]) -> tuple[list[int], list[str]]:
+    """The action ids of ``pv`` (texts from ``state``) up to the first that does not replay
+    or the game's end, and each in notation."""
     s = state.copy()
-    out = []
+    ids, texts = [], []
     for text in pv:
         if s.is_terminal():
             break
         try:
             a = s.parse_action(text)
-        except IllegalActionError:
+        except ValueError:  # IllegalActionError, or no move at all
             break
-        out.append(a)
+        ids.append(a)
+        texts.append(s.action_to_string(a))
         s.apply(a)
-    return out
+    return ids, texts
 
 
 def pv_steps(state: GameState, pv: Sequence[str]) -> list[Step]:
     """The moves of a principal variation (notation texts from ``state``) as a player reads
     them (:class:`Step`: player, printed label, moves); stops at a text that does not replay.
     A repeated conversion, the engine's ``more`` and ``stop``, is one step, its answer to
-    the how-many question the game asks there (:func:`arle_ai.text.decisions.answered`):
+    the how-many question the game asks there (:func:`arle_ai.text.decisions.answers`):
     ``Tanner: 2 hide into 2 leather``, ``Baker: 1 time``, ``Tanner: none``."""
-    ids = _replayed(state, pv)
-    s = state.copy()
+    ids, texts = _replayed(state, pv)
     out = []
-    i = 0
-    while i < len(ids):
-        player = s.current_player
-        assert player is not None  # the game is not over
-        count = decisions.answered(s, ids[i:])
-        if count is not None and count[1]:
-            label, used = f"{decisions.context(s)}: {count[0].label}", count[1]
-        else:
-            label, used = action_label(s, ids[i]), 1
-        texts = []
-        for a in ids[i:i + used]:
-            texts.append(s.action_to_string(a))
-            s.apply(a)
-        out.append(Step(player, label, tuple(texts)))
-        i += used
+    for answer in decisions.answers(state, ids):
+        used, texts = texts[:len(answer.actions)], texts[len(answer.actions):]
+        out.append(Step(answer.player, answer.label, tuple(used)))
     return out
+
+
+def move_steps(state: GameState, move: str, line: Sequence[str] | None = None) -> list[Step]:
+    """A move of ``state`` (notation) and its ``line`` (the moves from ``state`` that begin
+    with it, a search's principal variation; none known: the move alone) as a player reads
+    them (:func:`pv_steps`): the first step is the move's answer, at a how-many question the
+    count the line makes in all (a ``more`` whose line converts twice: ``Tanner: 2 hide into
+    2 leather``), the continuation after it. A line that does not begin with ``move`` is not
+    its own: the move alone. Empty when ``move`` is not legal in ``state``."""
+    moves = list(line) if line and line[0] == move else [move]
+    return pv_steps(state, moves)
 
 
 def pv_text(state: GameState, pv: list[str], players: tuple[str, ...] = ("P0", "P1"),

@@ -21,6 +21,7 @@ from arle_ai.formats.records import GameRecord
 from arle_ai.play.analysis import GameAnalysis
 from arle_ai.play.session import AI, AIChoice, Session
 from arle_ai.text import effects, narration
+from arle_ai.text.decisions import Answer
 from arle_ai.text.reading import as_good_text, pv_steps
 from arle_ai.web import board, view
 
@@ -73,21 +74,30 @@ class Game:
         return self._homes[todo[0] if todo else nid]
 
     def entry(self, nid: int) -> dict[str, Any]:
-        """The event log's entry of node ``nid``'s move, as arle play tells it."""
+        """The move list's and the event log's entry of node ``nid``'s move: the answer it
+        is part of (:meth:`arle_ai.play.session.Session.answer`: at a how-many question the
+        count, ``Tanner: 2 hide into 2 leather``, on the node of its last move; ``inner``
+        on the nodes before it, which the page folds into it) and what it did, as arle play
+        tells it."""
         if nid not in self._entries:
-            node = self.session.nodes[nid]
-            before = self.session.before(nid)
+            session = self.session
+            node = session.nodes[nid]
+            before = session.before(nid)
             assert node.action is not None  # (the start has no entry)
             steps = node.steps
-            parent = self.session.nodes[node.parent] if node.parent is not None else None
-            label = narration.move_label(before, node.action, after_more=parent is not None
-                                         and parent.action == narration.MORE)
+            answer = session.answer(nid)
+            first = nid  # the node of the answer's first move
+            for _ in answer.actions[1:]:
+                first = session.nodes[first].parent or 0
+            changes = (steps[0].changes if first == nid
+                       else effects.describe(session.before(first), steps[0].after))
             self._entries[nid] = {
                 "ply": node.depth, "player": before.current_player,
                 "half_year": before.half_year, "text": before.action_to_string(node.action),
+                "label": answer.label, "inner": not answer.finished,
                 # as arle play says it: the move alone when it changed nothing ("pass"); the
                 # mover is named once, by the log's tag
-                "label": label, "event": _event(label, steps[0], before.current_player),
+                "event": _event(answer, changes, before.current_player),
                 # each inventorying step that changed something and the new half-year it set
                 # off
                 "steps": [_step_text(s) for s in steps[1:]
@@ -122,7 +132,8 @@ class Game:
             d = marks.get(nid)
             out.append({"node": nid, "parent": node.parent, "ply": node.depth,
                         "player": entry["player"], "label": entry["label"],
-                        "text": entry["text"], "children": node.children,
+                        "inner": entry["inner"], "text": entry["text"],
+                        "children": node.children,
                         "mark": d["mark"] if d else ""})
         return out
 
@@ -155,13 +166,19 @@ class Game:
         return out
 
 
-def _event(label: str, step: effects.Step, mover: int | None) -> str:
+def _event(answer: Answer, changes: list[effects.PlayerChange], mover: int | None) -> str:
     """A move in the event log, its player named by the log's tag: ``place Woodcutter: +3
-    wood``, another player's change named (``...; P1: +1 food``); the move alone when it
-    changed nothing."""
+    wood``, ``Tanner: 2 hide into 2 leather: -2 hide, +2 leather (+2 VP)`` (a count, what
+    all its moves did), another player's change named (``...; P1: +1 food``); the move alone
+    when it changed nothing, a count of none as arle play tells it (``Tanner: converted
+    nothing``)."""
     parts = [c.text() if c.player == mover else f"P{c.player}: {c.text()}"
-             for c in step.changed()]
-    return f"{label}: {'; '.join(parts)}" if parts else label
+             for c in changes if not c.is_empty()]
+    if parts:
+        return f"{answer.label}: {'; '.join(parts)}"
+    if answer.count is not None and answer.count.count == 0:
+        return f"{answer.where}: {narration.CONVERTED_NOTHING}"
+    return answer.label
 
 
 def _step_text(step: effects.Step) -> str:

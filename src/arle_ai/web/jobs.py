@@ -32,8 +32,7 @@ from arle_ai.search.config import Budget, SearchConfig
 from arle_ai.search.mcts import MCTS
 from arle_ai.search.result import SearchResult
 from arle_ai.search.tree import SearchProgress
-from arle_ai.text.notation import action_label
-from arle_ai.text.reading import as_good_moves, measure_for, pv_steps
+from arle_ai.text.reading import as_good_moves, measure_for, move_steps
 
 __all__ = ["Job", "JobError", "JobStopped", "hint_payload", "move_payload", "start_job"]
 
@@ -73,23 +72,14 @@ def _limit_memory() -> None:
         pass
 
 
-def pv_with_players(state: engine.GameState, pv: list[str]) -> list[dict[str, Any]]:
-    """A root move's principal variation as ``{"player", "label", "moves"}`` steps: the move
-    itself (the hint's row names it), then the continuation as a player reads it
-    (:func:`arle_ai.text.reading.pv_steps`, as ``arle suggest`` prints it: a repeated
-    conversion one step, its count)."""
-    if not pv or state.is_terminal():
-        return []
-    try:
-        action = state.parse_action(pv[0])
-    except ValueError:
-        return []
-    after = state.copy()
-    after.apply(action)
-    return [{"player": state.current_player, "label": action_label(state, action),
-             "moves": [pv[0]]},
-            *({"player": step.player, "label": step.label, "moves": list(step.moves)}
-              for step in pv_steps(after, pv[1:]))]
+def pv_with_players(state: engine.GameState, move: str, pv: list[str]
+                    ) -> list[dict[str, Any]]:
+    """A root move's line as ``{"player", "label", "moves"}`` steps, as a player reads it
+    (:func:`arle_ai.text.reading.move_steps`, as ``arle suggest`` prints it): the move's
+    answer first (the hint's row names it: at a how-many question the count its line makes),
+    then the continuation, a repeated conversion one step, its count."""
+    return [{"player": step.player, "label": step.label, "moves": list(step.moves)}
+            for step in move_steps(state, move, pv)]
 
 
 def hint_payload(state: engine.GameState, result: SearchResult, total: int,
@@ -105,11 +95,14 @@ def hint_payload(state: engine.GameState, result: SearchResult, total: int,
                                  [(measure.mean(st), st.visits) for st in result.moves[1:]])
         near = {i + 1 for i in named}
     for rank, st in enumerate(result.moves):
+        line = pv_with_players(state, st.move, st.pv if rank < PV_SHOWN else [])
         moves.append({
             "action": st.action, "move": st.move, "visits": st.visits,
             "value": st.win_rate, "margin": st.mean_margin,
             "near_best": rank in near,
-            "pv": pv_with_players(state, st.pv) if rank < PV_SHOWN else [],
+            # the move as the answer it gives (a count: what its line converts in all)
+            "label": line[0]["label"] if line else st.move,
+            "pv": line if rank < PV_SHOWN and st.pv else [],
         })
     return {"player": result.player, "iterations": total, "seconds": elapsed,
             "iterations_per_second": total / elapsed if elapsed > 0 else 0.0,

@@ -107,9 +107,10 @@ async function playOnFrom(g) {
   } catch (e) { showMessage(e.message); }
 }
 
-// What Undo took back, as arle play says it: "Taken back: P0 place Grocer, P1 animal sheep".
+// What Undo took back, as arle play says it: "Taken back: P0 place Grocer, P1 animal sheep"
+// (a count once, by its entry).
 export function takenBack(was, now) {
-  const gone = was ? was.moves.slice(now.ply, was.ply) : [];
+  const gone = was ? was.moves.slice(now.ply, was.ply).filter((m, i, all) => !m.inner || i === all.length - 1) : [];
   if (!gone.length) return "";
   return `Taken back: ${gone.map((m) => `P${m.player} ${m.label}`).join(", ")} (Redo plays ` +
     `${gone.length === 1 ? "it" : "them"} again)`;

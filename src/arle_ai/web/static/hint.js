@@ -109,7 +109,9 @@ export function renderLegend(g) {
 // The hint in the words and units of `arle suggest`: visits, value (0..1, a ranking score,
 // not a chance to win) and margin in VP; in the solo game the score (the expected final
 // score) and how far it lies from the best's, in VP, and no value (the squashed score is flat
-// at the scores searches expect); "~" for at most three moves as good as the best.
+// at the scores searches expect); "~" for at most three moves as good as the best. Each row
+// names its move as the answer it gives (the server's label: at a how-many question the
+// count its line converts in all), its line the steps after it.
 function renderHint(d, asked) {
   $("hint-status").textContent = `${d.iterations} simulations in ${d.seconds.toFixed(1)} s (${Math.round(d.iterations_per_second)}/s)`;
   const t = $("hint-table");
@@ -124,7 +126,7 @@ function renderHint(d, asked) {
     const rank = TONES[i + 1] && m.visits ? el("span", { class: "rank", style: `background:${TONES[i + 1]}`, text: String(i + 1) }) : null;
     const numbers = solo ? [m.margin.toFixed(1), i ? signed(m.margin - best.margin) : ""] : [m.value.toFixed(3), signed(m.margin)];
     const row = el("tr", { class: "hint-row", "data-action": String(m.action) },
-      el("td", {}, rank, el("b", { text: asked.labels[m.action] || m.move })),
+      el("td", {}, rank, el("b", { text: m.label || asked.labels[m.action] || m.move })),
       el("td", { class: "n", text: String(m.visits) }),
       el("td", { class: "n", text: numbers[0], title: legendLine(legend, first) }),
       el("td", { class: "n", text: numbers[1], title: legendLine(legend, second) }),

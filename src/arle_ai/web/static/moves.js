@@ -27,29 +27,46 @@ export function branchPly(g) {
 
 const markClass = (mark) => (mark === "??" ? "mark-qq" : mark === "?" ? "mark-q" : "");
 
+// A count answered at a how-many question (a repeated conversion) is one entry, on the node
+// of its last move: the nodes before it ("inner": the count going on) are folded into it,
+// shown only where the count stops short (the position shown, the end of a line); the
+// entry carries the worst review mark of its moves.
+const folded = (n, g) => n.inner && n.node !== g.node && n.children.length > 0;
+const worse = (a, b) => ((b === "??" || (b === "?" && a !== "??")) ? b : a);
+
 // The moves as a tree (as lichess shows it): the game's own line, each variation after the
-// move it is an alternative to, indented; the line shown is marked, the position shown too.
+// move it is an alternative to, indented (another count at the same question after the
+// count's entry); the line shown is marked, the position shown too.
 export function renderMoveList(g) {
   const ol = $("move-list");
   ol.replaceChildren();
   const byId = Object.fromEntries(g.tree.map((n) => [n.node, n]));
   const plyOf = new Map(g.moves.map((m, i) => [m.node, i + 1]));
-  const item = (n) => {
+  const item = (n, carried = "") => {
     const ply = plyOf.get(n.node);
     const cls = [n.node === g.node ? "current" : "", ply === undefined ? "off-line" : ply > g.ply ? "future" : ""].filter(Boolean).join(" ");
     const li = el("li", { class: cls, "data-node": String(n.node), title: `notation: ${n.text}` },
       el("span", { class: "num", text: `${n.ply}.` }), el("span", { class: `tag p${n.player}`, text: `P${n.player}` }), ` ${n.label}`);
     if (ply !== undefined) li.setAttribute("data-ply", String(ply));
-    if (n.mark) li.append(" ", el("span", { class: `mark ${markClass(n.mark)}`, text: n.mark }));
+    const mark = worse(n.mark, carried);
+    if (mark) li.append(" ", el("span", { class: `mark ${markClass(mark)}`, text: mark }));
     li.addEventListener("click", () => act("goto", { node: n.node }, { autoAI: false }));
     return li;
   };
   const chain = (first, into, alternatives) => {
     let id = first;
     let alts = alternatives;
+    let carried = "";
     while (id !== undefined) {
       const n = byId[id];
-      into.append(item(n));
+      if (folded(n, g)) {  // its alternatives and its mark wait for the count's entry
+        alts = alts.concat(n.children.slice(1));
+        carried = worse(carried, n.mark);
+        id = n.children[0];
+        continue;
+      }
+      into.append(item(n, carried));
+      carried = "";
       for (const alt of alts) {
         const sub = el("ol", { class: "variation" });
         chain(alt, sub, []);
@@ -120,13 +137,14 @@ async function playBetter(ply, move) {
   await act("move", { move }, { autoAI: false });
 }
 
-// The event log, oldest first like the move list (the last 40 moves, scrolled to the newest):
-// each move with its player's tag (the event names only other players), then what the
-// inventorying after it did.
+// The event log, oldest first like the move list (the last 40 entries, scrolled to the
+// newest): each move with its player's tag (the event names only other players), a count one
+// entry (what all its moves did), then what the inventorying after it did.
 export function renderLog(g) {
   const ul = $("event-log");
   ul.replaceChildren();
-  for (const m of g.moves.slice(0, g.ply).slice(-40)) {
+  const shown = g.moves.slice(0, g.ply).filter((m, i) => !m.inner || i === g.ply - 1);
+  for (const m of shown.slice(-40)) {
     ul.append(el("li", {}, el("span", { class: `tag p${m.player}`, text: `${seatName(m.player)}` }), ` ${m.event}`));
     for (const step of m.steps) ul.append(el("li", { class: "step", text: step }));
   }

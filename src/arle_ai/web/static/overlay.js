@@ -24,7 +24,7 @@ function hintMarks(g) {
     action: m.action, rank: i + 1, tone: TONES[i + 1], badge: String(i + 1),
     // the mover's mean final VP lead; the solo game's expected final score
     text: solo ? `${m.margin.toFixed(0)} VP` : signed(m.margin),
-    title: `hint ${i + 1}: ${f.labels[m.action] || m.move}: ${solo ? `expected final score ${m.margin.toFixed(1)} VP` : `mean final VP margin ${signed(m.margin)}`} (${m.visits} visits)`,
+    title: `hint ${i + 1}: ${m.label || f.labels[m.action] || m.move}: ${solo ? `expected final score ${m.margin.toFixed(1)} VP` : `mean final VP margin ${signed(m.margin)}`} (${m.visits} visits)`,
   }));
 }
 
