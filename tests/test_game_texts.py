@@ -419,6 +419,11 @@ def test_a_line_through_a_count_says_its_answer_as_the_question_lists_it():
     steps = reading.pv_steps(s, line)
     assert [step.moves for step in steps] == [("place tanner",), ("more", "more", "stop"),
                                               ("place fisherman (special)",)]
+    # the count each step answers (the page's count button), none for any other move
+    assert [step.count_answered for step in steps] == [None, 2, None]
+    assert reading.printed_answer(at_tanner, "more", line[1:]) == (f"Tanner: {answers[2]}", 2)
+    assert reading.printed_answer(at_tanner, "stop") == (f"Tanner: {NONE}", 0)
+    assert reading.printed_answer(s, "place tanner") == ("place Tanner", None)
     # none converted; all three (the last "more" ends the action: no stop); a line cut
     # short counts the conversions it shows
     assert reading.pv_text(s, ["place tanner", "stop"]) == f"P0: place Tanner, Tanner: {NONE}"
@@ -460,6 +465,8 @@ def test_a_review_names_the_moves_at_a_count_question_by_their_counts():
     d = analysis.to_dict(rec)["decisions"][0]
     # the count the game's moves made from there, and the one the search's line makes
     assert d["played_label"] == f"Tanner: {answers[2]}" and d["best_label"] == "Tanner: none"
+    # and the counts they answer (the page marks the count buttons by them)
+    assert d["played_count"] == 2 and d["best_count"] == 0
     assert d["played"] == "more" and d["best"] == "stop"  # the record's notation kept
     text = format_analysis(analysis, ["P0", "P1"], rec, width=120)
     assert f"played Tanner: {answers[2]}, best Tanner: none" in text, text

@@ -1041,3 +1041,37 @@ def test_a_solo_hint_marks_moves_as_good_by_their_score_in_vp():
     payload = hint_payload(state, result, 30020, 1.0, 100)
     assert [m["near_best"] for m in payload["moves"]] == [False, True, False, False]
     assert [m["margin"] for m in payload["moves"]] == [10.0, 9.4, 5.0, 9.9]
+
+
+def test_a_hints_rows_at_a_count_question_carry_the_counts_they_answer():
+    # issue 34 item 6: the page marks a hinted answer on its count button, by the count the
+    # server reads (never by parsing the row's label): a "more" the count its line converts
+    # in all, a "stop" 0; no count elsewhere
+    from arle_ai.search.result import ActionStats, SearchResult
+    from arle_ai.web.jobs import hint_payload
+    from helpers import place, position
+
+    state = arle_ai.GameState.from_dict(position({"goods": {"hide": 3, "leather": 0}},
+                                                 half_year=2))
+    before = state.copy()
+    state.apply(place("tanner"))
+
+    def payload(s, rows):
+        moves = [ActionStats(rank=i + 1, action=s.parse_action(move), move=move, visits=100,
+                             win_rate=0.5, mean_margin=0.0, prior=0.0, pv=pv)
+                 for i, (move, pv) in enumerate(rows)]
+        result = SearchResult(player=s.current_player, pending=s.pending, moves=moves,
+                              iterations=100 * len(moves), time_taken=1.0)
+        return hint_payload(s, result, 100 * len(moves), 1.0, 10)["moves"]
+
+    rows = payload(state, [("more", ["more", "more", "stop", "place fisherman (special)"]),
+                           ("stop", ["stop"])])
+    assert [(m["count"], m["label"]) for m in rows] == [
+        (2, "Tanner: 2 hide into 2 leather"), (0, "Tanner: none")]
+    assert rows[0]["pv"][0]["count"] == 2 and rows[0]["pv"][1]["count"] is None
+    # a line cut short counts the conversions it shows; no line: the move alone, one
+    assert [m["count"] for m in payload(state, [("more", ["more", "more", "more"]),
+                                                ("stop", [])])] == [3, 0]
+    assert payload(state, [("more", [])])[0]["count"] == 1
+    assert [m["count"] for m in payload(before, [("place tanner", ["place tanner", "more"]),
+                                                 ("pass", [])])] == [None, None]

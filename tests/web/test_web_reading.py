@@ -206,6 +206,104 @@ def test_the_hints_rows_at_a_count_question_read_as_the_counts_they_make(page, t
     assert "once more" not in table and "stop" not in table, table
 
 
+def count_marks(page) -> dict[str, list[dict]]:
+    """The marks on the list of moves' buttons, by the count each button answers (its
+    ``data-count``; ``data-action`` for any other move): each mark's rank, words and tone."""
+    return page.evaluate("""(() => {
+      const out = {};
+      for (const b of document.querySelectorAll('#legal .move-btn')) {
+        out[b.dataset.count ?? `action ${b.dataset.action}`] = [...b.querySelectorAll(
+          '.move-mark')].map((m) => ({ rank: m.dataset.markRank, text: m.textContent,
+          tone: getComputedStyle(m).backgroundColor, title: m.title }));
+      }
+      return out; })()""")
+
+
+TONES = {"1": "rgb(30, 138, 60)", "2": "rgb(45, 108, 181)",  # overlay.js's TONES
+         "better": "rgb(30, 138, 60)", "played": "rgb(192, 57, 43)"}
+
+
+@pytest.mark.parametrize("rows, marked", [
+    # "more" first, its line converting twice; "stop" second, at 0
+    ([("more", 3000, 1.0, TANNER_LINE[1:]), ("stop", 1000, -1.0, ["stop", TANNER_LINE[-1]])],
+     {"2": ("1", "1 +1.0"), "0": ("2", "2 -1.0")}),
+    # "stop" first; "more" second, its line converting once and stopping
+    ([("stop", 3000, 2.5, ["stop", TANNER_LINE[-1]]), ("more", 1000, 0.5,
+                                                       ["more", "stop", TANNER_LINE[-1]])],
+     {"0": ("1", "1 +2.5"), "1": ("2", "2 +0.5")}),
+])
+def test_the_hints_marks_at_a_count_question_are_on_the_counts_they_answer(
+        page, tmp_path, rows, marked):
+    # issue 34 item 6: the hint's ranked marks were keyed by the engine's moves ("more",
+    # "stop"), which no button of a count question carries: no mark was drawn anywhere
+    import arle_ai
+
+    d = position({"goods": {"hide": 3, "leather": 0}}, half_year=2)
+    at_tanner = arle_ai.GameState.from_dict(d)
+    at_tanner.apply(at_tanner.parse_action(TANNER_LINE[0]))
+    serve_hint(page, lambda: served_hint(at_tanner, [
+        root_move(at_tanner, move, rank=i + 1, visits=visits, margin=margin, pv=pv)
+        for i, (move, visits, margin, pv) in enumerate(rows)]))
+    _open_position(page, tmp_path, d)
+    page.click(".space-card.clickable[data-space='tanner']")
+    page.wait_for_selector("#legal .move-btn[data-count]")
+    page.click("#hint-start")
+    page.wait_for_selector("#legal .move-mark")
+    found = count_marks(page)
+    assert set(found) == {"0", "1", "2", "3"}, found
+    for count, marks in found.items():
+        if count not in marked:
+            assert marks == [], (count, found)
+            continue
+        rank, text = marked[count]
+        assert [(m["rank"], m["text"], m["tone"]) for m in marks] == [
+            (rank, text, TONES[rank])], (count, found)
+    # each mark says the answer it stands for, as the hint's row names it
+    rows_said = page.locator("#hint-table .hint-row b").all_inner_texts()
+    for count, (rank, _) in marked.items():
+        title = found[count][0]["title"]
+        assert title.startswith(f"hint {rank}: {rows_said[int(rank) - 1]}: "), title
+    assert "once more" not in " ".join(rows_said) and "stop" not in " ".join(rows_said)
+    # the board draws none: the answers are about no one piece
+    assert page.locator("#board .board-mark").count() == 0
+
+
+def test_the_mistakes_answer_at_a_count_question_is_on_the_counts_buttons(page, tmp_path):
+    # issue 34 item 6: the mistakes mode's better move and move played at a count question
+    # are the counts they answer (the review's reading: the game played 2, the search's
+    # line converts none), marked on those count buttons
+    import arle_ai
+    from arle_ai.formats.records import GameRecord
+
+    d = position({"goods": {"hide": 3, "leather": 0}}, half_year=2)
+    rec = GameRecord.from_position(arle_ai.GameState.from_dict(d))
+    for text in TANNER_LINE:
+        rec.push(rec.final_state().parse_action(text))
+    at_tanner = rec.state_at(1)
+    rec.review = {"iterations": 0, "time_limit": 1.0, "decisions": [{
+        "ply": 2, "player": 0, "half_year": 2, "pending": at_tanner.pending, "played": "more",
+        "best": "stop", "best_pv": ["stop", TANNER_LINE[-1]], "best_visits": 40000,
+        "played_visits": 40000, "played_value": 0.40, "best_value": 0.60, "value_lost": 0.2,
+        "played_margin": -5.0, "best_margin": 1.0, "vp_lost": 6.0}]}
+    path = tmp_path / "reviewed.json"
+    rec.save(path)
+    page.set_input_files("#load-file", str(path))
+    page.wait_for_function("document.querySelector('#message').textContent"
+                           ".includes('reviewed.json')")
+    page.click("#learn-start")
+    page.wait_for_selector("#learn-answer")
+    page.wait_for_selector("#legal .move-btn[data-count]")
+    page.click("#learn-answer")
+    page.wait_for_selector("#legal .move-mark")
+    found = count_marks(page)
+    assert [(m["rank"], m["tone"]) for m in found["0"]] == [("better", TONES["better"])], found
+    assert found["0"][0]["title"] == "the better move: Tanner: none", found
+    assert [(m["rank"], m["text"], m["tone"]) for m in found["2"]] == [
+        ("??", "?? played", TONES["played"])], found
+    assert found["2"][0]["title"] == "the move played: Tanner: 2 hide into 2 leather (??)"
+    assert found["1"] == found["3"] == [], found
+
+
 def test_a_counts_entry_carries_the_review_mark_of_its_moves(page, tmp_path):
     # the review marks each of the engine's decisions: a mark on a step of a count (folded
     # into the count's one entry in the move list) shows on that entry

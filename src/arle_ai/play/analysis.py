@@ -67,11 +67,12 @@ from arle_ai.text.reading import (
     Measure,
     as_good_moves,
     measure_for,
+    printed_answer,
     printed_move,
 )
 
 __all__ = ["DecisionReview", "GameAnalysis", "analyze_game", "mark", "confident_loss",
-           "move_labels",
+           "move_answers", "move_labels",
            "solo_accuracy", "EXACT_VISITS", "DOUBTFUL", "MISTAKE", "SOLO_ACCURACY_HALVING_VP",
            "review_position"]
 
@@ -225,15 +226,19 @@ class GameAnalysis:
 
     def to_dict(self, record: GameRecord | None = None) -> dict[str, Any]:
         """The analysis as JSON data; with the ``record`` analysed, each decision also names
-        its moves in printed names (``played_label``, ``best_label``, ``near_best_labels``)."""
+        its moves in printed names (``played_label``, ``best_label``, ``near_best_labels``)
+        and, at a how-many question, the counts the played and the best answer
+        (``played_count``, ``best_count``; None elsewhere)."""
         states = list(record.states()) if record is not None else None
 
         def review(d: DecisionReview) -> dict[str, Any]:
             data = _review_dict(d)
             if states is not None and record is not None:
-                played, best, near = move_labels(d, states[d.ply - 1],
-                                                 record.actions[d.ply - 1:])
-                data.update(played_label=played, best_label=best, near_best_labels=near)
+                played, best, near = move_answers(d, states[d.ply - 1],
+                                                  record.actions[d.ply - 1:])
+                data.update(played_label=played[0], best_label=best[0],
+                            near_best_labels=near, played_count=played[1],
+                            best_count=best[1])
             return data
 
         return {
@@ -276,20 +281,30 @@ class GameAnalysis:
                    time_limit=review.get("time_limit"), players=players)
 
 
-def move_labels(d: DecisionReview, state: engine.GameState, played: Sequence[int]
-                ) -> tuple[str, str, list[str]]:
+def move_answers(d: DecisionReview, state: engine.GameState, played: Sequence[int]
+                 ) -> tuple[tuple[str, int | None], tuple[str, int | None], list[str]]:
     """A reviewed decision's moves in printed names, each the answer it gives
     (:func:`arle_ai.text.decisions.answers`; at a how-many question its count): the move
     played, by the game's moves from ``state`` on (``played``: the record's, from this
     decision); the best, by its line (the played move's words when it is the move played);
-    and the moves named as good as the best."""
+    and the moves named as good as the best. The played and the best come with the count
+    they answer at a how-many question (None for any other move)."""
     if played and state.action_to_string(played[0]) == d.played:
-        played_label = decisions.first_answer(state, played).label
+        answer = decisions.first_answer(state, played)
+        played_said = (answer.label, answer.count.count if answer.count is not None else None)
     else:  # not the record reviewed: the move and the search's line after it
-        played_label = printed_move(state, d.played, d.played_pv)
-    best = played_label if d.best == d.played else printed_move(state, d.best, d.best_pv)
-    return played_label, best, [played_label if t == d.played else printed_move(state, t)
-                                for t in d.near_best]
+        played_said = printed_answer(state, d.played, d.played_pv)
+    best = played_said if d.best == d.played else printed_answer(state, d.best, d.best_pv)
+    return played_said, best, [played_said[0] if t == d.played else printed_move(state, t)
+                               for t in d.near_best]
+
+
+def move_labels(d: DecisionReview, state: engine.GameState, played: Sequence[int]
+                ) -> tuple[str, str, list[str]]:
+    """:func:`move_answers` in printed names alone: the move played, the best and the moves
+    named as good as the best."""
+    played_said, best, near = move_answers(d, state, played)
+    return played_said[0], best[0], near
 
 
 def _as_verdicts_read(d: DecisionReview) -> DecisionReview:

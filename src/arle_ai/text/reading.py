@@ -44,8 +44,8 @@ __all__ = ["LEGEND", "SOLO_LEGEND", "NOISE_Z", "SEARCH_SPREAD", "EXACT_VISITS", 
            "MISTAKE", "SOLO_DOUBTFUL_VP", "SOLO_MISTAKE_VP", "SOLO_SCORE_SD",
            "SOLO_SEARCH_SPREAD", "MEASURED_HALF_WIDTH", "AS_GOOD_NAMED", "Measure", "VALUE",
            "SCORE", "measure_for", "binomial_error", "score_error", "standard_error",
-           "printed_move", "within_noise", "as_good_moves", "as_good_text", "Step", "pv_steps",
-           "move_steps", "pv_text", "turn_end", "same_move"]
+           "printed_move", "printed_answer", "within_noise", "as_good_moves", "as_good_text",
+           "Step", "pv_steps", "move_steps", "pv_text", "turn_end", "same_move"]
 
 NOISE_Z = 2.0
 # The spread of a move's value between two searches of one position that sampling error does
@@ -234,17 +234,28 @@ def printed_move(state: GameState, text: str, line: Sequence[str] | None = None)
     (:func:`move_steps`: at a how-many question the count its ``line`` makes, the moves from
     ``state`` that begin with it: ``Tanner: 2 hide into 2 leather``); the text itself when
     it does not name a legal move there."""
+    return printed_answer(state, text, line)[0]
+
+
+def printed_answer(state: GameState, text: str, line: Sequence[str] | None = None
+                   ) -> tuple[str, int | None]:
+    """:func:`printed_move`'s label of the move ``text`` and, at a how-many question, the
+    count it answers (:attr:`Step.count_answered`; None for any other move or a text that
+    names no legal move)."""
     steps = move_steps(state, text, line)
-    return steps[0].label if steps else text
+    return (steps[0].label, steps[0].count_answered) if steps else (text, None)
 
 
 class Step(NamedTuple):
     """One step of a principal variation as a player reads it: who makes it, its printed
-    label and the engine's moves it stands for (notation; several for a count)."""
+    label and the engine's moves it stands for (notation; several for a count); at a
+    how-many question ``count_answered``, the count it answers (the page's count button;
+    None for any other move)."""
 
     player: int
     label: str
     moves: tuple[str, ...]
+    count_answered: int | None = None
 
 
 def _replayed(state: GameState, pv: Sequence[str]) -> tuple[list[int], list[str]]:
@@ -275,7 +286,8 @@ def pv_steps(state: GameState, pv: Sequence[str]) -> list[Step]:
     out = []
     for answer in decisions.answers(state, ids):
         used, texts = texts[:len(answer.actions)], texts[len(answer.actions):]
-        out.append(Step(answer.player, answer.label, tuple(used)))
+        out.append(Step(answer.player, answer.label, tuple(used),
+                        answer.count.count if answer.count is not None else None))
     return out
 
 
@@ -299,7 +311,7 @@ def pv_text(state: GameState, pv: list[str], players: tuple[str, ...] = ("P0", "
     if state.players == 1:
         return ", ".join(step.label for step in pv_steps(state, pv)[:limit])
     groups: list[tuple[int, list[str]]] = []
-    for player, label, _ in pv_steps(state, pv)[:limit]:
+    for player, label, *_ in pv_steps(state, pv)[:limit]:
         if groups and groups[-1][0] == player:
             groups[-1][1].append(label)
         else:

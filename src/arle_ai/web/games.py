@@ -240,7 +240,7 @@ def review_of(analysis: dict[str, Any]) -> dict[str, Any]:
 
 # what the page adds to a reviewed decision, left out of the review a record keeps
 _SHOWN_ONLY = {"mark", "loss_beyond_noise", "played_label", "best_label", "near_best_labels",
-               "best_line", "as_good"}
+               "played_count", "best_count", "best_line", "as_good"}
 
 
 class StoreFull(RuntimeError):

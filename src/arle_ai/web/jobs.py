@@ -74,12 +74,13 @@ def _limit_memory() -> None:
 
 def pv_with_players(state: engine.GameState, move: str, pv: list[str]
                     ) -> list[dict[str, Any]]:
-    """A root move's line as ``{"player", "label", "moves"}`` steps, as a player reads it
-    (:func:`arle_ai.text.reading.move_steps`, as ``arle suggest`` prints it): the move's
-    answer first (the hint's row names it: at a how-many question the count its line makes),
-    then the continuation, a repeated conversion one step, its count."""
-    return [{"player": step.player, "label": step.label, "moves": list(step.moves)}
-            for step in move_steps(state, move, pv)]
+    """A root move's line as ``{"player", "label", "moves", "count"}`` steps, as a player
+    reads it (:func:`arle_ai.text.reading.move_steps`, as ``arle suggest`` prints it): the
+    move's answer first (the hint's row names it: at a how-many question the count its line
+    makes), then the continuation, a repeated conversion one step, its count (``count``: the
+    number, None for any other move)."""
+    return [{"player": step.player, "label": step.label, "moves": list(step.moves),
+             "count": step.count_answered} for step in move_steps(state, move, pv)]
 
 
 def hint_payload(state: engine.GameState, result: SearchResult, total: int,
@@ -100,8 +101,10 @@ def hint_payload(state: engine.GameState, result: SearchResult, total: int,
             "action": st.action, "move": st.move, "visits": st.visits,
             "value": st.win_rate, "margin": st.mean_margin,
             "near_best": rank in near,
-            # the move as the answer it gives (a count: what its line converts in all)
+            # the move as the answer it gives (a count: what its line converts in all; a
+            # stop: 0), and that count, the page's count button (None: no count asked)
             "label": line[0]["label"] if line else st.move,
+            "count": line[0]["count"] if line else None,
             "pv": line if rank < PV_SHOWN and st.pv else [],
         })
     return {"player": result.player, "iterations": total, "seconds": elapsed,

@@ -159,12 +159,16 @@ function answer(body, d) {
   if (d.why) body.append(whyLine(d.why));
 }
 
-// The answer on the board: the better move's piece and the move played's.
+// The answer on the board: the better move's piece and the move played's; at a how-many
+// question each on the count button of the answer it gives, as the review reads it (its
+// `best_count` and `played_count`: the count the better line converts in all, the count the
+// game played).
 function answerMarks(g, d) {
   const byText = Object.fromEntries(g.legal.map((m) => [m.text, m]));
   const marks = [];
   const better = byText[d.best], played = byText[d.played];
-  if (better) marks.push({ action: better.action, badge: "better", text: "", tone: TONES.better, title: `the better move: ${better.label}` });
-  if (played) marks.push({ action: played.action, badge: d.mark, text: "played", tone: TONES.played, title: `the move played: ${played.label} (${d.mark})` });
+  const counted = !!g.counts;
+  if (better) marks.push({ action: better.action, count: counted ? d.best_count : null, badge: "better", text: "", tone: TONES.better, title: `the better move: ${counted ? d.best_label || better.label : better.label}` });
+  if (played) marks.push({ action: played.action, count: counted ? d.played_count : null, badge: d.mark, text: "played", tone: TONES.played, title: `the move played: ${counted ? d.played_label || played.label : played.label} (${d.mark})` });
   return marks;
 }

@@ -3,8 +3,10 @@
 // track, a building, a vehicle, a moor, a tile; arle_ai.web.board.move_target, the legal
 // move's `on`) with its VP margin, and in the mistakes mode the better move and the move
 // played. A move about no one piece (a good, an animal, a delivery, pass) is marked on its
-// button in the list of moves. The marks lie on their piece (a badge with no room inside it
-// stands beside it) and let clicks through.
+// button in the list of moves; at a how-many question (a repeated conversion, asked as a
+// count) a mark is on the count button of the answer its move gives (the server's reading,
+// the mark's `count`: a `more` the count its line converts in all, a `stop` 0). The marks lie
+// on their piece (a badge with no room inside it stands beside it) and let clicks through.
 
 import { $, signed } from "./dom.js";
 import { state, isSolo, positionKey } from "./state.js";
@@ -21,7 +23,7 @@ function hintMarks(g) {
   if (!f || !moves || f.key !== positionKey(state.id, g)) return [];
   const solo = isSolo(g);
   return moves.filter((m) => m.visits > 0).slice(0, HINT_MARKS).map((m, i) => ({
-    action: m.action, rank: i + 1, tone: TONES[i + 1], badge: String(i + 1),
+    action: m.action, count: m.count, rank: i + 1, tone: TONES[i + 1], badge: String(i + 1),
     // the mover's mean final VP lead; the solo game's expected final score
     text: solo ? `${m.margin.toFixed(0)} VP` : signed(m.margin),
     title: `hint ${i + 1}: ${m.label || f.labels[m.action] || m.move}: ${solo ? `expected final score ${m.margin.toFixed(1)} VP` : `mean final VP margin ${signed(m.margin)}`} (${m.visits} visits)`,
@@ -61,9 +63,14 @@ export function renderBoardMarks(again = true) {
     return;
   }
   const taken = new Map();  // a piece's node -> the first (best) mark on it
+  const onButton = new Map();  // a button -> the first (best) mark's badge on it
   for (const mark of marks) {
-    const button = $("legal").querySelector(`.move-btn[data-action="${mark.action}"]`);
-    if (button) button.querySelector(".label").prepend(moveMark(mark));
+    const button = buttonOf(g, mark);
+    if (button && onButton.has(button)) onButton.get(button).title += `; also this answer: ${mark.title}`;
+    else if (button) {
+      onButton.set(button, moveMark(mark));
+      button.querySelector(".label").prepend(onButton.get(button));
+    }
     // a target may match several pieces (any empty land space): the first one is marked
     const node = find(onOf[mark.action]);
     if (!node) continue;
@@ -79,6 +86,14 @@ export function renderBoardMarks(again = true) {
     boards.get(svg).marked.push([node, box(node)]);
   }
   for (const [node, mark] of taken) drawMark(node, mark, boards.get(node.ownerSVGElement));
+}
+
+// The button of a mark's move in the list of moves: at a how-many question the count button
+// of the answer the move gives (two moves may give one answer: the first, best, mark is
+// drawn), else the move's own.
+function buttonOf(g, mark) {
+  const counted = g.counts && mark.count !== undefined && mark.count !== null;
+  return $("legal").querySelector(counted ? `.move-btn[data-count="${mark.count}"]` : `.move-btn[data-action="${mark.action}"]`);
 }
 
 function moveMark(mark) {
