@@ -303,6 +303,19 @@ def test_the_pages_show_commands():
         "the README opens with its two commands: install and suggest, install and test")
 
 
+def test_the_readme_starts_a_player_in_a_minute():
+    """The README stays a start, not a reference (issue 34): at most 200 lines, the player's
+    path (serve, play, suggest, analyze, solo) before the researcher's, the command
+    reference in docs/cli.md."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    assert len(lines) <= 200, f"README.md has {len(lines)} lines (at most 200: the rest in docs/)"
+    order = [text.index(s) for s in ("arle serve", "arle play", "arle suggest POSITION",
+                                     "arle analyze GAME", "--players 1", "## Research")]
+    assert order == sorted(order), "the player's path comes first, then the researcher's"
+    assert "docs/cli.md" in text
+
+
 @pytest.mark.parametrize("page", PAGES)
 def test_no_command_outside_a_shell_block(page):
     """A command in a block of another kind would escape this test: it is refused."""
