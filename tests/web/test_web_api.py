@@ -249,6 +249,9 @@ def test_the_move_list_and_the_log_read_a_count_as_the_answer_given(client):
     assert moves[-1]["event"] == "Tanner: 2 hide into 2 leather: -2 hide, +2 leather (+2 VP)"
     assert not any("once more" in m["label"] + m["event"] for m in moves), moves
     assert [n["inner"] for n in g["tree"]] == [False, True, True, False]
+    # the count answered up to each move (what the mistakes mode judges a count by)
+    assert [m["count"] for m in moves] == [None, 1, 2, 2]
+    assert [n["count"] for n in g["tree"]] == [None, 1, 2, 2]
     # another count from the same question: a variation, read as its own answer
     client.post(f"/api/games/{gid}/goto", json={"ply": 1})
     g = client.post(f"/api/games/{gid}/move", json={"count": 3}).json()["game"]
@@ -261,7 +264,7 @@ def test_the_move_list_and_the_log_read_a_count_as_the_answer_given(client):
     g = client.post(f"/api/games/{gid}/move", json={"action": MORE}).json()["game"]
     shown = g["moves"][g["ply"] - 1]
     assert g["ply"] == 2 and shown["inner"], shown
-    assert shown["label"] == "Tanner: 1 hide into 1 leather"
+    assert shown["label"] == "Tanner: 1 hide into 1 leather" and shown["count"] == 1
     assert shown["event"] == "Tanner: 1 hide into 1 leather: -1 hide, +1 leather (+1 VP)"
 
 

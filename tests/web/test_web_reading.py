@@ -333,3 +333,95 @@ def test_a_counts_entry_carries_the_review_mark_of_its_moves(page, tmp_path):
     page.wait_for_function("document.querySelector('#ply-text').textContent"
                            ".startsWith('decision 3 ')")
     assert page.inner_text("#move-list li.current") == "3.P0 Tanner: 2 hide into 2 leather ??"
+
+
+# the Tanner's count question (after "place tanner", 3 hides): the game's answer and the
+# review's, each the first of the engine's moves with the line after it
+STOPPED_LINE = ["place tanner", "stop", "place fisherman (special)"]
+
+
+def _learn_at_the_tanner(page, tmp_path, line, played, best, best_pv) -> None:
+    """A game through the Tanner's count question (``line``), its decision there reviewed
+    (``played``, ``best`` and the better line ``best_pv``) as a ``??``, opened and learnt
+    from: the board at the count question, its count buttons shown."""
+    import arle_ai
+    from arle_ai.formats.records import GameRecord
+
+    d = position({"goods": {"hide": 3, "leather": 0}}, half_year=2)
+    rec = GameRecord.from_position(arle_ai.GameState.from_dict(d))
+    for text in line:
+        rec.push(rec.final_state().parse_action(text))
+    rec.review = {"iterations": 0, "time_limit": 1.0, "decisions": [{
+        "ply": 2, "player": 0, "half_year": 2, "pending": rec.state_at(1).pending,
+        "played": played, "best": best, "best_pv": best_pv, "best_visits": 40000,
+        "played_visits": 40000, "played_value": 0.40, "best_value": 0.60, "value_lost": 0.2,
+        "played_margin": -5.0, "best_margin": 1.0, "vp_lost": 6.0}]}
+    path = tmp_path / "reviewed.json"
+    rec.save(path)
+    page.set_input_files("#load-file", str(path))
+    page.wait_for_function("document.querySelector('#message').textContent"
+                           ".includes('reviewed.json')")
+    page.click("#learn-start")
+    page.wait_for_selector(".learn-ask")
+    page.wait_for_selector("#legal .move-btn[data-count='3']")
+
+
+def _verdict(page, selector: str) -> str:
+    """The mistakes panel's verdict (``.learn-right`` or ``.learn-wrong``), once given."""
+    page.wait_for_selector(f"#learn-body {selector}")
+    assert "another position" not in page.inner_text("#learn-body")
+    return page.inner_text(f"#learn-body {selector}")
+
+
+def test_the_better_count_is_found_in_the_mistakes_mode(page, tmp_path):
+    # a count of 1 or more was never judged (the board showed "another position"): the game
+    # converted none, the review's better line converts 2, and 2 is found
+    _learn_at_the_tanner(page, tmp_path, STOPPED_LINE, "stop", "more", TANNER_LINE[1:])
+    page.click("#legal .move-btn[data-count='2']")
+    said = _verdict(page, ".learn-right")
+    assert said == "✓ Tanner: 2 hide into 2 leather: the better count the review found.", said
+    assert page.inner_text("#learn-count").endswith("found 1"), page.inner_text("#learn-count")
+    # the answer is given: the better count and the count played on their buttons
+    assert page.locator("#learn-next").count() == 1
+
+
+def test_the_count_played_is_what_was_played_in_the_mistakes_mode(page, tmp_path):
+    # the game converted 2, the review's better answer is none
+    _learn_at_the_tanner(page, tmp_path, TANNER_LINE, "more", "stop",
+                         ["stop", TANNER_LINE[-1]])
+    page.click("#legal .move-btn[data-count='2']")
+    said = _verdict(page, ".learn-wrong")
+    assert said == "✗ Tanner: 2 hide into 2 leather is the count played in the game.", said
+    assert page.inner_text("#learn-count").endswith("found 0")
+    # again, a step at a time: the game's first "more" is a count in progress, not judged
+    # (it was judged as the move played) nor "another position"
+    page.click("#learn-retry")
+    page.wait_for_selector(".learn-ask")
+    page.evaluate("document.activeElement.blur()")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("document.querySelector('#learn-body').textContent"
+                           ".includes('A count in progress')")
+    body = page.inner_text("#learn-body")
+    assert "Tanner: 1 hide into 1 leather so far" in body, body
+    assert "another position" not in body and page.locator(".learn-wrong").count() == 0, body
+    # the rest of it (1 more): the whole count, 2, is the count played
+    page.click("#legal .move-btn[data-count='1']")
+    said = _verdict(page, ".learn-wrong")
+    assert said == "✗ Tanner: 2 hide into 2 leather is the count played in the game.", said
+
+
+def test_another_count_is_one_the_review_cannot_judge_in_the_mistakes_mode(page, tmp_path):
+    # the game converted none, the review's better line 2: of 1 and 3 (the last "more" ends
+    # the action: no "stop") the review, which measured no other count, says nothing
+    _learn_at_the_tanner(page, tmp_path, STOPPED_LINE, "stop", "more", TANNER_LINE[1:])
+    for count, said in ((1, "Tanner: 1 hide into 1 leather"), (3, "Tanner: 3 hide into 3 leather")):
+        page.click(f"#legal .move-btn[data-count='{count}']")
+        verdict = _verdict(page, ".learn-wrong")
+        assert verdict == (
+            f"✗ {said} is neither the better count the review found (Tanner: 2 hide into 2 "
+            "leather) nor the count played (Tanner: none): the review measured no other "
+            "count, so it cannot say how this one compares."), verdict
+        assert page.inner_text("#learn-count").endswith("found 0")
+        page.click("#learn-retry")
+        page.wait_for_selector(".learn-ask")
+        page.wait_for_selector("#legal .move-btn[data-count='3']")

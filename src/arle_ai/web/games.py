@@ -77,8 +77,8 @@ class Game:
         """The move list's and the event log's entry of node ``nid``'s move: the answer it
         is part of (:meth:`arle_ai.play.session.Session.answer`: at a how-many question the
         count, ``Tanner: 2 hide into 2 leather``, on the node of its last move; ``inner``
-        on the nodes before it, which the page folds into it) and what it did, as arle play
-        tells it."""
+        on the nodes before it, which the page folds into it; ``count``, the count answered
+        up to this move) and what it did, as arle play tells it."""
         if nid not in self._entries:
             session = self.session
             node = session.nodes[nid]
@@ -95,6 +95,8 @@ class Game:
                 "ply": node.depth, "player": before.current_player,
                 "half_year": before.half_year, "text": before.action_to_string(node.action),
                 "label": answer.label, "inner": not answer.finished,
+                # at a how-many question the count answered up to this move (None elsewhere)
+                "count": answer.count.count if answer.count is not None else None,
                 # as arle play says it: the move alone when it changed nothing ("pass"); the
                 # mover is named once, by the log's tag
                 "event": _event(answer, changes, before.current_player),
@@ -132,7 +134,8 @@ class Game:
             d = marks.get(nid)
             out.append({"node": nid, "parent": node.parent, "ply": node.depth,
                         "player": entry["player"], "label": entry["label"],
-                        "inner": entry["inner"], "text": entry["text"],
+                        "inner": entry["inner"], "count": entry["count"],
+                        "text": entry["text"],
                         "children": node.children,
                         "mark": d["mark"] if d else ""})
         return out

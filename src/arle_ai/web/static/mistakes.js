@@ -67,8 +67,8 @@ function render(g) {
   if (!learn) return;
   const d = learn.items[learn.index];
   const base = d ? baseOf(g, d) : null;
-  const parent = (g.tree.find((n) => n.node === g.node) || {}).parent;
-  if (learn.phase === "find" && g.node !== base && parent === base) judge(g, d);
+  const tried = d && learn.phase === "find" ? attemptAt(g, base) : null;
+  if (tried && !tried.going) judge(g, d, tried);
   $("learn-count").textContent = learn.index < learn.items.length
     ? `${learn.index + 1} of ${learn.items.length}, ${whose(learn.who)}; found ${state.learn.found}` : "";
   const body = $("learn-body");
@@ -89,7 +89,11 @@ function render(g) {
     el("span", { class: `mark ${markClass(d.mark)}`, text: d.mark }), ` and lost ${d.vp_lost.toFixed(1)} VP.`));
   const here = g.node === base;
   if (phase === "find") {
-    if (here) body.append(el("div", { class: "learn-ask" }, el("b", { text: "Find a better move: " }), "play it on the board or from the list of moves."));
+    if (tried && tried.going) {  // a count being given, a step at a time: judged once whole
+      body.append(el("div", { class: "learn-ask" }, el("b", { text: "A count in progress: " }),
+        `${tried.label} so far; give the rest of it from the count buttons: the whole count is judged.`));
+      button("learn-back", `Back to decision ${d.ply}`, () => act("goto", { node: base }, { autoAI: false }));
+    } else if (here) body.append(el("div", { class: "learn-ask" }, el("b", { text: "Find a better move: " }), "play it on the board or from the list of moves."));
     else {
       body.append(el("div", { class: "hint-text", text: "The board shows another position." }));
       button("learn-back", `Back to decision ${d.ply}`, () => act("goto", { node: base }, { autoAI: false }));
@@ -99,14 +103,16 @@ function render(g) {
   } else if (phase === "wrong") {
     const a = state.learn.attempt;
     body.append(el("div", { class: "learn-wrong" }, el("b", { text: "✗ " }), a.played
-      ? `${a.label} is the move played in the game.` : notFound(a.label, d)));
+      ? `${a.label} is the ${a.counted ? "count" : "move"} played in the game.`
+      : a.counted ? countNotFound(a.label, d) : notFound(a.label, d)));
     button("learn-retry", "Try again", () => { setPhase("find"); act("goto", { node: base }, { autoAI: false }); });
     button("learn-answer", "Show the answer", showAnswer);
   } else {  // right, or the answer shown
     if (phase === "right") {
       const a = state.learn.attempt;
+      const what = a.counted ? "count" : "move";
       body.append(el("div", { class: "learn-right" }, el("b", { text: "✓ " }), a.best
-        ? `${a.label}: the better move the review found.` : `${a.label}: as good as the better move the review found.`));
+        ? `${a.label}: the better ${what} the review found.` : `${a.label}: as good as the better ${what} the review found.`));
     }
     answer(body, d);
     if (phase === "answer" && !here) button("learn-back", `Back to decision ${d.ply}`, () => act("goto", { node: base }, { autoAI: false }));
@@ -117,15 +123,42 @@ function render(g) {
   if (phase === "answer" && here && !state.learn.marks) update({ learn: { ...state.learn, marks: answerMarks(g, d), marksAt: base } });
 }
 
-// The move made at the decision's position: the review's better move or one it names as
-// good as it (its `near_best`: at most three, measured and within noise of the best; not the
-// moves it counts in `unseparated`, which it never measured), the move played in the game, or
-// another one.
-function judge(g, d) {
-  const m = g.moves[g.ply - 1];
-  const best = m.text === d.best;
-  const good = best || (d.near_best || []).includes(m.text);
-  const attempt = { label: m.label, best, played: m.text === d.played };
+// The answer the board shows to the decision asked at `base`, if it shows one: its label,
+// the engine's moves it took (their notation, first to last) and, at a how-many question,
+// its count (counted from `base`: the server's count of each move's answer so far, the
+// tree's `count`); `going` while a count is still being given (the position after some
+// `more`, its entry `inner`, folded into the count's one answer). Null when the board shows
+// the decision itself or another position.
+function attemptAt(g, base) {
+  const byId = Object.fromEntries(g.tree.map((n) => [n.node, n]));
+  const last = byId[g.node];
+  if (!last || g.node === base) return null;
+  const run = [last];  // back through the steps of a count to the decision's position
+  while (run[0].parent !== base) {
+    const parent = byId[run[0].parent];
+    if (!parent || !parent.inner) return null;
+    run.unshift(parent);
+  }
+  const atBase = byId[base];
+  const before = atBase && atBase.inner ? atBase.count : 0;  // a count already going on there
+  const count = last.count === null || last.count === undefined ? null : last.count - before;
+  return { label: last.label, moves: run.map((n) => n.text), count, going: last.inner };
+}
+
+// The answer made at the decision's position. A move: the review's better move or one it
+// names as good as it (its `near_best`: at most three, measured and within noise of the
+// best; not the moves it counts in `unseparated`, which it never measured), the move played
+// in the game, or another one. At a how-many question the whole count, once given: the
+// review's better count (`best_count`, the count its better line converts) or the count
+// played (`played_count`); another count is as good as the better one only when it is one
+// move the review named as good as it (a `stop`, none); else the review rated no such count.
+function judge(g, d, tried) {
+  const counted = tried.count !== null && d.best_count !== null && d.best_count !== undefined;
+  const single = tried.moves.length === 1;
+  const best = counted ? tried.count === d.best_count : single && tried.moves[0] === d.best;
+  const played = counted ? tried.count === d.played_count : single && tried.moves[0] === d.played;
+  const good = best || (single && (d.near_best || []).includes(tried.moves[0]));
+  const attempt = { label: tried.label, best, played: played && !best, counted };
   setPhase(good ? "right" : "wrong", { attempt, found: state.learn.found + (good ? 1 : 0) });
 }
 
@@ -141,6 +174,14 @@ function notFound(label, d) {
   if (!d.unseparated) return `${label} is not the better move the review found (the review rated the move played and its own choice only).`;
   const others = `${d.unseparated} other move${d.unseparated === 1 ? "" : "s"}`;
   return `${label} is neither the better move the review found nor one it named as good as it (it may be one of the ${others} the search could not separate from the best, without measuring them).`;
+}
+
+// A count neither the review's better one nor the one played: the review measured its
+// answers only (each of the engine's moves here, `more` or `stop`, by its own line), so of
+// this count it can say nothing.
+function countNotFound(label, d) {
+  const theirs = d.best_label && d.played_label ? ` (${d.best_label}) nor the count played (${d.played_label})` : " nor the count played";
+  return `${label} is neither the better count the review found${theirs}: the review measured no other count, so it cannot say how this one compares.`;
 }
 
 // The answer in the review's words: the better move and its value against the move played's
