@@ -410,6 +410,19 @@ def test_the_count_played_is_what_was_played_in_the_mistakes_mode(page, tmp_path
     assert said == "✗ Tanner: 2 hide into 2 leather is the count played in the game.", said
 
 
+def test_playing_the_better_count_plays_the_whole_count_in_the_mistakes_mode(page, tmp_path):
+    # "Play the better move" at a count question sent the review's first engine move (one
+    # "more"), leaving a count in progress; it plays the better count, 2, as its button would
+    _learn_at_the_tanner(page, tmp_path, STOPPED_LINE, "stop", "more", TANNER_LINE[1:])
+    page.click("#learn-answer")
+    page.wait_for_selector("#learn-play")
+    page.click("#learn-play")
+    page.wait_for_function("document.querySelector('#move-list').textContent"
+                           ".includes('Tanner: 2 hide into 2 leather')")
+    page.wait_for_function("!document.querySelector('#legal .move-btn[data-count]')")
+    assert "count in progress" not in page.inner_text("#learn-body")
+
+
 def test_another_count_is_one_the_review_cannot_judge_in_the_mistakes_mode(page, tmp_path):
     # the game converted none, the review's better line 2: of 1 and 3 (the last "more" ends
     # the action: no "stop") the review, which measured no other count, says nothing

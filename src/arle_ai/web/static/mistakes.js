@@ -116,7 +116,9 @@ function render(g) {
     }
     answer(body, d);
     if (phase === "answer" && !here) button("learn-back", `Back to decision ${d.ply}`, () => act("goto", { node: base }, { autoAI: false }));
-    if (phase === "answer" && here) button("learn-play", "Play the better move", () => act("move", { move: d.best }, { autoAI: false }));
+    // at a how-many question the better answer is a count, played whole as its button plays it
+    const better = d.best_count !== null && d.best_count !== undefined ? { count: d.best_count } : { move: d.best };
+    if (phase === "answer" && here) button("learn-play", "Play the better move", () => act("move", better, { autoAI: false }));
     button("learn-next", learn.index + 1 < learn.items.length ? "Next mistake" : "Finish", () => goTo(learn.index + 1));
   }
   stop();
