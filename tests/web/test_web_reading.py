@@ -272,24 +272,8 @@ def test_the_mistakes_answer_at_a_count_question_is_on_the_counts_buttons(page, 
     # issue 34 item 6: the mistakes mode's better move and move played at a count question
     # are the counts they answer (the review's reading: the game played 2, the search's
     # line converts none), marked on those count buttons
-    import arle_ai
-    from arle_ai.formats.records import GameRecord
-
-    d = position({"goods": {"hide": 3, "leather": 0}}, half_year=2)
-    rec = GameRecord.from_position(arle_ai.GameState.from_dict(d))
-    for text in TANNER_LINE:
-        rec.push(rec.final_state().parse_action(text))
-    at_tanner = rec.state_at(1)
-    rec.review = {"iterations": 0, "time_limit": 1.0, "decisions": [{
-        "ply": 2, "player": 0, "half_year": 2, "pending": at_tanner.pending, "played": "more",
-        "best": "stop", "best_pv": ["stop", TANNER_LINE[-1]], "best_visits": 40000,
-        "played_visits": 40000, "played_value": 0.40, "best_value": 0.60, "value_lost": 0.2,
-        "played_margin": -5.0, "best_margin": 1.0, "vp_lost": 6.0}]}
-    path = tmp_path / "reviewed.json"
-    rec.save(path)
-    page.set_input_files("#load-file", str(path))
-    page.wait_for_function("document.querySelector('#message').textContent"
-                           ".includes('reviewed.json')")
+    _open_reviewed_tanner(page, tmp_path, TANNER_LINE, 2, "more", "stop",
+                          ["stop", TANNER_LINE[-1]])
     page.click("#learn-start")
     page.wait_for_selector("#learn-answer")
     page.wait_for_selector("#legal .move-btn[data-count]")
@@ -307,24 +291,9 @@ def test_the_mistakes_answer_at_a_count_question_is_on_the_counts_buttons(page, 
 def test_a_counts_entry_carries_the_review_mark_of_its_moves(page, tmp_path):
     # the review marks each of the engine's decisions: a mark on a step of a count (folded
     # into the count's one entry in the move list) shows on that entry
-    import arle_ai
-    from arle_ai.formats.records import GameRecord
-
-    d = position({"goods": {"hide": 3, "leather": 0}}, half_year=2)
-    rec = GameRecord.from_position(arle_ai.GameState.from_dict(d))
-    for text in TANNER_LINE:
-        rec.push(rec.final_state().parse_action(text))
-    at = rec.state_at(2)  # after the first "more": the count's second step
-    rec.review = {"iterations": 0, "time_limit": 1.0, "decisions": [{
-        "ply": 3, "player": 0, "half_year": 2, "pending": at.pending, "played": "more",
-        "best": "stop", "best_pv": ["stop", TANNER_LINE[-1]], "best_visits": 40000,
-        "played_visits": 40000, "played_value": 0.40, "best_value": 0.60, "value_lost": 0.2,
-        "played_margin": -5.0, "best_margin": 1.0, "vp_lost": 6.0}]}
-    path = tmp_path / "reviewed.json"
-    rec.save(path)
-    page.set_input_files("#load-file", str(path))
-    page.wait_for_function("document.querySelector('#message').textContent"
-                           ".includes('reviewed.json')")
+    # the marked decision is the count's second step (after the first "more")
+    _open_reviewed_tanner(page, tmp_path, TANNER_LINE, 3, "more", "stop",
+                          ["stop", TANNER_LINE[-1]])
     listed = page.locator("#move-list > li[data-node]").all_inner_texts()
     assert listed == ["1.P0 place Tanner", "4.P0 Tanner: 2 hide into 2 leather ??",
                       "5.P1 place Fisherman (special)"], listed
@@ -340,10 +309,10 @@ def test_a_counts_entry_carries_the_review_mark_of_its_moves(page, tmp_path):
 STOPPED_LINE = ["place tanner", "stop", "place fisherman (special)"]
 
 
-def _learn_at_the_tanner(page, tmp_path, line, played, best, best_pv) -> None:
-    """A game through the Tanner's count question (``line``), its decision there reviewed
-    (``played``, ``best`` and the better line ``best_pv``) as a ``??``, opened and learnt
-    from: the board at the count question, its count buttons shown."""
+def _open_reviewed_tanner(page, tmp_path, line, ply, played, best, best_pv) -> None:
+    """A game through the Tanner's count question (``line``), its decision at ``ply`` (2: the
+    question itself; 3: after the first "more") reviewed (``played``, ``best`` and the better
+    line ``best_pv``) as a ``??``, saved and opened on the page."""
     import arle_ai
     from arle_ai.formats.records import GameRecord
 
@@ -352,7 +321,7 @@ def _learn_at_the_tanner(page, tmp_path, line, played, best, best_pv) -> None:
     for text in line:
         rec.push(rec.final_state().parse_action(text))
     rec.review = {"iterations": 0, "time_limit": 1.0, "decisions": [{
-        "ply": 2, "player": 0, "half_year": 2, "pending": rec.state_at(1).pending,
+        "ply": ply, "player": 0, "half_year": 2, "pending": rec.state_at(ply - 1).pending,
         "played": played, "best": best, "best_pv": best_pv, "best_visits": 40000,
         "played_visits": 40000, "played_value": 0.40, "best_value": 0.60, "value_lost": 0.2,
         "played_margin": -5.0, "best_margin": 1.0, "vp_lost": 6.0}]}
@@ -361,6 +330,12 @@ def _learn_at_the_tanner(page, tmp_path, line, played, best, best_pv) -> None:
     page.set_input_files("#load-file", str(path))
     page.wait_for_function("document.querySelector('#message').textContent"
                            ".includes('reviewed.json')")
+
+
+def _learn_at_the_tanner(page, tmp_path, line, played, best, best_pv) -> None:
+    """The reviewed Tanner game (:func:`_open_reviewed_tanner`, its count question) learnt
+    from: the board at the count question, its count buttons shown."""
+    _open_reviewed_tanner(page, tmp_path, line, 2, played, best, best_pv)
     page.click("#learn-start")
     page.wait_for_selector(".learn-ask")
     page.wait_for_selector("#legal .move-btn[data-count='3']")
