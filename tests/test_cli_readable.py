@@ -134,6 +134,29 @@ def test_suggest_table_has_printed_names_value_and_a_legend():
     assert "~: as good as the best: measured" in result.output
 
 
+@pytest.mark.parametrize("players", [2, 1])
+def test_the_continuations_heading_sits_where_the_continuations_are(monkeypatch, tmp_path,
+                                                                    players):
+    """Where the continuations go on the lines under their rows (80 columns, the opening's
+    long names), so does their heading, on the line under the others (it made the header 85
+    columns wide); where they go on their rows, it heads the column they start in."""
+    position = tmp_path / "p.json"
+    position.write_text(arle_ai.new_game(2, players=players).to_json())
+    args = ("suggest", str(position), "--iterations", "400", "--seed", "1")
+    monkeypatch.setenv("COLUMNS", "80" if players == 2 else "60")
+    lines = run(*args).output.splitlines()
+    at = next(i for i, ln in enumerate(lines) if ln.lstrip().startswith("#  move"))
+    assert "continuation" not in lines[at]
+    assert lines[at + 1].startswith("     continuation") and lines[at + 3].startswith("     ")
+    assert max(map(len, lines)) <= 80
+    monkeypatch.setenv("COLUMNS", "140")
+    lines = run(*args).output.splitlines()
+    at = next(i for i, ln in enumerate(lines) if ln.lstrip().startswith("#  move"))
+    column = lines[at].index("continuation")
+    row = lines[at + 1]
+    assert row.lstrip().startswith("1  ") and row[column - 1] == " " and row[column] != " "
+
+
 def test_info_prints_cost_vp_and_ability_by_printed_name_or_key():
     b = rules.building("farmers_house")
     for name in ("Farmer's House", "farmers_house", "FARMERS HOUSE"):

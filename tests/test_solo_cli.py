@@ -77,7 +77,7 @@ def test_arle_suggest_ranks_solo_moves_by_score(tmp_path):
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0].startswith("Your turn:") and lines[0].endswith("(the solo game)")
-    assert "  score vs best    continuation" in lines[2]
+    assert "  score vs best     continuation" in lines[2]  # over its column
     assert "score: the mean VP the search expects after the move: the final score" in \
         result.output
     assert "P0:" not in result.output and "margin" not in result.output

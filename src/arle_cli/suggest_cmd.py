@@ -54,9 +54,16 @@ def format_report(report: arle_ai.SearchResult, state: arle_ai.GameState,
              + ("(the solo game)" if solo else f"(player {report.player} to decide)"),
              f"{report.iterations} simulations in {report.time_taken:.2f} s"
              + (f" (budget: {budget})" if budget is not None else ""),
-             f"{'#':>3}  {'move':<{colw}} {'visits':>7} "
-             + (f"{'score':>6} {'vs best':>7}    continuation" if solo else
-                f"{'value':>6} {'margin':>7}    continuation (who moves)")]
+             ]
+    heading = (f"{'#':>3}  {'move':<{colw}} {'visits':>7} "
+               + (f"{'score':>6} {'vs best':>7}" if solo else f"{'value':>6} {'margin':>7}"))
+    continuation = "continuation" + ("" if solo else " (who moves)")
+    # the continuation's heading where the rows put it: in its column, or on the line under
+    # the headings when the rows' continuations go on the lines under them (_continued)
+    if _on_the_row(len(heading) + _ROW_TAIL, width):
+        lines.append(f"{heading}{'':{_ROW_TAIL}}{continuation}")
+    else:
+        lines += [heading, f"{'':{_BELOW}}{continuation}"]
     best = report.moves[0]
     measure = reading.measure_for(state.players)  # the solo game: the score in VP
     named, _ = reading.as_good_moves(measure, (measure.mean(best), best.visits),
@@ -102,8 +109,17 @@ def _with_continuation(row: str, pv: str, width: int, below: list[str] | None = 
     return "\n".join(lines).split("\n")
 
 
+_ROW_TAIL = 5   # a row after its numbers: "  ~  " (as good as the best) or 5 spaces
+_BELOW = 5      # the indent of a continuation on the lines under its row
+
+
+def _on_the_row(row_width: int, width: int) -> bool:
+    """Whether a continuation goes on its row (room for 24 columns) or under it."""
+    return width - row_width >= 24
+
+
 def _continued(row: str, pv: str, width: int) -> list[str]:
-    indent = len(row) if width - len(row) >= 24 else 5
+    indent = len(row) if _on_the_row(len(row), width) else _BELOW
     room = max(10, width - indent)
     # break only between moves: after " /" (the other player) or "," (the same player's
     # next); a move longer than the room breaks between its words, never inside one
